@@ -1,0 +1,5 @@
+"""Allow ``python -m spit``."""
+
+from spit.cli import main
+
+raise SystemExit(main())

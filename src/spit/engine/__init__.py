@@ -1,0 +1,63 @@
+"""The pure rules engine: no I/O, no clock, no UI, no global random.
+
+A game is fixed by (rules config, seed, ordered actions)::
+
+    from spit.engine import SpitGame, SpitConfig, play
+    game = SpitGame(SpitConfig(), seed=7)
+    events = game.apply(call(0)) + game.apply(call(1))
+    print(game.legal_actions(0))
+"""
+
+from spit.engine.actions import (
+    CLOSE,
+    FLIP,
+    STALL,
+    SYSTEM,
+    Action,
+    Kind,
+    action_from_json,
+    call,
+    choose,
+    move,
+    play,
+    slap,
+)
+from spit.engine.base import Game, Phase
+from spit.engine.cards import card, card_name, card_names, parse_card, parse_cards
+from spit.engine.config import SpitConfig
+from spit.engine.errors import ConfigError, EngineError, IllegalAction, ReplayError
+from spit.engine.saves import dumps, load_game, loads
+from spit.engine.spit_game import SpitGame, SpitObservation, deal_layout
+
+__all__ = [
+    "CLOSE",
+    "FLIP",
+    "STALL",
+    "SYSTEM",
+    "Action",
+    "ConfigError",
+    "EngineError",
+    "Game",
+    "IllegalAction",
+    "Kind",
+    "Phase",
+    "ReplayError",
+    "SpitConfig",
+    "SpitGame",
+    "SpitObservation",
+    "action_from_json",
+    "call",
+    "card",
+    "card_name",
+    "card_names",
+    "choose",
+    "deal_layout",
+    "dumps",
+    "load_game",
+    "loads",
+    "move",
+    "parse_card",
+    "parse_cards",
+    "play",
+    "slap",
+]

@@ -1,0 +1,111 @@
+"""What Spit and Speed share: phases, the action log, JSON form and fingerprints."""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from spit.engine.actions import Action
+from spit.engine.events import Event
+from spit.engine.rng import Rng
+
+SAVE_FORMAT = "spit-game"
+SAVE_VERSION = 1
+
+
+class Phase(StrEnum):
+    """Where a game is. Only some actions are legal in each phase."""
+
+    OPENING = "opening"  #: waiting for "spit!" calls (R5, H2) or, in Speed, "ready" (P2)
+    PLAY = "play"  #: simultaneous play (R6, P3)
+    STALEMATE = "stalemate"  #: stuck: waiting for spit calls (R13) or, in Speed, the flip (P4)
+    SLAP = "slap"  #: end of a two-pile round: slap a pile (R16)
+    CHOOSE = "choose"  #: V2: the player who emptied their layout chooses a pile
+    GAME_OVER = "game_over"  #: won (R20, P6, H5, V4, P7) or drawn (H4)
+
+
+class Game(ABC):
+    """A game of one mode. Mutable: ``apply`` changes it in place.
+
+    Subclasses implement ``check`` (raise IllegalAction with the reason, change
+    nothing) and ``_perform`` (change the state, return the events).
+    """
+
+    mode: ClassVar[str]
+    config: Any
+    seed: int
+    rng: Rng
+    phase: Phase
+    round_no: int
+    winner: int | None
+    result: str
+    actions: list[Action]
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` and return the events it caused.
+
+        Raises IllegalAction (leaving the state unchanged) if the rules do not
+        allow it now.
+        """
+        self.check(action)
+        events = self._perform(action)
+        self.actions.append(action)
+        return events
+
+    def is_legal(self, action: Action) -> bool:
+        """True if ``action`` may be applied now."""
+        try:
+            self.check(action)
+        except ValueError:
+            return False
+        return True
+
+    @property
+    def over(self) -> bool:
+        """True once the game (or match) has ended."""
+        return self.phase is Phase.GAME_OVER
+
+    @abstractmethod
+    def check(self, action: Action) -> None:
+        """Raise IllegalAction naming the reason if ``action`` is not legal now."""
+
+    @abstractmethod
+    def _perform(self, action: Action) -> list[Event]:
+        """Carry out a checked action."""
+
+    @abstractmethod
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Sorted legal actions of ``player`` (0, 1 or SYSTEM); None: both players."""
+
+    @abstractmethod
+    def state_key(self) -> tuple:
+        """Every fact of the state as nested tuples of ints and strings."""
+
+    @abstractmethod
+    def start_cards_json(self) -> object:
+        """The given starting card order in plain form, or None if dealt from the seed."""
+
+    def fingerprint(self) -> str:
+        """A stable hash of the whole state (same state, same string, on any machine)."""
+        key = (
+            self.mode,
+            tuple(sorted(self.config.to_dict().items())),
+            self.rng.state,
+            self.state_key(),
+        )
+        return hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        """The save/replay form: mode, config, seed, starting cards and actions."""
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "mode": self.mode,
+            "config": self.config.to_dict(),
+            "seed": self.seed,
+            "cards": self.start_cards_json(),
+            "actions": [a.to_json() for a in self.actions],
+            "fingerprint": self.fingerprint(),
+        }
