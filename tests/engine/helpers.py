@@ -1,4 +1,4 @@
-"""Building exact Spit positions for the rule tests.
+"""Building exact Spit positions for the rule tests, and whole-state invariant checks.
 
 Positions are given the way a person would lay them out: each stock as card
 names from the bottom to the top, and spit cards in the order they are turned
@@ -10,9 +10,26 @@ check that the engine deals by R3.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields, is_dataclass
 
-from spit.engine import SpitConfig, SpitGame, call, parse_cards, play
+from spit.engine import (
+    CLOSE,
+    FLIP,
+    STALL,
+    SYSTEM,
+    Action,
+    Phase,
+    SpitConfig,
+    SpitGame,
+    call,
+    choose,
+    move,
+    parse_cards,
+    play,
+    slap,
+)
 from spit.engine.cards import DECK_SIZE
+from spit.engine.events import CardPlayed, GameWon, PileTaken, Spat
 
 #: R3's dealing order, from the rule text: the 0-based stock each card goes onto.
 #: Five stocks: one card on each of stocks 1-5, then 2-5, then 3-5, 4-5, then 5.
@@ -191,3 +208,132 @@ def frozen_game(spit_count0: int, config: SpitConfig | None = None) -> SpitGame:
 def frozen_spit_cards(spit_count0: int) -> tuple[list[int], list[int]]:
     """The spit cards of ``frozen_game(spit_count0)`` in turn-up order."""
     return _FROZEN_SPIT[:spit_count0], _FROZEN_SPIT[spit_count0:22]
+
+
+# ------------------------------------------------------------------ invariants
+
+#: Every action any actor could ask for (only some are legal at a time).
+ALL_ACTIONS: tuple[Action, ...] = (
+    *(play(p, s, t) for p in (0, 1) for s in range(5) for t in (0, 1)),
+    *(move(p, s) for p in (0, 1) for s in range(5)),
+    *(call(p) for p in (0, 1)),
+    *(slap(p, t) for p in (0, 1) for t in (0, 1)),
+    *(choose(p, t) for p in (0, 1) for t in (0, 1)),
+    CLOSE,
+    STALL,
+    FLIP,
+)
+
+
+def all_legal(game: SpitGame) -> list[Action]:
+    """The legal actions of both players and of the game itself (SYSTEM)."""
+    return game.legal_actions(0) + game.legal_actions(1) + game.legal_actions(SYSTEM)
+
+
+def check_cards(game: SpitGame) -> None:
+    """The 52 cards are all present, once each; no player has too many stocks (R10, V1)."""
+    assert sorted(game.all_cards()) == list(range(52))
+    n = game.config.n_stocks
+    assert [len(game.stocks[0]), len(game.stocks[1])] == [n, n]
+
+
+def check_observation(game: SpitGame) -> None:
+    """Observations show every stock top face up and no hidden card (R3, R9)."""
+    tops = {s[-1] for st in game.stocks for s in st if s}
+    tops |= {p[-1] for p in game.piles if p}
+    for player in (0, 1):
+        obs = game.observation(player)
+        assert obs.visible_cards() == tops
+        for p in (0, 1):
+            for view, stock in zip(obs.stocks[p], game.stocks[p], strict=True):
+                assert view.top == (stock[-1] if stock else None)
+                assert view.face_down == max(len(stock) - 1, 0)
+        assert obs.spit_counts == (len(game.spit[0]), len(game.spit[1]))
+        if game.seed >= 1 << 20:  # counts never get this large: the seed must not show
+            assert game.seed not in ints_in(obs)
+    check_hidden_cards_do_not_show(game)
+
+
+def ints_in(value: object) -> set[int]:
+    """Every int reachable from an observation (dataclasses and tuples)."""
+    found: set[int] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, bool) or v is None or isinstance(v, str):
+            continue
+        if isinstance(v, int):
+            found.add(v)
+        elif isinstance(v, tuple):
+            stack.extend(v)
+        elif is_dataclass(v):
+            stack.extend(getattr(v, f.name) for f in fields(v))
+    return found
+
+
+def check_hidden_cards_do_not_show(game: SpitGame) -> None:
+    """Rearranging the face-down cards (below stock tops, spit cards) changes no observation."""
+    hidden = [c for st in game.stocks for s in st for c in s[:-1]]
+    hidden += [c for sp in game.spit for c in sp]
+    if len(hidden) < 2:
+        return
+    other = game.copy()
+    shuffled = hidden[1:] + hidden[:1]
+    for st in other.stocks:
+        for s in st:
+            for i in range(len(s) - 1):
+                s[i] = shuffled.pop(0)
+    for sp in other.spit:
+        for i in range(len(sp)):
+            sp[i] = shuffled.pop(0)
+    assert other.fingerprint() != game.fingerprint()
+    for player in (0, 1):
+        assert other.observation(player) == game.observation(player)
+
+
+def check_round_start(game: SpitGame) -> None:
+    """A fresh round is dealt by R3 and R18, with piles empty and calls due (R5, R17)."""
+    assert game.phase is Phase.OPENING
+    assert game.piles == [[], []]
+    size = game.config.layout_size
+    n = game.config.n_stocks
+    for p in (0, 1):
+        count = game.card_count(p)
+        assert count > 0
+        assert [len(s) for s in game.stocks[p]] == short_sizes(min(count, size), n)
+        assert len(game.spit[p]) == max(0, count - size)
+        assert game.pile_used[p] == (count > size)
+    assert game.pile_used != [False, False]
+
+
+def check_collect(before: SpitGame, events: list, after: SpitGame) -> None:
+    """After piles are taken, each player gathered layout + spit cards + their pile (R17, R19)."""
+    takes = {e.player: e.pile for e in events if isinstance(e, PileTaken)}
+    if not takes:
+        return
+    assert sorted(takes) == [0, 1]
+    used = [t for t in takes.values() if t is not None]
+    assert len(set(used)) == len(used)  # no pile taken twice
+    if before.pile_used == [True, True]:
+        assert sorted(used) == [0, 1]  # two-pile round: each takes one (R16, V2)
+    else:
+        assert used == [0 if before.pile_used[0] else 1]  # one-pile round (R19, H1)
+    if any(isinstance(e, GameWon) for e in events) and after.config.scoring:
+        return  # V4: a fresh deal (R2) follows a win
+    # Cards played or spat by this same action were on the piles when they were taken.
+    before = before.copy()
+    for e in events:
+        if isinstance(e, CardPlayed):
+            before.piles[e.pile].append(before.stocks[e.player][e.source].pop())
+        elif isinstance(e, Spat):
+            before.piles[e.pile].append(before.spit[e.player].pop())
+        elif isinstance(e, PileTaken):
+            break
+    for p in (0, 1):
+        gathered = [c for s in before.stocks[p] for c in s] + list(before.spit[p])
+        if takes[p] is not None:
+            gathered += before.piles[takes[p]]
+        now = after.gathered[p] if after.over else [c for s in after.stocks[p] for c in s]
+        if not after.over:
+            now = now + list(after.spit[p])
+        assert sorted(now) == sorted(gathered)
