@@ -145,6 +145,16 @@ def test_r11_a_race_is_won_by_the_first_card_and_the_other_is_refused() -> None:
     assert game.actions == [call(0), call(1), play(0, 0, 0)]
 
 
+def test_r11_the_later_card_is_judged_against_the_new_top() -> None:
+    # Player 1's 9S does not fit on the 7C, but once player 0's 8H has landed, it does.
+    game = opened(make_game(["8H", "2C", "3C", "4C", "5C"], ["9S", *DEAD[1:]], "7C", "KD"))
+    with pytest.raises(IllegalAction):
+        game.apply(play(1, 0, 0))
+    game.apply(play(0, 0, 0))
+    game.apply(play(1, 0, 0))
+    assert game.piles[0] == parse_cards("7C 8H 9S")
+
+
 def test_r11_a_card_arriving_after_the_round_ended_is_refused() -> None:
     game = opened(frozen_game(1))
     while game.phase is Phase.STALEMATE:
