@@ -184,10 +184,18 @@ class Arbiter:
         now = self.clock() if now is None else now
         outcomes: list[Outcome] = []
         if self._paused_at is not None:
+            # Inputs made before the pause still count (R11): play up to the
+            # moment of the pause, then refuse whatever came during it.
+            self._run(min(now, self._paused_at), outcomes)
             for item in self._queue:
                 outcomes.append(Rejected(item.time, item.action, "the game is paused"))
             self._queue.clear()
             return outcomes
+        self._run(now, outcomes)
+        return outcomes
+
+    def _run(self, now: float, outcomes: list[Outcome]) -> None:
+        """Apply inputs, plans and timers due by ``now``, in time order."""
         self._plan_agents(now)
         while True:
             self._release_plans(now)
@@ -204,7 +212,6 @@ class Arbiter:
             else:
                 break
             self._plan_agents(now)
-        return outcomes
 
     def _next_input(self, now: float) -> _Input | None:
         due = [i for i in self._queue if i.time <= now]

@@ -301,3 +301,15 @@ def test_pause_stops_timers_and_resume_shifts_them(clock: FakeClock) -> None:
     assert arbiter.timer() == (start + 15.0, "stall")
     assert arbiter.tick(start + 14.9) == []
     assert arbiter.tick(start + 15.0)[0].action == STALL
+
+
+def test_pause_does_not_refuse_a_key_pressed_before_it(clock: FakeClock) -> None:
+    """R11: a card pressed before the pause was played before the pause."""
+    game = race_game()
+    arbiter = Arbiter(game, Timing(), clock)
+    opened(game, arbiter, clock)
+    t = clock()
+    arbiter.submit(play(0, 0, 0), at=t + 1.0)
+    arbiter.pause(t + 1.001)
+    outcomes = arbiter.tick(t + 1.002)
+    assert applied(outcomes) == [play(0, 0, 0)]
