@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import FakeClock, deal
+from arbiter_helpers import FakeClock, deal
+
 from spit.arbiter import Applied, Arbiter, Rejected, Timing
 from spit.engine import CLOSE, STALL, Phase, SpitGame, call, card, play, slap
 from spit.engine.events import GameOver, GameWon, PileTaken, RoundOver, Spat

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from spit.arbiter import Agent, Applied, Arbiter, Clock, Outcome, Rejected, Timing
 from spit.engine import Action, Game, Kind, Phase, call, card_name, choose, move, play, slap
+from spit.engine.cards import adjacency_rows
 from spit.engine.events import (
     CardMoved,
     CardPlayed,
@@ -256,14 +257,36 @@ class Session:
             return
         reason = outcome.reason
         column = action.source if action.kind in (Kind.PLAY, Kind.MOVE) else None
-        if action.kind is Kind.PLAY:
-            last = self._last_play.get(action.target)
-            if last is not None and last[0] != p and outcome.time - last[1] < 1.0:
-                reason = (
-                    f"{self.names[last[0]]} got there first: {card_name(last[2])} is now on "
-                    f"the {PILE_NAMES[action.target]} pile ({reason})"
-                )
+        if action.kind is Kind.PLAY and self._lost_race(action, outcome.time):
+            last = self._last_play[action.target]
+            reason = (
+                f"too late, {self.names[last[0]]} put {card_name(last[2])} on the "
+                f"{PILE_NAMES[action.target]} pile first"
+            )
         self._set_flash(f"{self.names[p]}: {reason}", p, now, column)
+
+    def _lost_race(self, action: Action, at: float) -> bool:
+        """R11: did the opponent's card land on this pile just before, making it illegal?"""
+        last = self._last_play.get(action.target)
+        if last is None or last[0] == action.player or at - last[1] > 1.0:
+            return False
+        pile = self.game.piles[action.target]
+        card = self._card_in(action.player, action.source)
+        if len(pile) < 2 or card is None:
+            return False
+        rows = adjacency_rows(bool(getattr(self.game.config, "alternating_colours", False)))
+        return rows[pile[-2]][card]
+
+    def _card_in(self, player: int, column: int) -> int | None:
+        """The face-up card of a player's stock (Spit) or hand slot (Speed)."""
+        game = self.game
+        if game.mode == "speed":
+            hand = game.hands[player]
+            return hand[column] if 0 <= column < len(hand) else None
+        stocks = game.stocks[player]
+        if 0 <= column < len(stocks) and stocks[column]:
+            return stocks[column][-1]
+        return None
 
     def _describe_event(self, event: Event, outcome: Applied, now: float) -> None:
         names = self.names

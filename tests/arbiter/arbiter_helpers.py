@@ -1,10 +1,8 @@
-"""Helpers for arbiter tests: a fake clock and hand-built deals."""
+"""Helpers for arbiter and app tests: a fake clock and hand-built deals."""
 
 from __future__ import annotations
 
-import pytest
-
-from spit.engine import SpitGame, card, parse_cards
+from spit.engine import SpitGame, parse_cards
 from spit.engine.spit_game import DEAL_ORDER
 
 #: index in a 26-card packet of each stock's face-up card (R3) and of the first spit card
@@ -24,11 +22,6 @@ class FakeClock:
     def advance(self, seconds: float) -> float:
         self.now += seconds
         return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 def deal(
@@ -60,4 +53,4 @@ def deal(
     return SpitGame(seed=1, packets=packets)
 
 
-__all__ = ["FakeClock", "card", "deal"]
+__all__ = ["FakeClock", "deal"]
