@@ -14,6 +14,7 @@ import random
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +58,9 @@ def make_game(mode: str, settings: Settings, seed: int) -> Game:
     raise ValueError(f"unknown game mode {mode!r}")
 
 
+GameFactory = Callable[[str, Settings, int], Game]
+
+
 class SpitApp(App[None]):
     """Spit and Speed for two people at one keyboard."""
 
@@ -73,12 +77,15 @@ class SpitApp(App[None]):
         clock: Clock | None = None,
         agents: dict[int, Agent] | None = None,
         names: tuple[str, str] = ("Player 1", "Player 2"),
+        game_factory: GameFactory | None = None,
     ) -> None:
         """``start``: 'spit' or 'speed' to go straight to a game, None for the title menu.
 
         ``clock``: inject a clock (tests); key events are then stamped with it
         and timers fire only when the test ticks. ``agents``: computer players
         by player number, passed to the arbiter; ``names``: shown on the board.
+        ``game_factory(mode, settings, seed)``: deals the games (default
+        ``make_game``; tests and saved games pass their own).
         """
         super().__init__()
         self.start = start
@@ -89,6 +96,7 @@ class SpitApp(App[None]):
         self.clock: Clock = clock or time.monotonic
         self.agents = dict(agents or {})
         self.names = names
+        self.game_factory: GameFactory = game_factory or make_game
         self._seed = self.settings.seed
         self.last_error_log: Path | None = None
 
@@ -105,7 +113,7 @@ class SpitApp(App[None]):
     def make_session(self, mode: str) -> Session:
         """A new game session with the current settings."""
         seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
-        game = make_game(mode, self.settings, seed)
+        game = self.game_factory(mode, self.settings, seed)
         return Session(
             game,
             keymap=self.keymap,

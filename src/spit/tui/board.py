@@ -110,7 +110,7 @@ def _centre(session: Session) -> Text:
             label = f"{PILE_NAMES[j]} pile"
             in_use = True
         else:
-            label = f"{PILE_NAMES[j]} · {session.name(j)}"
+            label = f"{PILE_NAMES[j]} pile (P{j + 1})"
             in_use = bool(game.pile_used[j])
         piles.append(
             PileShow(
@@ -125,7 +125,28 @@ def _centre(session: Session) -> Text:
     if game.mode == "speed":
         side = game.side
         sides = (SideShow(len(side[0])), SideShow(len(side[1])))
-    return draw_centre((piles[0], piles[1]), sides)
+    return draw_centre((piles[0], piles[1]), sides, banner=_banner(session))
+
+
+def _banner(session: Session) -> tuple[str, ...]:
+    """The phase, shouted beside the piles."""
+    game = session.game
+    phase = game.phase
+    if session.arbiter.paused:
+        return ("PAUSED",)
+    if phase is Phase.OPENING:
+        return ("READY?",) if game.mode == "speed" else ("CALL", "SPIT!")
+    if phase is Phase.STALEMATE:
+        return ("STUCK", "side piles") if game.mode == "speed" else ("STUCK:", "SPIT!")
+    if phase is Phase.SLAP:
+        return ("SLAP!", "smaller pile")
+    if phase is Phase.CHOOSE:
+        return ("CHOOSE", "a pile")
+    if phase is Phase.GAME_OVER:
+        winner = game.winner
+        who = "draw" if winner is None else f"{session.name(winner)[:14]} wins"
+        return ("GAME OVER", who)
+    return ()
 
 
 def board_texts(session: Session, now: float) -> dict[str, Text]:

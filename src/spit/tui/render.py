@@ -159,13 +159,27 @@ class SideShow:
     size: int
 
 
+BANNER_STYLE = Style(color="black", bgcolor="yellow", bold=True)
+BANNER_X = 62
+BANNER_WIDTH = 16
+
+
 def draw_centre(
     piles: tuple[PileShow, PileShow],
     sides: tuple[SideShow, SideShow] | None = None,
     symbols: bool = True,
+    banner: tuple[str, ...] = (),
 ) -> Text:
-    """The middle of the table: two spit piles (and Speed's side piles at the ends)."""
+    """The middle of the table: two spit piles (and Speed's side piles at the ends).
+
+    ``banner``: up to three short lines shouting the phase ("SPIT!", "SLAP!").
+    """
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
+    if banner:
+        x = BANNER_X if sides is None else BANNER_X - 10
+        lines = ["", *banner, ""][:5]
+        for i, line in enumerate(lines):
+            canvas.write(x, i, line.center(BANNER_WIDTH)[:BANNER_WIDTH], BANNER_STYLE)
     for j, pile in enumerate(piles):
         x = PILE_X[j]
         canvas.write(x - 2, 0, pile.label.center(CARD_WIDTH + 4), DIM)
@@ -173,9 +187,9 @@ def draw_centre(
             draw_card(canvas, x, 1, None, "", BORDER, symbols, empty_word="unused")
             continue
         border = LANDED_BORDER if pile.landed_by else BORDER
-        draw_card(canvas, x, 1, pile.top, f"{pile.size}", border, symbols)
+        draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols)
         if pile.landed_by:
-            arrow = f"◀ {pile.landed_by}"
+            arrow = f"◀ {pile.landed_by[:8]}"
             canvas.write(x + CARD_WIDTH + 1, 2, arrow, LANDED_BORDER)
     if sides is not None:
         for j, side in enumerate(sides):

@@ -353,11 +353,10 @@ MENU = (
 )
 
 TITLE_ART = """\
-[b]  ███  ████  █  █████[/b]
-[b] █     █  █  █    █  [/b]
-[b]  ██   ████  █    █  [/b]
-[b]    █  █     █    █  [/b]
-[b] ███   █     █    █  [/b]
+[b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]
+[b] ▀▀▄ █▄▄▀ █  █ [/b]
+[b]▄▄▄▀ █    █  █ [/b]
+[red]♥ ♦[/] ♠ ♣
 
 The real-time card game for two people at one keyboard."""
 

@@ -20,7 +20,6 @@ from spit.engine.events import (
     CardPlayed,
     Dealt,
     Event,
-    GameOver,
     GameWon,
     PileTaken,
     RoundOver,
@@ -54,6 +53,11 @@ class Landed:
 
     player: int
     until: float
+
+
+def game_mode_scored(game: Game) -> bool:
+    """True for a V4 Spit match, where a game won by R20 does not end the match."""
+    return bool(getattr(game.config, "scoring", False)) and game.mode == "spit"
 
 
 class Session:
@@ -340,11 +344,8 @@ class Session:
         elif isinstance(event, Dealt):
             if event.player == 1:
                 self.news = f"{self.round_news}. New layouts: round {self.game.round_no}."
-        elif isinstance(event, GameWon):
-            self.round_news = f"{names[event.player]} has no cards left and wins the game!"
-            self.news = self.round_news
-        elif isinstance(event, GameOver):
-            self.news = self.result_text()
+        elif isinstance(event, GameWon) and game_mode_scored(self.game):
+            self.news = f"{names[event.player]} has no cards left: a game won, the match goes on"
 
     def result_text(self) -> str:
         """The game's or match's result in words."""
