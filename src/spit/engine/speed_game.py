@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from spit.engine.actions import FLIP, PLAYERS, STALL, SYSTEM, Action, Kind, call, play
 from spit.engine.base import Game, Phase
-from spit.engine.cards import DECK_SIZE, adjacency_rows, card_name
+from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
 from spit.engine.config import SpeedConfig
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import (
@@ -45,10 +45,13 @@ _PLAY_TABLE = tuple(
     tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(HAND_SIZE)) for p in PLAYERS
 )
 _CALLS = (call(0), call(1))
+_BOTH = PLAYERS
+_ONE = {0: (0,), 1: (1,)}
 _STALL_ONLY = (STALL,)
 _FLIP_ONLY = (FLIP,)
 
 _PLAYING = Phase.PLAY
+_new = tuple.__new__
 _KIND_PLAY = Kind.PLAY
 
 _WAIT_REASON = {
@@ -161,6 +164,8 @@ class SpeedGame(Game):
         self.rng = Rng(seed)
         self.actions = []
         self._rows = adjacency_rows(self.config.alternating_colours)
+        #: the adjacency rows of the two spit piles' top cards (kept up to date)
+        self._top_rows = [NO_CARD_FITS, NO_CARD_FITS]
         self.hands: list[list[int | None]] = [[], []]
         self.draw: list[list[int]] = [[], []]
         self.side: list[list[int]] = [[], []]
@@ -205,12 +210,7 @@ class SpeedGame(Game):
 
     def can_anyone_play(self) -> bool:
         """False exactly in a stalemate (P4): no hand card fits either spit pile."""
-        piles = self.piles
-        if not piles[0]:
-            return False
-        rows = self._rows
-        r0 = rows[piles[0][-1]]
-        r1 = rows[piles[1][-1]]
+        r0, r1 = self._top_rows
         for hand in self.hands:
             for c in hand:
                 if c is not None and (r0[c] or r1[c]):
@@ -282,6 +282,7 @@ class SpeedGame(Game):
         other.draw = [list(d) for d in self.draw]
         other.side = [list(s) for s in self.side]
         other.piles = [list(p) for p in self.piles]
+        other._top_rows = list(self._top_rows)
         other.centre = list(self.centre)
         other.called = list(self.called)
         other.scores = list(self.scores)
@@ -293,30 +294,28 @@ class SpeedGame(Game):
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         phase = self.phase
-        if phase is _PLAYING and (player == 0 or player == 1):
-            piles = self.piles
-            rows = self._rows
-            r0 = rows[piles[0][-1]]
-            r1 = rows[piles[1][-1]]
-            plays = _PLAY_TABLE[player]
+        if phase is _PLAYING and player != SYSTEM:
+            # Only plays are legal: list them slot by slot (already in sorted order).
+            r0, r1 = self._top_rows
             out: list[Action] = []
-            for i, c in enumerate(self.hands[player]):
-                if c is not None:
-                    if r0[c]:
-                        out.append(plays[i][0])
-                    if r1[c]:
-                        out.append(plays[i][1])
+            for p in _BOTH if player is None else _ONE.get(player, ()):
+                for c, (on0, on1) in zip(self.hands[p], _PLAY_TABLE[p], strict=True):
+                    if c is not None:
+                        if r0[c]:
+                            out.append(on0)
+                        if r1[c]:
+                            out.append(on1)
             return out
-        if player is None:
-            return sorted(self.legal_actions(0) + self.legal_actions(1))
-        if player == SYSTEM:
-            if phase is _PLAYING:
-                return list(_STALL_ONLY)
-            if phase is Phase.STALEMATE:
-                return list(_FLIP_ONLY)
+        if phase is _PLAYING:
+            return list(_STALL_ONLY)  # player is SYSTEM: H6
+        if phase is Phase.STALEMATE:
+            return list(_FLIP_ONLY) if player == SYSTEM else []  # P4
+        if phase is not Phase.OPENING:
             return []
-        if phase is Phase.OPENING and (player == 0 or player == 1) and not self.called[player]:
-            return [_CALLS[player]]
+        if player is None:
+            return [a for a, ready in zip(_CALLS, self.called, strict=True) if not ready]
+        if (player == 0 or player == 1) and not self.called[player]:
+            return [_CALLS[player]]  # P2
         return []
 
     # ---------------------------------------------------------------- checking
@@ -375,7 +374,7 @@ class SpeedGame(Game):
             if (p == 0 or p == 1) and 0 <= s < HAND_SIZE and (t == 0 or t == 1):
                 hand = self.hands[p]
                 c = hand[s]
-                if c is not None and self._rows[self.piles[t][-1]][c]:
+                if c is not None and self._top_rows[t][c]:
                     events = self._play(p, s, t, hand, c)
                     self.actions.append(action)
                     return events
@@ -384,19 +383,26 @@ class SpeedGame(Game):
     def _play(self, p: int, s: int, t: int, hand: list[int | None], c: int) -> list[Event]:
         """P3: play the card, draw back up into the same slot, then look for P6 or P4."""
         self.piles[t].append(c)
+        top_rows = self._top_rows
+        top_rows[t] = self._rows[c]
         draw = self.draw[p]
+        # Events are built with tuple.__new__: the same NamedTuples, at half the cost.
         if draw:
             new = draw.pop()
             hand[s] = new
-            events: list[Event] = [CardPlayed(p, s, t, c), CardTurnedUp(p, s, new)]
+            events: list[Event] = [_new(CardPlayed, (p, s, t, c)), _new(CardTurnedUp, (p, s, new))]
         else:
             hand[s] = None
-            events = [CardPlayed(p, s, t, c)]
+            events = [_new(CardPlayed, (p, s, t, c))]
             if hand.count(None) == HAND_SIZE:
                 self._game_won(events, p, RESULT_WON)  # P6
                 return events
-        if not self.can_anyone_play():
-            self._stalemate(events, stalled=False)
+        r0, r1 = top_rows
+        for held in self.hands:
+            for x in held:
+                if x is not None and (r0[x] or r1[x]):
+                    return events
+        self._stalemate(events, stalled=False)  # P4: nobody can play
         return events
 
     def _perform(self, action: Action) -> list[Event]:
@@ -425,6 +431,7 @@ class SpeedGame(Game):
         for j in PLAYERS:
             c = self.centre[j]
             self.piles[j] = [c]
+            self._top_rows[j] = self._rows[c]
             events.append(Spat(j, j, c))
         self.centre = []
         self.called = [False, False]
@@ -446,6 +453,7 @@ class SpeedGame(Game):
             if side[j]:
                 c = side[j].pop()
                 self.piles[j].append(c)
+                self._top_rows[j] = self._rows[c]
                 events.append(Spat(j, j, c))
         if self.can_anyone_play():
             self._set_phase(events, Phase.PLAY)
@@ -542,6 +550,7 @@ class SpeedGame(Game):
         self.draw = list(deal.draw)
         self.side = list(deal.side)
         self.piles = [[], []]
+        self._top_rows = [NO_CARD_FITS, NO_CARD_FITS]
         self.centre = deal.centre
         self.called = [False, False]
         for p in PLAYERS:
