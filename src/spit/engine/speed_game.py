@@ -446,9 +446,9 @@ class SpeedGame(Game):
 
     def _flip(self, events: list[Event]) -> None:
         """P4: each side pile turns its top card onto its spit pile (P5 refills first)."""
-        side = self.side
-        if not side[0] and not side[1] and not self._rebuild(events):
+        if not self.side[0] and not self.side[1] and not self._rebuild(events):
             return
+        side = self.side
         for j in PLAYERS:
             if side[j]:
                 c = side[j].pop()
