@@ -9,7 +9,7 @@ from __future__ import annotations
 from arbiter_helpers import FakeClock
 from tui_helpers import make_app, stuck, to_slap
 
-from spit.engine import SpitGame, card
+from spit.engine import Game, SpeedConfig, SpeedGame, SpitGame, card
 
 SIZE = (80, 24)
 
@@ -42,3 +42,17 @@ def test_spit_game_over(snap_compare) -> None:
 
     app = make_app(FakeClock(), one_card)
     assert snap_compare(app, press=["0", "a"], terminal_size=SIZE)
+
+
+def speed_game() -> Game:
+    return SpeedGame(SpeedConfig(), seed=5)
+
+
+def test_speed_board_opening(snap_compare) -> None:
+    app = make_app(FakeClock(), speed_game, start="speed")
+    assert snap_compare(app, press=["a"], terminal_size=SIZE)
+
+
+def test_speed_board_in_play(snap_compare) -> None:
+    app = make_app(FakeClock(), speed_game, start="speed")
+    assert snap_compare(app, press=["1", "0", "i"], terminal_size=SIZE)  # P2: Q♠ on J♠

@@ -117,8 +117,9 @@ def _centre(session: Session) -> Text:
                 pile[-1] if pile else None,
                 len(pile),
                 label,
-                session.name(landed.player)[:12] if landed else None,
+                f"P{landed.player + 1}" if landed else None,
                 in_use,
+                face_down=game.mode == "speed" and not pile and bool(game.centre),
             )
         )
     sides = None

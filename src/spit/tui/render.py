@@ -117,6 +117,14 @@ def draw_card(
     canvas.write(x, y + 3, "╰" + "─" * inner + "╯", border)
 
 
+def draw_back(canvas: Canvas, x: int, y: int, below: str) -> None:
+    """A face-down card (or pile), with ``below`` on its third line."""
+    canvas.write(x, y, "╭─────╮", BORDER)
+    canvas.write(x, y + 1, "│░░░░░│", BORDER)
+    canvas.write(x, y + 2, "│" + below.center(CARD_WIDTH - 2) + "│", BORDER)
+    canvas.write(x, y + 3, "╰─────╯", BORDER)
+
+
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One column of a player's cards: a stock (Spit) or a hand slot (Speed)."""
@@ -150,6 +158,7 @@ class PileShow:
     label: str
     landed_by: str | None = None
     in_use: bool = True
+    face_down: bool = False  #: Speed's centre card before the opening
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +169,8 @@ class SideShow:
 
 
 BANNER_STYLE = Style(color="black", bgcolor="yellow", bold=True)
-BANNER_X = 62
-BANNER_WIDTH = 16
+BANNER_X = 60
+BANNER_WIDTH = 15
 
 
 def draw_centre(
@@ -176,7 +185,7 @@ def draw_centre(
     """
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
     if banner:
-        x = BANNER_X if sides is None else BANNER_X - 10
+        x = BANNER_X if sides is None else BANNER_X - 5
         lines = ["", *banner, ""][:5]
         for i, line in enumerate(lines):
             canvas.write(x, i, line.center(BANNER_WIDTH)[:BANNER_WIDTH], BANNER_STYLE)
@@ -186,20 +195,20 @@ def draw_centre(
         if not pile.in_use:
             draw_card(canvas, x, 1, None, "", BORDER, symbols, empty_word="unused")
             continue
+        if pile.face_down:
+            draw_back(canvas, x, 1, "")
+            continue
         border = LANDED_BORDER if pile.landed_by else BORDER
         draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols)
         if pile.landed_by:
-            arrow = f"◀ {pile.landed_by[:8]}"
+            arrow = f"◀ {pile.landed_by}"
             canvas.write(x + CARD_WIDTH + 1, 2, arrow, LANDED_BORDER)
     if sides is not None:
         for j, side in enumerate(sides):
             x = 1 if j == 0 else BOARD_WIDTH - CARD_WIDTH - 2
             canvas.write(x, 0, "side".center(CARD_WIDTH), DIM)
             if side.size:
-                canvas.write(x, 1, "╭─────╮", BORDER)
-                canvas.write(x, 2, "│░░░░░│", BORDER)
-                canvas.write(x, 3, "│" + str(side.size).center(5) + "│", BORDER)
-                canvas.write(x, 4, "╰─────╯", BORDER)
+                draw_back(canvas, x, 1, f"×{side.size}")
             else:
                 draw_card(canvas, x, 1, None, "", BORDER, symbols)
     return canvas.to_text()

@@ -24,6 +24,7 @@ from spit.engine.events import (
     PileTaken,
     RoundOver,
     Scored,
+    SidePilesRebuilt,
     Slapped,
     Spat,
     SpitCalled,
@@ -56,8 +57,10 @@ class Landed:
 
 
 def game_mode_scored(game: Game) -> bool:
-    """True for a V4 Spit match, where a game won by R20 does not end the match."""
-    return bool(getattr(game.config, "scoring", False)) and game.mode == "spit"
+    """True in a match (Spit V4, Speed P7), where a won game does not end the match."""
+    if game.mode == "speed":
+        return bool(getattr(game.config, "target_score", 0))
+    return bool(getattr(game.config, "scoring", False))
 
 
 class Session:
@@ -308,15 +311,21 @@ class Session:
                 f"to empty slot {event.slot + 1}"
             )
         elif isinstance(event, SpitCalled):
-            word = "ready" if self.game.mode == "speed" else "spit!"
-            self.news = f"{names[event.player]} called {word}"
+            if self.game.mode == "speed":
+                self.news = f"{names[event.player]} is ready"
+            else:
+                self.news = f"{names[event.player]} called spit!"
         elif isinstance(event, Spat):
             self.landed[event.pile] = Landed(event.player, now + LANDED_TIME)
-            if self.game.mode == "speed":
-                self.news = "The side piles turned over"
-            else:
+            if self.game.mode != "speed":
                 self.news = "SPIT! New cards on the spit piles"
+            elif outcome.action.kind is Kind.FLIP:
+                self.news = "Both stuck: the side piles turned a card onto each pile"
+            else:
+                self.news = "Both ready: the centre cards are turned up. Play!"
             self.stalled = False
+        elif isinstance(event, SidePilesRebuilt):
+            self.news = "The side piles ran out: the spit piles were shuffled into new ones"
         elif isinstance(event, Stalemate):
             self.stalled = event.stalled
         elif isinstance(event, RoundOver):
@@ -345,7 +354,7 @@ class Session:
             if event.player == 1:
                 self.news = f"{self.round_news}. New layouts: round {self.game.round_no}."
         elif isinstance(event, GameWon) and game_mode_scored(self.game):
-            self.news = f"{names[event.player]} has no cards left: a game won, the match goes on"
+            self.news = f"{names[event.player]} won a game; the match goes on with a new deal"
 
     def result_text(self) -> str:
         """The game's or match's result in words."""
@@ -356,9 +365,15 @@ class Session:
         if winner is None:
             return "The game is a draw."
         if game.result == "score":
+            if game.mode == "speed":
+                return f"{self.names[winner]} reaches the target score and wins the match!"
             return f"{self.names[winner]} wins the match with the lowest score!"
         if game.result == "R20":
             return f"{self.names[winner]} has no cards left and wins the game!"
+        if game.result == "P6":
+            return f"{self.names[winner]} played every card and wins the game!"
+        if game.result == "H5":
+            return f"Stuck for good: {self.names[winner]} holds fewer cards and wins!"
         return f"{self.names[winner]} wins the game!"
 
     def status(self, now: float) -> str:
