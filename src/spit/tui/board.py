@@ -172,9 +172,9 @@ def board_texts(session: Session, now: float) -> dict[str, Text]:
     return {
         "topbar": top,
         "p2-info": _info_line(session, 1),
-        "p2-cards": draw_slots(_slots(session, 1), keys_above=True),
+        "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True),
         "centre": _centre(session),
-        "p1-cards": draw_slots(_slots(session, 0), keys_above=False),
+        "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False),
         "p1-info": _info_line(session, 0),
         "status": status,
         "news": Text(session.news, no_wrap=True, overflow="ellipsis"),

@@ -8,6 +8,7 @@ board fits an 80x24 terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
@@ -135,8 +136,12 @@ class Slot:
     flash: bool = False
 
 
-def draw_slots(slots: list[Slot], keys_above: bool, symbols: bool = True) -> Text:
-    """A player's row of cards with the keys above (player 2) or below (player 1)."""
+@lru_cache(maxsize=256)
+def draw_slots(slots: tuple[Slot, ...], keys_above: bool, symbols: bool = True) -> Text:
+    """A player's row of cards with the keys above (player 2) or below (player 1).
+
+    Cached: the same cards give the same (shared, never changed) Text.
+    """
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
     card_y = 1 if keys_above else 0
     key_y = 0 if keys_above else CARD_HEIGHT
@@ -173,6 +178,7 @@ BANNER_X = 60
 BANNER_WIDTH = 15
 
 
+@lru_cache(maxsize=256)
 def draw_centre(
     piles: tuple[PileShow, PileShow],
     sides: tuple[SideShow, SideShow] | None = None,
@@ -182,6 +188,7 @@ def draw_centre(
     """The middle of the table: two spit piles (and Speed's side piles at the ends).
 
     ``banner``: up to three short lines shouting the phase ("SPIT!", "SLAP!").
+    Cached like ``draw_slots``.
     """
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
     if banner:

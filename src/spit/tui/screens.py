@@ -59,6 +59,7 @@ class GameScreen(Screen[None]):
         self._timer: Timer | None = None
         self._pauses: set[str] = set()
         self.error: str | None = None
+        self._painted = -1  # the session version last painted
 
     @property
     def spit_app(self) -> SpitApp:
@@ -88,6 +89,7 @@ class GameScreen(Screen[None]):
             self.query_one("#status", TextBox).set(self.error + "  (Esc: menu)")
             return
         self.error = None
+        self._painted = -1
         self._pauses.discard("error")
         self.check_size()
         self.run_tick()
@@ -125,7 +127,8 @@ class GameScreen(Screen[None]):
         try:
             now = self.now()
             session.tick(now)
-            self.repaint(now)
+            if session.version != self._painted:
+                self.repaint(now)
             self.schedule(now)
         except Exception as exc:
             self.fail(exc)
@@ -136,6 +139,7 @@ class GameScreen(Screen[None]):
         if session is None:
             return
         now = self.now() if now is None else now
+        self._painted = session.version
         texts = board_texts(session, now)
         if self.error:
             texts["flash"] = texts["flash"].from_markup(f"[b red]{self.error}[/]")
