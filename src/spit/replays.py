@@ -88,6 +88,14 @@ class Replay:
     meta: ReplayMeta
     final: Game
     path: Path | None = None
+    #: the checked JSON data, to deal the start position again (``fresh_start``)
+    data: dict[str, Any] | None = None
+
+    def fresh_start(self) -> Game:
+        """A new copy of the starting position (``start`` may have been played on)."""
+        if self.data is None:
+            raise ValueError("this replay keeps no data to start again from")
+        return new_game_from_save(self.data)
 
     @property
     def duration(self) -> float:
@@ -236,7 +244,7 @@ def _check(data: Any) -> Replay:
         timed.append((t, action))
     if final.fingerprint() != fingerprint:
         raise ReplayFileError("the replayed game does not match its fingerprint (edited?)")
-    return Replay(start, timed, meta, final)
+    return Replay(start, timed, meta, final, data=data)
 
 
 def _times(value: Any, n_actions: int) -> list[float]:

@@ -23,7 +23,7 @@ from spit.paths import atomic_write, config_path, read_capped
 MAX_CONFIG_BYTES = 1_000_000
 VARIANTS = ("V1", "V2", "V3", "V4")
 SPEED_DEALS = ("standard", "long")
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = ("easy", "medium", "hard", "expert")
 MAX_NAME = 24
 
 #: Action names of the key map, in the order the file lists them.
@@ -82,6 +82,8 @@ def check_key(key: object) -> str | None:
         return f"a key must be exactly one character, got {key!r:.30}"
     if not key.isprintable() or key.isspace():
         return f"{key!r} is not a printable key"
+    if key == "?":
+        return "'?' is the help key and cannot be a game key"
     return None
 
 
