@@ -228,3 +228,12 @@ def test_written_file_is_plain_toml():
     data = tomllib.loads(text)
     assert data["keys"]["player2"]["right5"] == ";"
     assert data["timing"]["auto_spit"] == 2.0
+
+
+def test_keymap_table_rows_form_round_trips():
+    from spit.settings import keymap_table, settings_from_keymap_table
+
+    table = keymap_table(Settings())
+    assert table["player1"]["left"] == list("qwert")
+    assert table["player2"]["move"] == list("nm,./") and table["player2"]["call"] == "0"
+    assert settings_from_keymap_table(Settings(), table) == Settings()
