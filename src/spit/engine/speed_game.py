@@ -52,8 +52,8 @@ _STALL_ONLY = (STALL,)
 _FLIP_ONLY = (FLIP,)
 
 _PLAYING = Phase.PLAY
-_new = tuple.__new__
 _KIND_PLAY = Kind.PLAY
+_new = tuple.__new__  # builds an event NamedTuple without its Python-level __new__
 
 _WAIT_REASON = {
     Phase.OPENING: "wait until both players are ready (P2)",
