@@ -150,10 +150,11 @@ def derive_seed(seed: int, index: int, role: str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def new_game(mode: str, variants: Sequence[str], seed: int) -> Game:
-    """A fresh game of ``mode`` with the given variant ids."""
+def new_game(mode: str, variants: Sequence[str], seed: int, round_limit: int | None = None) -> Game:
+    """A fresh game of ``mode`` with the given variant ids (and H4 round limit)."""
+    extra = {} if round_limit is None else {"round_limit": round_limit}
     if mode == "spit":
-        return SpitGame(SpitConfig.from_variants(list(variants)), seed)
+        return SpitGame(SpitConfig.from_variants(list(variants), **extra), seed)
     raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
 
 
@@ -164,9 +165,10 @@ def play_game(
     seed: int = 0,
     index: int = 0,
     timing: Timing | None = None,
+    round_limit: int | None = None,
 ) -> GameResult:
     """Play game number ``index`` of a series to its end and report it."""
-    game = new_game(mode, variants, derive_seed(seed, index, "game"))
+    game = new_game(mode, variants, derive_seed(seed, index, "game"), round_limit)
     agents = {
         p: make_bot(
             seat.strategy,
@@ -201,15 +203,17 @@ def simulate(
     variants: Sequence[str] = (),
     timing: Timing | None = None,
     progress: Callable[[int], None] | None = None,
+    round_limit: int | None = None,
 ) -> Summary:
     """Play ``games`` games; ``progress(done)`` is called after each one."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    new_game(mode, variants, 0)  # check the mode and variants before starting
+    new_game(mode, variants, 0, round_limit)  # check the mode and variants before starting
     summary = Summary(seats, mode, tuple(v.upper() for v in variants), seed)
     start = time.perf_counter()
     for index in range(games):
-        summary.results.append(play_game(seats, mode, variants, seed, index, timing))
+        result = play_game(seats, mode, variants, seed, index, timing, round_limit)
+        summary.results.append(result)
         if progress is not None:
             progress(index + 1)
     summary.wall_seconds = time.perf_counter() - start

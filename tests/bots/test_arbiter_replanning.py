@@ -3,26 +3,12 @@ and never plan while an earlier action of the same agent is still unapplied."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from spit.arbiter import Arbiter, Rejected, Timing
-from spit.engine import Kind, Phase, SpitGame, call, parse_cards
+from spit.engine import Kind, Phase, SpitGame, call
 from spit.sim import FakeClock
-
-TOP_INDEX = (0, 5, 9, 12, 14)  # R3 deal order: where each stock's top card is dealt
-
-
-def _packets(tops: tuple[str, str], spit: tuple[str, str]) -> list[list[int]]:
-    """Two 26-card packets with the given stock tops and first spit cards."""
-    chosen = [parse_cards(tops[p]) + parse_cards(spit[p]) for p in (0, 1)]
-    rest = iter(c for c in range(52) if c not in chosen[0] + chosen[1])
-    packets = []
-    for p in (0, 1):
-        placed = dict(zip((*TOP_INDEX, 15), chosen[p], strict=True))
-        packets.append([placed[i] if i in placed else next(rest) for i in range(26)])
-    leftover = list(rest)
-    assert not leftover
-    return packets
 
 
 class FirstLegal:
@@ -71,12 +57,11 @@ def test_agent_is_not_asked_to_plan_while_its_action_waits_in_the_queue() -> Non
         assert not any(waiting for _, _, waiting in agent.calls)
 
 
-def test_r11_rejected_plan_is_planned_again() -> None:
+def test_r11_rejected_plan_is_planned_again(packets: Callable[..., list[list[int]]]) -> None:
     # Both players' only play is onto pile 1 (the 5 on player 1's side): player 1's
     # 4 and player 2's 6. Player 1 is faster; player 2's planned 6 on the 5 is then
     # judged against the 4 and refused, and player 2 must plan again.
-    packets = _packets(("4C 10C 10D 10H 10S", "6C QC QD QH QS"), ("5H", "8D"))
-    game = SpitGame(packets=packets)
+    game = SpitGame(packets=packets(("4C 10C 10D 10H 10S", "6C QC QD QH QS"), ("5H", "8D")))
     game.apply(call(0))
     game.apply(call(1))
     assert game.phase is Phase.PLAY

@@ -103,7 +103,9 @@ class SpitStrategy:
                     score += UNCOVER_VALUE
             else:
                 tops[s] = None
-                if style.uncover and any(d for j, d in enumerate(down) if j != s):
+                # At a leaf, value the R10 move this slot allows; deeper, the
+                # lookahead finds that move itself.
+                if style.uncover and depth == 0 and any(d for j, d in enumerate(down) if j != s):
                     score += OPEN_SLOT_VALUE
         else:  # an R10 move: the card goes to the leftmost empty slot
             slot = tops.index(None)
