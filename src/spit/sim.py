@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from spit.arbiter import Arbiter, Timing
 from spit.bots import LEVELS, MODES, make_bot
-from spit.engine import Game, Kind, SpitConfig, SpitGame
+from spit.engine import Game, Kind, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
 ROUND_LIMIT = "round_limit"
@@ -155,6 +156,16 @@ def new_game(mode: str, variants: Sequence[str], seed: int, round_limit: int | N
     extra = {} if round_limit is None else {"round_limit": round_limit}
     if mode == "spit":
         return SpitGame(SpitConfig.from_variants(list(variants), **extra), seed)
+    if mode == "speed":
+        flags: dict[str, object] = dict(extra)
+        names = {k.upper(): v for k, v in SPEED_VARIANT_FIELDS.items()}
+        for v in variants:
+            name = names.get(v.strip().upper())
+            if name is None:
+                choices = ", ".join(SPEED_VARIANT_FIELDS)
+                raise ValueError(f"unknown Speed variant {v!r}; choose from {choices}")
+            flags[name] = True
+        return SpeedGame(SpeedConfig(**flags), seed)  # type: ignore[arg-type]
     raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
 
 
@@ -209,7 +220,9 @@ def simulate(
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     new_game(mode, variants, 0, round_limit)  # check the mode and variants before starting
-    summary = Summary(seats, mode, tuple(v.upper() for v in variants), seed)
+    canonical = {v.upper(): v for v in (*VARIANT_FIELDS, *SPEED_VARIANT_FIELDS)}
+    names = tuple(canonical.get(v.strip().upper(), v) for v in variants)
+    summary = Summary(seats, mode, names, seed)
     start = time.perf_counter()
     for index in range(games):
         result = play_game(seats, mode, variants, seed, index, timing, round_limit)

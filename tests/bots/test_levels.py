@@ -10,7 +10,18 @@ import pytest
 
 from spit.arbiter import Arbiter, Timing
 from spit.bots import LEVELS, REACTIONS, STYLES, Reaction, make_bot, make_strategy
-from spit.engine import Kind, Phase, SpitConfig, SpitGame, call, move, play, slap
+from spit.engine import (
+    Kind,
+    Phase,
+    SpeedConfig,
+    SpeedGame,
+    SpitConfig,
+    SpitGame,
+    call,
+    move,
+    play,
+    slap,
+)
 from spit.engine.spit_game import PileView
 from spit.sim import FakeClock
 
@@ -51,6 +62,39 @@ def test_levels_plan_only_legal_actions(level: str, variants: tuple[str, ...]) -
     assert all(agent.planned > 10 for agent in agents.values())
     # The bots played the game themselves: most calls were theirs, not H2's timer.
     assert sum(1 for _, a in arbiter.log if a.kind is Kind.PLAY) > 20
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "config", [SpeedConfig(), SpeedConfig(alternating_colours=True), SpeedConfig(long_deal=True)]
+)
+def test_levels_plan_only_legal_actions_in_speed(level: str, config: SpeedConfig) -> None:
+    game = SpeedGame(config, seed=LEVELS.index(level) + 3)
+    agents = {p: LegalityCheck(make_bot(level, p, seed=p + 1, mode="speed")) for p in (0, 1)}
+    clock = FakeClock()
+    arbiter = Arbiter(game, Timing(), clock, agents)
+    while not game.over:
+        clock.now = arbiter.next_deadline()
+        arbiter.tick(clock.now)
+    assert all(agent.planned > 5 for agent in agents.values())
+    assert game.result in ("P6", "H5")
+
+
+def test_anticipation_a_planned_run_is_played_faster(packets: PacketsFn) -> None:
+    # Player 1 holds a single 4 and a 3 on a tall stock; the pile shows a 5.
+    # The expert plans 4 then 3: the 3 comes after a shorter delay.
+    game = _play_obs(packets, ("4C 3D KC KD KH", "10C 10D 10H 10S JC"), ("5H", "8D"))
+    fixed = Reaction(mu=1.0, sigma=0.0, tau=0.0)
+    bot = make_bot("expert", 0, reaction=fixed)
+    first = bot.plan(game.observation(0), 0.0)
+    assert first == (1.0, play(0, 0, 0))
+    game.apply(first[1])
+    second = bot.plan(game.observation(0), 1.0)
+    assert second is not None and second[1] == play(0, 1, 0)
+    assert second[0] == pytest.approx(STYLES["expert"].anticipation)
+    # The easy strategy plans nothing ahead: same reaction, no shortcut.
+    easy = make_bot("easy", 0, reaction=fixed)
+    assert all(easy.plan(game.observation(0), 2.0)[0] == 1.0 for _ in range(5))
 
 
 def test_make_bot_separates_strategy_and_reaction() -> None:

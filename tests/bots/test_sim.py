@@ -100,3 +100,24 @@ def test_cli_bad_arguments_exit_2_with_one_line(
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "error" in err[0]
+
+
+@pytest.mark.parametrize("variants", [(), ("V3",), ("P1b",), ("P1b", "V3")])
+def test_p6_h5_speed_sim_games_always_end(variants: tuple[str, ...]) -> None:
+    seats = (Seat.parse("easy"), Seat.parse("expert"))
+    summary = simulate(seats, 5, seed=6, mode="speed", variants=variants)
+    assert summary.games == 5
+    for result in summary.results:
+        assert result.result in ("P6", "H5", ROUND_LIMIT)
+        assert result.moves > 0
+
+
+def test_cli_speed_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--mode", "speed", "--games", "4", "--variant", "V3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert data["mode"] == "speed" and data["variants"] == ["V3"] and data["games"] == 4
+
+
+def test_cli_speed_refuses_spit_only_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--mode", "speed", "--variant", "V1", "--games", "1"]) == 2
+    assert "unknown Speed variant" in capsys.readouterr().err

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from spit.bots.bot import Bot, Strategy
 from spit.bots.reaction import REACTIONS, Reaction
+from spit.bots.speed_strategy import SpeedStrategy
 from spit.bots.spit_strategy import SpitStrategy
 from spit.bots.style import STYLES, Style
 
 #: The levels, weakest first.
 LEVELS = ("easy", "medium", "hard", "expert")
 #: The game modes bots can play.
-MODES = ("spit",)
+MODES = ("spit", "speed")
 
 
 def make_strategy(level: str, mode: str = "spit") -> Strategy:
@@ -25,6 +26,8 @@ def make_strategy(level: str, mode: str = "spit") -> Strategy:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     if mode == "spit":
         return SpitStrategy(style)
+    if mode == "speed":
+        return SpeedStrategy(style)
     raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
 
 
@@ -57,6 +60,7 @@ __all__ = [
     "STYLES",
     "Bot",
     "Reaction",
+    "SpeedStrategy",
     "SpitStrategy",
     "Strategy",
     "Style",

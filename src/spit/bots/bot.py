@@ -13,9 +13,13 @@ class Strategy(Protocol):
     """Chooses an action from an observation alone."""
 
     name: str
+    anticipation: float
 
     def choose(self, obs: Any, rng: random.Random) -> Action | None:
         """The action to take now, or None to wait for the position to change."""
+
+    def follow_up(self, obs: Any, action: Action) -> Action | None:
+        """The own action this strategy would make next if ``action`` lands as planned."""
 
 
 class Bot:
@@ -34,6 +38,7 @@ class Bot:
         self.strategy = strategy
         self.reaction = reaction
         self.rng = random.Random(seed)
+        self._expected: Action | None = None
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
         """(delay in seconds, action) to make, or None to wait for a change."""
@@ -42,7 +47,13 @@ class Bot:
         action = self.strategy.choose(observation, self.rng)
         if action is None:
             return None
-        return self.reaction.delay(action.kind, self.rng), action
+        delay = self.reaction.delay(action.kind, self.rng)
+        if action == self._expected:
+            delay *= self.strategy.anticipation  # planned ahead: no search needed
+        self._expected = None
+        if self.strategy.anticipation < 1:
+            self._expected = self.strategy.follow_up(observation, action)
+        return delay, action
 
     def __repr__(self) -> str:
         return f"Bot(player={self.player}, strategy={self.strategy.name!r})"

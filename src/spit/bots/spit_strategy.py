@@ -42,6 +42,26 @@ class SpitStrategy:
         """The style's name."""
         return self.style.name
 
+    @property
+    def anticipation(self) -> float:
+        """The delay factor for a play planned one move ahead."""
+        return self.style.anticipation
+
+    def follow_up(self, obs: SpitObservation, action: Action) -> Action | None:
+        """The best own play or move after ``action``, in the position it would leave."""
+        if obs.phase is not Phase.PLAY or action.kind not in (Kind.PLAY, Kind.MOVE):
+            return None
+        rows = adjacency_rows(obs.config.alternating_colours)
+        tops, down, piles, opponent = _visible(obs)
+        _after(action, tops, down, piles)
+        best: Action | None = None
+        best_score = float("-inf")
+        for nxt in _own_actions(action.player, tops, down, piles, rows):
+            score = self._score(nxt, tops, down, piles, opponent, rows, 0)
+            if score > best_score:
+                best, best_score = nxt, score
+        return best
+
     def choose(self, obs: SpitObservation, rng: random.Random) -> Action | None:
         """The action to take now, or None to wait for the position to change."""
         legal = obs.legal
@@ -58,12 +78,8 @@ class SpitStrategy:
     def _best_play(
         self, obs: SpitObservation, legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
-        me = obs.player
         rows = adjacency_rows(obs.config.alternating_colours)
-        tops: list[int | None] = [v.top for v in obs.stocks[me]]
-        down = [v.face_down for v in obs.stocks[me]]
-        opponent = [v.top for v in obs.stocks[1 - me] if v.top is not None]
-        piles = [p.top if p.in_use else None for p in obs.piles]
+        tops, down, piles, opponent = _visible(obs)
         best: list[Action] = []
         best_score = float("-inf")
         for action in legal:
@@ -129,6 +145,39 @@ class SpitStrategy:
             if follow:
                 score += LOOKAHEAD_DISCOUNT * max(follow)
         return score
+
+
+def _visible(
+    obs: SpitObservation,
+) -> tuple[list[int | None], list[int], list[int | None], list[int]]:
+    """Own stock tops and face-down counts, pile tops (None if unused), opponent's tops."""
+    me = obs.player
+    tops: list[int | None] = [v.top for v in obs.stocks[me]]
+    down = [v.face_down for v in obs.stocks[me]]
+    opponent = [v.top for v in obs.stocks[1 - me] if v.top is not None]
+    piles = [p.top if p.in_use else None for p in obs.piles]
+    return tops, down, piles, opponent
+
+
+def _after(
+    action: Action, tops: list[int | None], down: list[int], piles: list[int | None]
+) -> None:
+    """Change the imagined position in place as ``action`` would (turned-up cards unknown)."""
+    s = action.source
+    card = tops[s]
+    if action.kind is Kind.PLAY:
+        piles[action.target] = card
+        if down[s]:
+            tops[s] = UNKNOWN
+            down[s] -= 1
+        else:
+            tops[s] = None
+    else:
+        slot = tops.index(None)
+        tops[slot] = card
+        down[slot] = 0
+        tops[s] = UNKNOWN
+        down[s] -= 1
 
 
 def _own_actions(

@@ -15,6 +15,9 @@ class Style:
     ``keep_options``: value leaving own cards that fit the new pile tops.
     ``avoid_feeding``: avoid pile tops the opponent's visible cards fit.
     ``lookahead``: how many further own plays to look ahead (0 = greedy).
+    ``anticipation``: a bot that planned its next play while choosing this one
+    (a run: 5 then 6 then 7) makes that next play faster, its delay times this
+    factor (1 = no planning ahead).
     """
 
     name: str
@@ -24,6 +27,7 @@ class Style:
     keep_options: bool = True
     avoid_feeding: bool = True
     lookahead: int = 0
+    anticipation: float = 1.0
 
 
 STYLES: dict[str, Style] = {
@@ -35,7 +39,9 @@ STYLES: dict[str, Style] = {
         keep_options=False,
         avoid_feeding=False,
     ),
-    "medium": Style("medium", wrong_slap=0.1, keep_options=False, avoid_feeding=False),
-    "hard": Style("hard"),
-    "expert": Style("expert", lookahead=2),
+    "medium": Style(
+        "medium", wrong_slap=0.1, keep_options=False, avoid_feeding=False, anticipation=0.9
+    ),
+    "hard": Style("hard", anticipation=0.75),
+    "expert": Style("expert", lookahead=2, anticipation=0.6),
 }
