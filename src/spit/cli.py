@@ -6,13 +6,18 @@ import argparse
 import sys
 
 from spit import __version__
+from spit.sim_cli import add_sim_parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``spit`` console script and ``python -m spit``."""
     parser = argparse.ArgumentParser(prog="spit", description="Spit, the real-time card game.")
     parser.add_argument("--version", action="version", version=f"spit {__version__}")
-    parser.parse_args(argv)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_sim_parser(commands)
+    args = parser.parse_args(argv)
+    if hasattr(args, "func"):
+        return args.func(args)
     return 0
 
 
