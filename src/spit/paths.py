@@ -68,8 +68,14 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         data = data.encode("utf-8")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777  # keep the old file's permissions
+    except OSError:
+        mode = 0o644
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        with contextlib.suppress(OSError, AttributeError):  # no fchmod on Windows
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

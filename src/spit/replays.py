@@ -148,15 +148,21 @@ def replay_name(game: Game, meta: ReplayMeta) -> str:
 
 
 def save_replay(
-    game: Game, times: Sequence[float], meta: ReplayMeta, directory: Path | None = None
+    game: Game,
+    times: Sequence[float],
+    meta: ReplayMeta,
+    directory: Path | None = None,
+    name: str | None = None,
 ) -> Path:
     """Write the replay of ``game`` to a new file in the replay folder; return its path.
 
-    Raises OSError if it cannot be written.
+    ``name`` (ending in ``.json``) replaces the dated file name. Never
+    overwrites: a name already taken gets ``-2``, ``-3``... Raises OSError if
+    it cannot be written.
     """
     directory = Path(directory) if directory is not None else replay_dir()
     directory.mkdir(parents=True, exist_ok=True)
-    name = replay_name(game, meta)
+    name = name or replay_name(game, meta)
     path = directory / name
     n = 2
     while path.exists():

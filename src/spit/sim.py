@@ -12,11 +12,13 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from spit.arbiter import Arbiter, Timing
 from spit.bots import LEVELS, MODES, make_bot
 from spit.engine import Game, Kind, SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS
+from spit.replays import PlayerInfo, new_meta, save_replay, times_from_log
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
 ROUND_LIMIT = "round_limit"
@@ -177,8 +179,12 @@ def play_game(
     index: int = 0,
     timing: Timing | None = None,
     round_limit: int | None = None,
+    save_replays: Path | None = None,
 ) -> GameResult:
-    """Play game number ``index`` of a series to its end and report it."""
+    """Play game number ``index`` of a series to its end and report it.
+
+    With ``save_replays``, the game's replay is written to that folder.
+    """
     game = new_game(mode, variants, derive_seed(seed, index, "game"), round_limit)
     agents = {
         p: make_bot(
@@ -202,8 +208,19 @@ def play_game(
         steps += 1
         if steps > MAX_STEPS:
             raise SimulationError(f"game {index} did not end within {MAX_STEPS} steps")
+    if save_replays is not None:
+        _save_replay(game, arbiter, seats, save_replays, f"sim-{seed}-{index:06d}-{mode}.json")
     moves = sum(1 for _, a in arbiter.log if a.kind is Kind.PLAY or a.kind is Kind.MOVE)
     return GameResult(game.winner, game.result, game.round_no, moves, arbiter.elapsed(clock.now))
+
+
+def _save_replay(
+    game: Game, arbiter: Arbiter, seats: tuple[Seat, Seat], folder: Path, name: str
+) -> None:
+    """Write one simulated game's replay (times from the arbiter's log)."""
+    players = [PlayerInfo(f"P{p + 1}", bot=str(seat)) for p, seat in enumerate(seats)]
+    times = times_from_log(arbiter.log, arbiter.start_time)
+    save_replay(game, times, new_meta(players), folder, name=name)
 
 
 def simulate(
@@ -215,8 +232,12 @@ def simulate(
     timing: Timing | None = None,
     progress: Callable[[int], None] | None = None,
     round_limit: int | None = None,
+    save_replays: Path | None = None,
 ) -> Summary:
-    """Play ``games`` games; ``progress(done)`` is called after each one."""
+    """Play ``games`` games; ``progress(done)`` is called after each one.
+
+    ``save_replays``: a folder to write every game's replay to (OSError if it cannot).
+    """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     new_game(mode, variants, 0, round_limit)  # check the mode and variants before starting
@@ -225,7 +246,7 @@ def simulate(
     summary = Summary(seats, mode, names, seed)
     start = time.perf_counter()
     for index in range(games):
-        result = play_game(seats, mode, variants, seed, index, timing, round_limit)
+        result = play_game(seats, mode, variants, seed, index, timing, round_limit, save_replays)
         summary.results.append(result)
         if progress is not None:
             progress(index + 1)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 from rich.console import Console
@@ -82,6 +83,13 @@ def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
     parser.add_argument(
         "--json", action="store_true", help="no progress bar; print the figures as JSON last"
     )
+    parser.add_argument(
+        "--save-replays",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write every game's replay (JSON) into this folder",
+    )
     parser.error = _one_line_error(parser.prog)  # type: ignore[method-assign]
     parser.set_defaults(func=run_sim)
     return parser
@@ -118,7 +126,14 @@ def run_sim(args: argparse.Namespace) -> int:
     try:
         new_game(args.mode, args.variant, 0)  # bad variants fail before the progress bar
         if args.json:
-            summary = simulate((args.p1, args.p2), args.games, args.seed, args.mode, args.variant)
+            summary = simulate(
+                (args.p1, args.p2),
+                args.games,
+                args.seed,
+                args.mode,
+                args.variant,
+                save_replays=args.save_replays,
+            )
         else:
             columns = (
                 TextColumn("simulating"),
@@ -139,10 +154,14 @@ def run_sim(args: argparse.Namespace) -> int:
                     args.mode,
                     args.variant,
                     progress=advance,
+                    save_replays=args.save_replays,
                 )
     except (ConfigError, ValueError) as exc:
         print(f"spit sim: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"spit sim: cannot save replays: {exc}", file=sys.stderr)
+        return 1
     except SimulationError as exc:
         print(f"spit sim: simulation failed: {exc}", file=sys.stderr)
         return 1

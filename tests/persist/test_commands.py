@@ -107,3 +107,17 @@ def test_resume_hands_the_rebuilt_match_to_the_game_screen():
     args = parser.parse_args(["resume"])
     assert args.handler(args) == 0
     assert launched[0].final.fingerprint() == game.fingerprint()
+
+
+def test_sim_save_replays_writes_verifiable_replays(tmp_path, capsys):
+    folder = tmp_path / "sim"
+    args = ["sim", "--games", "2", "--json", "--save-replays", str(folder)]
+    assert main([*args, "--p1", "easy", "--p2", "hard"]) == 0
+    assert main([*args, "--mode", "speed"]) == 0
+    files = sorted(folder.iterdir())
+    assert len(files) == 4
+    capsys.readouterr()
+    assert main(["replay", "--verify", *map(str, files)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 4 and all(line.startswith("ok") for line in lines)
+    assert sum("bot (easy) vs bot (hard)" in line for line in lines) == 2
