@@ -237,3 +237,10 @@ def test_keymap_table_rows_form_round_trips():
     assert table["player1"]["left"] == list("qwert")
     assert table["player2"]["move"] == list("nm,./") and table["player2"]["call"] == "0"
     assert settings_from_keymap_table(Settings(), table) == Settings()
+
+
+def test_bot_levels_are_the_bots_levels():
+    from spit.bots import LEVELS
+    from spit.settings import BOT_LEVELS
+
+    assert BOT_LEVELS == LEVELS
