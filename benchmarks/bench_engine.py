@@ -17,19 +17,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from spit.engine import SYSTEM, Phase, SpeedConfig, SpeedGame, SpitConfig, SpitGame
 
-RUNS = 5
-SECONDS_PER_RUN = 0.5
+RUNS = 10
+SECONDS_PER_RUN = 0.3
 
 
 def _speed_run(seconds: float, first_seed: int) -> float:
     """Speed: each step applies a random legal action of either player, else the SYSTEM flip."""
     rand = random.Random(first_seed).random
     game_over = Phase.GAME_OVER
+    config = SpeedConfig()
     transitions = 0
     seed = first_seed
     start = time.process_time()
     while time.process_time() - start < seconds:
-        game = SpeedGame(SpeedConfig(), seed=seed)
+        game = SpeedGame(config, seed=seed)
         seed += 1
         legal = game.legal_actions
         apply = game.apply

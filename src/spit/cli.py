@@ -11,7 +11,8 @@ import os
 import sys
 from collections.abc import Callable
 
-from spit import __version__
+from spit import __version__, persist_commands
+from spit.sim_cli import add_sim_parser
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -108,7 +109,12 @@ def _add_speed(sub: argparse._SubParsersAction) -> None:
 
 
 #: Sub-command registrars, in the order --help lists them.
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_play, _add_speed]
+COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
+    _add_play,
+    _add_speed,
+    add_sim_parser,
+    persist_commands.register,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -131,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``spit`` console script and ``python -m spit``."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler: Handler = args.handler
+    handler: Handler = getattr(args, "func", None) or args.handler
     try:
         return handler(args)
     except KeyboardInterrupt:

@@ -202,3 +202,24 @@ async def test_ctrl_q_quits_from_the_board(clock: FakeClock) -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_against_the_computer_agent_plays_through_the_arbiter(clock: FakeClock) -> None:
+    from spit.bots import make_bot
+
+    bot = make_bot("expert", 1, seed=1)
+    app = make_app(clock, playable, agents={1: bot}, names=("Ann", "Computer"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        game = screen.session.game
+        assert "Computer" in region(app, "p2-info") and "(computer)" in region(app, "p2-info")
+        await pilot.press("y")  # a key of the computer's side is not a human's
+        assert "Computer is played by the computer" in region(app, "flash")
+        await pilot.press("1")  # Ann calls; the bot calls when its reaction time is up
+        for _ in range(50):
+            clock.advance(0.2)
+            screen.run_tick()
+            if any(a.player == 1 and a.kind == 0 for _, a in screen.session.arbiter.log):
+                break
+        assert game.phase is not Phase.OPENING
+        assert any(a.player == 1 and a.kind == 0 for _, a in screen.session.arbiter.log)

@@ -45,14 +45,15 @@ _PLAY_TABLE = tuple(
     tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(HAND_SIZE)) for p in PLAYERS
 )
 _CALLS = (call(0), call(1))
+_FULL_HAND = (1,) * HAND_SIZE  # Dealt's "stock sizes" for a hand: one card in each slot
 _BOTH = PLAYERS
 _ONE = {0: (0,), 1: (1,)}
 _STALL_ONLY = (STALL,)
 _FLIP_ONLY = (FLIP,)
 
 _PLAYING = Phase.PLAY
-_new = tuple.__new__
 _KIND_PLAY = Kind.PLAY
+_new = tuple.__new__  # builds an event NamedTuple without its Python-level __new__
 
 _WAIT_REASON = {
     Phase.OPENING: "wait until both players are ready (P2)",
@@ -295,16 +296,39 @@ class SpeedGame(Game):
     def legal_actions(self, player: int | None = None) -> list[Action]:
         phase = self.phase
         if phase is _PLAYING and player != SYSTEM:
-            # Only plays are legal: list them slot by slot (already in sorted order).
+            # Only plays are legal, listed in sorted order: the hot path of self-play.
             r0, r1 = self._top_rows
             out: list[Action] = []
+            add = out.append
+            hands = self.hands
             for p in _BOTH if player is None else _ONE.get(player, ()):
-                for c, (on0, on1) in zip(self.hands[p], _PLAY_TABLE[p], strict=True):
-                    if c is not None:
-                        if r0[c]:
-                            out.append(on0)
-                        if r1[c]:
-                            out.append(on1)
+                c0, c1, c2, c3, c4 = hands[p]
+                a0, a1, a2, a3, a4 = _PLAY_TABLE[p]
+                if c0 is not None:
+                    if r0[c0]:
+                        add(a0[0])
+                    if r1[c0]:
+                        add(a0[1])
+                if c1 is not None:
+                    if r0[c1]:
+                        add(a1[0])
+                    if r1[c1]:
+                        add(a1[1])
+                if c2 is not None:
+                    if r0[c2]:
+                        add(a2[0])
+                    if r1[c2]:
+                        add(a2[1])
+                if c3 is not None:
+                    if r0[c3]:
+                        add(a3[0])
+                    if r1[c3]:
+                        add(a3[1])
+                if c4 is not None:
+                    if r0[c4]:
+                        add(a4[0])
+                    if r1[c4]:
+                        add(a4[1])
             return out
         if phase is _PLAYING:
             return list(_STALL_ONLY)  # player is SYSTEM: H6
@@ -554,5 +578,5 @@ class SpeedGame(Game):
         self.centre = deal.centre
         self.called = [False, False]
         for p in PLAYERS:
-            events.append(Dealt(p, tuple(1 for _ in self.hands[p]), len(self.draw[p])))
+            events.append(Dealt(p, _FULL_HAND, len(self.draw[p])))
         self._set_phase(events, Phase.OPENING)
