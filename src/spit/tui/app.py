@@ -15,7 +15,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rich.text import Text
@@ -23,6 +23,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from spit.arbiter import Agent, Clock, Timing
+from spit.bots import LEVELS, make_bot
 from spit.engine import Game, SpitConfig, SpitGame
 from spit.tui.keymap import KeyMap
 from spit.tui.screens import GameScreen, TitleScreen
@@ -60,6 +61,15 @@ def make_game(mode: str, settings: Settings, seed: int) -> Game:
 
 GameFactory = Callable[[str, Settings, int], Game]
 
+#: H2: against the computer the spit is automatic after this countdown (seconds),
+#: unless the settings already choose a countdown.
+AUTO_SPIT_VS_COMPUTER = 1.5
+
+
+def computer_name(level: str) -> str:
+    """How a computer player is named on the board."""
+    return f"Computer ({level})"
+
 
 class SpitApp(App[None]):
     """Spit and Speed for two people at one keyboard."""
@@ -78,6 +88,8 @@ class SpitApp(App[None]):
         agents: dict[int, Agent] | None = None,
         names: tuple[str, str] = ("Player 1", "Player 2"),
         game_factory: GameFactory | None = None,
+        opponents: dict[int, str] | None = None,
+        bot_seed: int | None = None,
     ) -> None:
         """``start``: 'spit' or 'speed' to go straight to a game, None for the title menu.
 
@@ -85,7 +97,11 @@ class SpitApp(App[None]):
         and timers fire only when the test ticks. ``agents``: computer players
         by player number, passed to the arbiter; ``names``: shown on the board.
         ``game_factory(mode, settings, seed)``: deals the games (default
-        ``make_game``; tests and saved games pass their own).
+        ``make_game``; tests and saved games pass their own). ``opponents``:
+        computer levels by player number for the game started by ``start``
+        (``{1: "hard"}``; both players for watching). ``bot_seed``: seeds the
+        bots' own generators (tests); by default they are seeded at random,
+        never from the deal.
         """
         super().__init__()
         self.start = start
@@ -98,29 +114,50 @@ class SpitApp(App[None]):
         self.names = names
         self.game_factory: GameFactory = game_factory or make_game
         self._seed = self.settings.seed
+        for level in (opponents or {}).values():
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        self.opponents = dict(opponents or {})
+        self.bot_seed = bot_seed
         self.last_error_log: Path | None = None
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
         if self.start is not None:
-            self.push_screen(GameScreen(self.start))
+            self.push_screen(GameScreen(self.start, self.opponents))
 
     def next_seed(self) -> None:
         """Move to the next seed for 'play again' (a fixed seed steps by one)."""
         if self._seed is not None:
             self._seed = (self._seed + 1) % 2**64
 
-    def make_session(self, mode: str) -> Session:
-        """A new game session with the current settings."""
+    def make_session(self, mode: str, opponents: dict[int, str] | None = None) -> Session:
+        """A new game session with the current settings.
+
+        ``opponents`` maps player numbers to computer levels; those players are
+        bots, which see only their observation and act through the arbiter.
+        """
         seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
         game = self.game_factory(mode, self.settings, seed)
+        agents: dict[int, Agent] = dict(self.agents)
+        names = list(self.names)
+        timing = self.settings.timing
+        if opponents:
+            for player, level in opponents.items():
+                bot_seed = self.bot_seed
+                if bot_seed is None:
+                    bot_seed = random.SystemRandom().getrandbits(63)
+                agents[player] = make_bot(level, player, seed=bot_seed + player, mode=mode)
+                names[player] = computer_name(level)
+            if timing.auto_spit is None:
+                timing = replace(timing, auto_spit=AUTO_SPIT_VS_COMPUTER)
         return Session(
             game,
             keymap=self.keymap,
-            timing=self.settings.timing,
+            timing=timing,
             clock=self.clock,
-            agents=self.agents,
-            names=self.names,
+            agents=agents,
+            names=(names[0], names[1]),
         )
 
     def _fatal_error(self) -> None:
