@@ -109,6 +109,9 @@ class Arbiter:
         self._phase_since = start
         self._progress_at = start
         self._plans: dict[int, _Input | None] = dict.fromkeys(self.agents)
+        #: an agent's released plan until the queue hands it to the engine
+        self._in_flight: dict[int, _Input | None] = dict.fromkeys(self.agents)
+        self._last_tick = start
         self._version = 0
         self._planned_version: dict[int, int] = dict.fromkeys(self.agents, -1)
         self._paused_at: float | None = None
@@ -171,6 +174,8 @@ class Arbiter:
     def next_deadline(self) -> float | None:
         """The earliest time at which ``tick`` has something to do."""
         times = [i.time for i in self._queue]
+        if self._agents_to_plan():
+            times.append(self._last_tick)  # e.g. at the start: agents have not planned yet
         times.extend(p.time for p in self._plans.values() if p is not None)
         timer = self.timer()
         if timer is not None:
@@ -182,12 +187,22 @@ class Arbiter:
     def tick(self, now: float | None = None) -> list[Outcome]:
         """Apply every input and timer due by ``now``, in time order."""
         now = self.clock() if now is None else now
+        self._last_tick = now
         outcomes: list[Outcome] = []
         if self._paused_at is not None:
+            # Inputs made before the pause still count (R11): play up to the
+            # moment of the pause, then refuse whatever came during it.
+            self._run(min(now, self._paused_at), outcomes)
             for item in self._queue:
                 outcomes.append(Rejected(item.time, item.action, "the game is paused"))
             self._queue.clear()
+            self._in_flight = dict.fromkeys(self.agents)
             return outcomes
+        self._run(now, outcomes)
+        return outcomes
+
+    def _run(self, now: float, outcomes: list[Outcome]) -> None:
+        """Apply inputs, plans and timers due by ``now``, in time order."""
         self._plan_agents(now)
         while True:
             self._release_plans(now)
@@ -200,11 +215,12 @@ class Arbiter:
                     break  # a timer that changes nothing must not spin
             elif item is not None:
                 self._queue.remove(item)
+                if self._in_flight.get(item.action.player) is item:
+                    self._in_flight[item.action.player] = None
                 self._apply(item.time, item.action, outcomes)
             else:
                 break
             self._plan_agents(now)
-        return outcomes
 
     def _next_input(self, now: float) -> _Input | None:
         due = [i for i in self._queue if i.time <= now]
@@ -256,9 +272,24 @@ class Arbiter:
 
     # ------------------------------------------------------------------ agents
 
+    def _agents_to_plan(self) -> bool:
+        """True if some agent has yet to see the current position."""
+        return not self.game.over and any(
+            self._plans[p] is None
+            and self._in_flight[p] is None
+            and self._planned_version[p] != self._version
+            for p in self.agents
+        )
+
     def _plan_agents(self, now: float) -> None:
         for p, agent in self.agents.items():
-            if self._plans[p] is not None or self._planned_version[p] == self._version:
+            # An agent plans once per new position, and never while its last
+            # action still waits in the queue (it has not seen that action land).
+            if (
+                self._plans[p] is not None
+                or self._in_flight[p] is not None
+                or self._planned_version[p] == self._version
+            ):
                 continue
             self._planned_version[p] = self._version
             if self.game.over:
@@ -273,6 +304,7 @@ class Arbiter:
         for p, plan in self._plans.items():
             if plan is not None and plan.time <= now:
                 self._queue.append(plan)
+                self._in_flight[p] = plan
                 self._plans[p] = None
 
     def elapsed(self, now: float | None = None) -> float:

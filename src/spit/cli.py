@@ -1,19 +1,193 @@
-"""The ``spit`` command."""
+"""The ``spit`` command: a title menu by default, or a sub-command.
+
+Each sub-command is registered by a small ``_add_<name>`` function that
+builds its parser and sets ``handler``; add new ones to ``COMMANDS``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 
-from spit import __version__
+from spit import __version__, persist_commands
+from spit.sim_cli import add_sim_parser
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _variants(values: list[str] | None) -> tuple[str, ...]:
+    """``--variant V1 --variant v3,V4`` -> ('V1', 'V3', 'V4'), checked."""
+    out: list[str] = []
+    for value in values or []:
+        for part in value.split(","):
+            name = part.strip().upper()
+            if not name:
+                continue
+            if name not in ("V1", "V2", "V3", "V4"):
+                raise argparse.ArgumentTypeError(
+                    f"unknown variant {part.strip()!r}; choose from V1, V2, V3, V4"
+                )
+            if name not in out:
+                out.append(name)
+    return tuple(out)
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError("the seed must be from 0 to 2**64-1")
+    return value
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed",
+        type=_seed,
+        default=argparse.SUPPRESS,
+        help="deal from this seed (a whole number)",
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=argparse.SUPPRESS,
+        metavar="VN",
+        help="Spit variant V1..V4; repeat or give a comma list (--variant V1,V3)",
+    )
+
+
+def _level(text: str) -> str:
+    from spit.bots import LEVELS
+
+    level = text.strip().lower()
+    if level not in LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown level {text!r}; choose from {', '.join(LEVELS)}")
+    return level
+
+
+def _run_tui(
+    args: argparse.Namespace, start: str | None, opponents: dict[int, str] | None = None
+) -> int:
+    # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
+    # wants the key's effect on screen sooner. Idle costs nothing either way.
+    os.environ.setdefault("TEXTUAL_FPS", "120")
+    from spit.tui.app import Settings, SpitApp
+
+    try:
+        variants = _variants(getattr(args, "variant", None))
+    except argparse.ArgumentTypeError as exc:
+        print(f"spit: {exc}", file=sys.stderr)
+        return 2
+    settings = Settings(
+        variants=variants,
+        long_deal=bool(getattr(args, "long_deal", False)),
+        seed=getattr(args, "seed", None),
+    )
+    app = SpitApp(start=start, settings=settings, opponents=opponents)
+    app.run()
+    return app.return_code or 0
+
+
+def _cmd_menu(args: argparse.Namespace) -> int:
+    return _run_tui(args, None)
+
+
+def _vs(args: argparse.Namespace) -> dict[int, str] | None:
+    level = getattr(args, "vs", None)
+    return {1: level} if level else None
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    return _run_tui(args, "spit", _vs(args))
+
+
+def _cmd_speed(args: argparse.Namespace) -> int:
+    return _run_tui(args, "speed", _vs(args))
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    return _run_tui(args, args.mode, {0: args.p1, 1: args.p2})
+
+
+def _add_vs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--vs",
+        type=_level,
+        metavar="LEVEL",
+        help="play against the computer: easy, medium, hard or expert (you are player 1)",
+    )
+
+
+def _add_play(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("play", help="play Spit, two players at one keyboard")
+    _add_game_options(parser)
+    _add_vs(parser)
+    parser.set_defaults(handler=_cmd_play)
+
+
+def _add_speed(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("speed", help="play Speed, two players at one keyboard")
+    _add_game_options(parser)
+    _add_vs(parser)
+    parser.add_argument(
+        "--long-deal", action="store_true", help="side piles of 5 and 20 cards each (P1b)"
+    )
+    parser.set_defaults(handler=_cmd_speed)
+
+
+def _add_watch(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("watch", help="watch two computer players play each other")
+    _add_game_options(parser)
+    parser.add_argument("--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)")
+    parser.add_argument("--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)")
+    parser.add_argument(
+        "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
+    )
+    parser.add_argument(
+        "--long-deal", action="store_true", help="Speed: side piles of 5 and 20 cards each (P1b)"
+    )
+    parser.set_defaults(handler=_cmd_watch)
+
+
+#: Sub-command registrars, in the order --help lists them.
+COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
+    _add_play,
+    _add_speed,
+    _add_watch,
+    add_sim_parser,
+    persist_commands.register,
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="spit",
+        description="Spit and Speed, the real-time card games, for two people at one keyboard. "
+        "Without a command: the title menu.",
+    )
+    parser.add_argument("--version", action="version", version=f"spit {__version__}")
+    _add_game_options(parser)
+    parser.set_defaults(handler=_cmd_menu)
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for add in COMMANDS:
+        add(sub)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``spit`` console script and ``python -m spit``."""
-    parser = argparse.ArgumentParser(prog="spit", description="Spit, the real-time card game.")
-    parser.add_argument("--version", action="version", version=f"spit {__version__}")
-    parser.parse_args(argv)
-    return 0
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = getattr(args, "func", None) or args.handler
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

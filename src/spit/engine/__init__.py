@@ -24,9 +24,10 @@ from spit.engine.actions import (
 )
 from spit.engine.base import Game, Phase
 from spit.engine.cards import card, card_name, card_names, parse_card, parse_cards
-from spit.engine.config import SpitConfig
+from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, IllegalAction, ReplayError
 from spit.engine.saves import dumps, load_game, loads
+from spit.engine.speed_game import SpeedGame, SpeedObservation
 from spit.engine.spit_game import SpitGame, SpitObservation, deal_layout
 
 __all__ = [
@@ -42,6 +43,9 @@ __all__ = [
     "Kind",
     "Phase",
     "ReplayError",
+    "SpeedConfig",
+    "SpeedGame",
+    "SpeedObservation",
     "SpitConfig",
     "SpitGame",
     "SpitObservation",

@@ -14,6 +14,28 @@ VARIANT_FIELDS = {
 }
 
 
+def _check_field_types(config: object) -> None:
+    """Raise ConfigError unless every field is a bool or a whole number, as declared."""
+    for f in fields(config):  # type: ignore[arg-type]
+        value = getattr(config, f.name)
+        if f.type in ("bool", bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{f.name} must be true or false, got {value!r}")
+        elif not isinstance(value, int) or isinstance(value, bool):
+            raise ConfigError(f"{f.name} must be a whole number, got {value!r}")
+
+
+def _checked_keys(cls: type, data: object) -> dict[str, object]:
+    """The plain form of a config as keyword arguments, rejecting unknown keys."""
+    if not isinstance(data, dict):
+        raise ConfigError("config must be an object")
+    known = {f.name for f in fields(cls)}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"unknown config keys: {', '.join(sorted(map(str, unknown)))}")
+    return data
+
+
 @dataclass(frozen=True, slots=True)
 class SpitConfig:
     """The rules of one Spit game or match.
@@ -31,13 +53,7 @@ class SpitConfig:
     round_limit: int = 1000
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.type in ("bool", bool):
-                if not isinstance(value, bool):
-                    raise ConfigError(f"{f.name} must be true or false, got {value!r}")
-            elif not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{f.name} must be a whole number, got {value!r}")
+        _check_field_types(self)
         if not 1 <= self.target_score <= 100_000:
             raise ConfigError(f"target_score must be 1..100000, got {self.target_score}")
         if not 1 <= self.round_limit <= 1_000_000:
@@ -77,10 +93,60 @@ class SpitConfig:
     @classmethod
     def from_dict(cls, data: object) -> SpitConfig:
         """Parse the plain form, rejecting unknown keys and wrong types."""
-        if not isinstance(data, dict):
-            raise ConfigError("config must be an object")
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown config keys: {', '.join(sorted(map(str, unknown)))}")
-        return cls(**data)
+        return cls(**_checked_keys(cls, data))
+
+
+#: Speed's optional rules by id, and the SpeedConfig field each one sets.
+SPEED_VARIANT_FIELDS = {"P1b": "long_deal", "V3": "alternating_colours"}
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedConfig:
+    """The rules of one Speed game or match.
+
+    ``long_deal`` is P1b (side piles of 5, 20 cards to each player);
+    ``alternating_colours`` is V3; ``target_score`` above 0 plays a P7 match to
+    that score (0: a single game); ``round_limit`` is H4's limit on deals.
+    """
+
+    long_deal: bool = False
+    alternating_colours: bool = False
+    target_score: int = 0
+    round_limit: int = 1000
+
+    def __post_init__(self) -> None:
+        _check_field_types(self)
+        if not 0 <= self.target_score <= 100_000:
+            raise ConfigError(f"target_score must be 0..100000, got {self.target_score}")
+        if not 1 <= self.round_limit <= 1_000_000:
+            raise ConfigError(f"round_limit must be 1..1000000, got {self.round_limit}")
+
+    @property
+    def side_pile_size(self) -> int:
+        """Cards in each side pile at the deal: 10, or 5 under P1b."""
+        return 5 if self.long_deal else 10
+
+    @property
+    def player_cards(self) -> int:
+        """Cards each player is dealt (hand plus draw pile): 15, or 20 under P1b."""
+        return 20 if self.long_deal else 15
+
+    @property
+    def match(self) -> bool:
+        """True for a P7 match to ``target_score``; False for a single game."""
+        return self.target_score > 0
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The optional rule ids in force, e.g. ``('P1b', 'V3', 'P7')``."""
+        ids = tuple(v for v, name in SPEED_VARIANT_FIELDS.items() if getattr(self, name))
+        return (*ids, "P7") if self.match else ids
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready form."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> SpeedConfig:
+        """Parse the plain form, rejecting unknown keys and wrong types."""
+        return cls(**_checked_keys(cls, data))

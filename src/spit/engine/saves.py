@@ -11,14 +11,18 @@ from typing import Any
 
 from spit.engine.actions import action_from_json
 from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, Game
-from spit.engine.config import SpitConfig
+from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, ReplayError
+from spit.engine.speed_game import SpeedGame
 from spit.engine.spit_game import SpitGame
 
 #: Largest number of actions a save may hold (a generous bound on a real game).
 MAX_ACTIONS = 2_000_000
 
-_MODES: dict[str, tuple[type, type]] = {"spit": (SpitGame, SpitConfig)}
+_MODES: dict[str, tuple[type, type]] = {
+    "spit": (SpitGame, SpitConfig),
+    "speed": (SpeedGame, SpeedConfig),
+}
 
 
 def register_mode(name: str, game_cls: type, config_cls: type) -> None:

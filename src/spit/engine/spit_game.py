@@ -88,6 +88,15 @@ class StockView:
     face_down: int
 
 
+#: Every possible stock view, shared (they are immutable): ``_STOCK_VIEWS[top][face_down]``.
+#: Building the observation from this table instead of new objects makes it
+#: several times cheaper, which matters to bots and the simulator.
+_STOCK_VIEWS: tuple[tuple[StockView, ...], ...] = tuple(
+    tuple(StockView(c, d) for d in range(DECK_SIZE)) for c in range(DECK_SIZE)
+)
+_EMPTY_STOCK = StockView(None, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class PileView:
     """What anyone can see of a spit pile."""
@@ -230,13 +239,17 @@ class SpitGame(Game):
 
     def observation(self, player: int) -> SpitObservation:
         """What ``player`` may see (also fine for a spectator: Spit hides nothing more)."""
+        views = _STOCK_VIEWS
         stocks = tuple(
-            tuple(StockView(s[-1] if s else None, max(len(s) - 1, 0)) for s in self.stocks[p])
-            for p in PLAYERS
+            [
+                tuple([views[s[-1]][len(s) - 1] if s else _EMPTY_STOCK for s in side])
+                for side in self.stocks
+            ]
         )
-        piles = tuple(
-            PileView(pile[-1] if pile else None, len(pile), used)
-            for pile, used in zip(self.piles, self.pile_used, strict=True)
+        (a, b), (used_a, used_b) = self.piles, self.pile_used
+        piles = (
+            PileView(a[-1] if a else None, len(a), used_a),
+            PileView(b[-1] if b else None, len(b), used_b),
         )
         return SpitObservation(
             player=player,

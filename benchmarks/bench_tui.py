@@ -1,0 +1,290 @@
+"""Key-to-screen latency and CPU of the real app, run in a pseudo-terminal.
+
+Starts ``python -m spit play --seed N`` in an 80x24 pty, exactly as a player
+would, and types both players' keys into it. A shadow game (the same seed, the
+same keys, through the same ``Session`` the app uses) says which keys are
+legal and what the news line must show after each one, so:
+
+* latency: for each key, the time from writing its byte to the pty until the
+  app's output contains that key's effect (the new news line);
+* idle CPU: the app's CPU time over 10 s with nobody pressing anything;
+* load CPU: the app's CPU time while both players type 15 keys/s each;
+* no key lost or reordered: while timing, every key is legal in the shadow
+  game, so a refused move (a "✗" flash) means the app saw the keys
+  differently; after the load (legal keys where there are any, else mashing),
+  a full repaint must show exactly the shadow game's board.
+
+Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]``. The last
+line is ``key_to_screen_median_ms: N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import random
+import re
+import select
+import signal
+import statistics
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from spit.engine import Kind, Phase, SpitConfig, SpitGame  # noqa: E402
+from spit.tui.board import board_texts  # noqa: E402
+from spit.tui.keymap import KeyMap, Row  # noqa: E402
+from spit.tui.session import Session  # noqa: E402
+
+SEED = 7
+REPEAT_GAP = 0.7  # never send one key twice within this (the app's repeat window is 0.5 s)
+
+
+class App:
+    """The app in a pty: write keys, read output, read its CPU time."""
+
+    def __init__(self, seed: int) -> None:
+        pid, fd = os.forkpty()
+        if pid == 0:  # the child: become the app
+            env = dict(os.environ, TERM="xterm-256color", PYTHONPATH=str(ROOT / "src"))
+            os.execvpe(
+                sys.executable,
+                [sys.executable, "-m", "spit", "play", "--seed", str(seed)],
+                env,
+            )
+        self.pid = pid
+        self.fd = fd
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        os.kill(pid, signal.SIGWINCH)
+        self.buffer = b""
+
+    def write(self, data: bytes) -> float:
+        """Send bytes; return the time just before sending."""
+        t = time.perf_counter()
+        os.write(self.fd, data)
+        return t
+
+    def read_for(self, seconds: float) -> bytes:
+        """Read whatever arrives for ``seconds``."""
+        end = time.perf_counter() + seconds
+        out = b""
+        while (left := end - time.perf_counter()) > 0:
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    out += os.read(self.fd, 65536)
+                except OSError:
+                    break
+        return out
+
+    def wait_for(self, needle: bytes, timeout: float) -> float | None:
+        """Read until ``needle`` appears in what arrived since the last call; its time."""
+        seen = b""
+        end = time.perf_counter() + timeout
+        while (left := end - time.perf_counter()) > 0:
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self.fd, 65536)
+            now = time.perf_counter()
+            seen += chunk
+            if needle in seen:
+                self.buffer = seen
+                return now
+        self.buffer = seen
+        return None
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time the app has used so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def quit(self) -> None:
+        """ctrl+q, then make sure it is gone."""
+        try:
+            os.write(self.fd, b"\x11")
+            self.read_for(0.5)
+            os.waitpid(self.pid, os.WNOHANG)
+            os.kill(self.pid, signal.SIGTERM)
+        except (OSError, ChildProcessError):
+            pass
+
+
+class Shadow:
+    """The same game, fed the same keys: which keys are legal, and what the screen says."""
+
+    def __init__(self, seed: int) -> None:
+        self.clock_now = time.perf_counter()  # start with the app, so its timers agree
+        self.keys = KeyMap.default()
+        game = SpitGame(SpitConfig(), seed)
+        self.session = Session(game, self.keys, clock=lambda: self.clock_now)
+        self.last_sent: dict[str, float] = {}
+        self.rng = random.Random(seed)
+
+    def choose(self, player: int, now: float) -> str | None:
+        """A key of ``player`` that does something legal now, not sent within REPEAT_GAP."""
+        game = self.session.game
+        phase = game.phase
+        keys: list[str] = []
+        if phase in (Phase.OPENING, Phase.STALEMATE):
+            if game.legal_actions(player):
+                keys = [self.keys.calls[player], *self.keys.rows[player][Row.MOVE]]
+        elif phase is Phase.SLAP:
+            if game.legal_actions(player):
+                keys = [self.keys.rows[player][player][0]]  # P1 slaps left, P2 right
+        elif phase is Phase.PLAY:
+            for action in game.legal_actions(player):
+                if action.kind is Kind.PLAY:
+                    keys.append(self.keys.rows[player][action.target][action.source])
+                elif action.kind is Kind.MOVE:
+                    keys.append(self.keys.rows[player][Row.MOVE][action.source])
+        fresh = [k for k in keys if now - self.last_sent.get(k, -9.0) >= REPEAT_GAP]
+        return self.rng.choice(fresh) if fresh else None
+
+    def any_key(self, player: int, now: float) -> str | None:
+        """Any game key of ``player`` not sent within REPEAT_GAP."""
+        keys = [k for row in self.keys.rows[player] for k in row] + [self.keys.calls[player]]
+        fresh = [k for k in keys if now - self.last_sent.get(k, -9.0) >= REPEAT_GAP]
+        return self.rng.choice(fresh) if fresh else None
+
+    def press(self, key: str, now: float) -> str:
+        """Apply the key as the app will; return the news line it leads to."""
+        self.clock_now = now
+        self.last_sent[key] = now
+        self.session.press(key, now, now)
+        self.session.tick(now)
+        return self.session.news
+
+
+def same_board(app: App, shadow: Shadow) -> tuple[bool, list[str]]:
+    """Force a full repaint (a resize) and check every board line of the shadow is on it."""
+    now = time.perf_counter()
+    shadow.clock_now = now
+    shadow.session.tick(now)
+    texts = board_texts(shadow.session, now)
+    fcntl.ioctl(app.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 81, 0, 0))
+    os.kill(app.pid, signal.SIGWINCH)
+    app.read_for(0.5)
+    fcntl.ioctl(app.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    os.kill(app.pid, signal.SIGWINCH)
+    screen = re.sub(r"\x1b\[[0-9;?<>=$]*[a-zA-Z~]", "", app.read_for(1.0).decode(errors="replace"))
+    missing = []
+    for region in ("p2-info", "p2-cards", "centre", "p1-cards", "p1-info", "news"):
+        for line in texts[region].plain.splitlines():
+            if line.strip() and line.rstrip() not in screen:
+                missing.append(line.rstrip())
+    return not missing, missing
+
+
+def next_key(shadow: Shadow, turn: int, now: float) -> tuple[int, str] | None:
+    for player in (turn, 1 - turn):
+        key = shadow.choose(player, now)
+        if key is not None:
+            return player, key
+    return None
+
+
+def run(n_keys: int, load_seconds: float) -> None:
+    app = App(SEED)
+    shadow = Shadow(SEED)
+    startup_at = time.perf_counter()
+    try:
+        startup = app.wait_for(b"call SPIT!", 10.0)
+        if startup is None:
+            raise SystemExit("the app did not start")
+        app.read_for(0.5)
+        print(f"start-up to first screen: {startup - startup_at:.2f} s")
+
+        # 1. latency: one key at a time, waiting for its effect
+        latencies: list[float] = []
+        missed = 0
+        rejected = 0
+        turn = 0
+        while len(latencies) + missed < n_keys and shadow.session.game.phase is not Phase.GAME_OVER:
+            now = time.perf_counter()
+            choice = next_key(shadow, turn, now)
+            if choice is None:
+                app.read_for(0.05)
+                continue
+            player, key = choice
+            turn = 1 - player
+            expected = shadow.press(key, now).encode()
+            sent = app.write(key.encode())
+            shown = app.wait_for(expected, 2.0)
+            if shown is None:
+                missed += 1
+            else:
+                latencies.append(shown - sent)
+            rejected += app.buffer.count("✗".encode())
+            app.read_for(0.02)
+        latencies.sort()
+        median = statistics.median(latencies) * 1000
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+
+        # 2. idle: nobody presses anything for 10 s
+        app.read_for(0.3)
+        cpu0, t0 = app.cpu_seconds(), time.perf_counter()
+        app.read_for(10.0)
+        idle = (app.cpu_seconds() - cpu0) / (time.perf_counter() - t0) * 100
+
+        # 3. load: both players type 15 keys/s each (a key every 1/30 s, alternating)
+        shadow.clock_now = time.perf_counter()
+        shadow.session.tick(shadow.clock_now)  # the same timers fired in the app while idle
+        cpu0, t0 = app.cpu_seconds(), time.perf_counter()
+        load_keys = 0
+        turn = 0
+        next_at = t0
+        output = b""
+        while time.perf_counter() - t0 < load_seconds:
+            now = time.perf_counter()
+            if now < next_at:
+                output += app.read_for(next_at - now)
+                continue
+            next_at += 1 / 30
+            if shadow.session.game.phase is Phase.GAME_OVER:
+                continue
+            # a legal key when the player has one, else any key of theirs (mashing)
+            key = shadow.choose(turn, now) or shadow.any_key(turn, now)
+            turn = 1 - turn
+            if key is None:
+                continue
+            shadow.press(key, now)
+            app.write(key.encode())
+            load_keys += 1
+        elapsed = time.perf_counter() - t0
+        load = (app.cpu_seconds() - cpu0) / elapsed * 100
+        app.read_for(2.0)  # flashes and highlights fade
+        final_ok, mismatched = same_board(app, shadow)
+    finally:
+        app.quit()
+
+    print(f"keys measured one at a time: {len(latencies)} (effect not seen: {missed})")
+    print(f"key_to_screen p99_ms: {p99:.2f}")
+    print(f"idle_cpu_percent (10 s, nobody pressing): {idle:.2f}")
+    print(
+        f"load_cpu_percent ({load_keys} keys in {elapsed:.1f} s, 15 keys/s per player): {load:.2f}"
+    )
+    print(f"refused moves seen one key at a time (0: none lost or reordered): {rejected}")
+    print(f"board after the load matches the shadow game line for line: {final_ok}")
+    for line in mismatched:
+        print(f"  missing on screen: {line!r}")
+    print(f"key_to_screen_median_ms: {median:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keys", type=int, default=300, help="keys to time one by one")
+    parser.add_argument("--load-seconds", type=float, default=10.0, help="length of the load test")
+    args = parser.parse_args()
+    run(args.keys, args.load_seconds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""Computer opponents of graded skill: ``make_bot(level, player, seed, mode)``.
+
+A level is a strategy (``STYLES``) plus a reaction time (``REACTIONS``); the
+two can be mixed, e.g. ``make_bot("expert", 1, seed=3, reaction="easy")``.
+Bots see only observations and act through the arbiter, like a person.
+"""
+
+from __future__ import annotations
+
+from spit.bots.bot import Bot, Strategy
+from spit.bots.reaction import REACTIONS, Reaction
+from spit.bots.speed_strategy import SpeedStrategy
+from spit.bots.spit_strategy import SpitStrategy
+from spit.bots.style import STYLES, Style
+
+#: The levels, weakest first.
+LEVELS = ("easy", "medium", "hard", "expert")
+#: The game modes bots can play.
+MODES = ("spit", "speed")
+
+
+def make_strategy(level: str, mode: str = "spit") -> Strategy:
+    """The strategy of ``level`` for game ``mode``."""
+    style = STYLES.get(level)
+    if style is None:
+        raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    if mode == "spit":
+        return SpitStrategy(style)
+    if mode == "speed":
+        return SpeedStrategy(style)
+    raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+
+
+def make_bot(
+    level: str,
+    player: int,
+    seed: int = 0,
+    mode: str = "spit",
+    reaction: str | Reaction | None = None,
+) -> Bot:
+    """A bot of ``level`` playing ``mode`` for ``player``.
+
+    ``reaction`` overrides the level's reaction time: a level name or a
+    ``Reaction``. ``seed`` seeds the bot's own generator only.
+    """
+    strategy = make_strategy(level, mode)
+    if reaction is None:
+        reaction = level
+    if isinstance(reaction, str):
+        if reaction not in REACTIONS:
+            raise ValueError(f"unknown reaction {reaction!r}; choose from {', '.join(LEVELS)}")
+        reaction = REACTIONS[reaction]
+    return Bot(player, strategy, reaction, seed)
+
+
+__all__ = [
+    "LEVELS",
+    "MODES",
+    "REACTIONS",
+    "STYLES",
+    "Bot",
+    "Reaction",
+    "SpeedStrategy",
+    "SpitStrategy",
+    "Strategy",
+    "Style",
+    "make_bot",
+    "make_strategy",
+]

@@ -1,0 +1,59 @@
+"""A computer player: a strategy (what to do) plus a reaction time (when)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from spit.bots.reaction import Reaction
+from spit.engine.actions import Action
+
+
+class Strategy(Protocol):
+    """Chooses an action from an observation alone."""
+
+    name: str
+    anticipation: float
+
+    def choose(self, obs: Any, rng: random.Random) -> Action | None:
+        """The action to take now, or None to wait for the position to change."""
+
+    def follow_up(self, obs: Any, action: Action) -> Action | None:
+        """The own action this strategy would make next if ``action`` lands as planned."""
+
+
+class Bot:
+    """An arbiter agent that plays for ``player``.
+
+    It sees only the observation the arbiter hands it (no face-down card, no
+    spit order, no seed) and answers with an action after a reaction delay.
+    All its randomness (delays, tie-breaks) comes from its own
+    ``random.Random(seed)``, so the game's dealing is never touched.
+    """
+
+    def __init__(self, player: int, strategy: Strategy, reaction: Reaction, seed: int = 0) -> None:
+        if player not in (0, 1):
+            raise ValueError(f"a bot plays for player 0 or 1, not {player!r}")
+        self.player = player
+        self.strategy = strategy
+        self.reaction = reaction
+        self.rng = random.Random(seed)
+        self._expected: Action | None = None
+
+    def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
+        """(delay in seconds, action) to make, or None to wait for a change."""
+        if observation.player != self.player:
+            raise ValueError("a bot may only see its own player's observation")
+        action = self.strategy.choose(observation, self.rng)
+        if action is None:
+            return None
+        delay = self.reaction.delay(action.kind, self.rng)
+        if action == self._expected:
+            delay *= self.strategy.anticipation  # planned ahead: no search needed
+        self._expected = None
+        if self.strategy.anticipation < 1:
+            self._expected = self.strategy.follow_up(observation, action)
+        return delay, action
+
+    def __repr__(self) -> str:
+        return f"Bot(player={self.player}, strategy={self.strategy.name!r})"

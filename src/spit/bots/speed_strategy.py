@@ -1,0 +1,148 @@
+"""How a bot plays Speed, given only its observation.
+
+The bot knows its own hand and the two pile tops, and counts of everything
+hidden. After a play it draws an unknown card into the same slot (P3). Each
+candidate play gets a score from the skills its ``Style`` switches on:
+
+- ``uncover`` (in Speed: keep a run going): value a card left in hand that fits
+  the card just played;
+- ``keep_options``: value every hand card that fits a pile top afterwards;
+- ``avoid_feeding``: the opponent's hand is hidden, so estimate how many cards
+  they could play from the ranks not visible to the bot;
+- ``lookahead``: look further along own runs.
+"""
+
+from __future__ import annotations
+
+import random
+
+from spit.bots.common import opening_or_end_action
+from spit.bots.style import Style
+from spit.engine.actions import Action, Kind
+from spit.engine.base import Phase
+from spit.engine.cards import DECK_SIZE, adjacency_rows
+from spit.engine.speed_game import SpeedObservation
+
+PLAY_VALUE = 10.0
+RUN_VALUE = 4.0  # some held card fits the card just played
+OPTION_VALUE = 2.0  # each held card that fits a pile top afterwards
+MAX_OPTIONS = 3
+FEED_PENALTY = 4.0  # per expected opponent card that fits a pile top afterwards
+LOOKAHEAD_DISCOUNT = 0.5
+
+Rows = tuple[tuple[bool, ...], ...]
+
+
+class SpeedStrategy:
+    """Chooses Speed actions in the manner of a ``Style``."""
+
+    def __init__(self, style: Style) -> None:
+        self.style = style
+
+    @property
+    def name(self) -> str:
+        """The style's name."""
+        return self.style.name
+
+    @property
+    def anticipation(self) -> float:
+        """The delay factor for a play planned one move ahead."""
+        return self.style.anticipation
+
+    def follow_up(self, obs: SpeedObservation, action: Action) -> Action | None:
+        """The best own play after ``action``, if the piles stay as they would be."""
+        if obs.phase is not Phase.PLAY or action.kind is not Kind.PLAY:
+            return None
+        rows = adjacency_rows(obs.config.alternating_colours)
+        hand = list(obs.hand)
+        tops = list(obs.pile_tops)
+        tops[action.target] = hand[action.source]
+        hand[action.source] = None
+        best: Action | None = None
+        best_score = float("-inf")
+        for i, c in enumerate(hand):
+            for j, p in enumerate(tops):
+                if c is not None and p is not None and rows[p][c]:
+                    nxt = Action(Kind.PLAY, action.player, i, j)
+                    score = self._score(nxt, hand, tops, rows, None, 0)
+                    if score > best_score:
+                        best, best_score = nxt, score
+        return best
+
+    def choose(self, obs: SpeedObservation, rng: random.Random) -> Action | None:
+        """The action to take now, or None to wait for the position to change."""
+        legal = obs.legal
+        if not legal:
+            return None
+        if obs.phase is not Phase.PLAY:
+            return opening_or_end_action(obs, legal, self.style, rng)
+        if self.style.random_play:
+            return rng.choice(legal)
+        rows = adjacency_rows(obs.config.alternating_colours)
+        hand = list(obs.hand)
+        tops = list(obs.pile_tops)
+        feed = _feed_rates(obs, rows) if self.style.avoid_feeding else None
+        best: list[Action] = []
+        best_score = float("-inf")
+        for action in legal:
+            score = self._score(action, hand, tops, rows, feed, self.style.lookahead)
+            if score > best_score + 1e-9:
+                best_score = score
+                best = [action]
+            elif score > best_score - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+    def _score(
+        self,
+        action: Action,
+        hand: list[int | None],
+        tops: list[int | None],
+        rows: Rows,
+        feed: list[float] | None,
+        depth: int,
+    ) -> float:
+        style = self.style
+        s, t = action.source, action.target
+        card = hand[s]
+        assert card is not None
+        hand = list(hand)
+        hand[s] = None  # the card drawn into this slot is unknown
+        tops = list(tops)
+        tops[t] = card
+        score = PLAY_VALUE
+        held = [c for c in hand if c is not None]
+        if style.uncover and any(rows[card][c] for c in held):
+            score += RUN_VALUE
+        live = [rows[p] for p in tops if p is not None]
+        if style.keep_options:
+            fitting = sum(1 for c in held if any(r[c] for r in live))
+            score += OPTION_VALUE * min(fitting, MAX_OPTIONS)
+        if feed is not None:
+            score -= FEED_PENALTY * sum(feed[p] for p in tops if p is not None)
+
+        if depth > 0:
+            follow = [
+                self._score(
+                    Action(Kind.PLAY, action.player, i, j), hand, tops, rows, feed, depth - 1
+                )
+                for i, c in enumerate(hand)
+                if c is not None
+                for j, p in enumerate(tops)
+                if p is not None and rows[p][c]
+            ]
+            if follow:
+                score += LOOKAHEAD_DISCOUNT * max(follow)
+        return score
+
+
+def _feed_rates(obs: SpeedObservation, rows: Rows) -> list[float]:
+    """For each possible pile top, the expected number of opponent cards that fit it.
+
+    The opponent's cards are some of the cards the bot cannot see; each unseen
+    card is in their hand with the same chance.
+    """
+    seen = obs.visible_cards()
+    unseen = [c for c in range(DECK_SIZE) if c not in seen]
+    share = obs.opponent_hand_count / len(unseen) if unseen else 0.0
+    return [share * sum(1 for c in unseen if rows[top][c]) for top in range(DECK_SIZE)]

@@ -1,0 +1,47 @@
+"""Playing styles: which skills a strategy uses, one table row per level."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The skills of a strategy, each one switchable for calibration.
+
+    ``random_play``: pick any legal play or move at random (ignores the rest).
+    ``wrong_slap``: chance of slapping (or choosing) the larger spit pile.
+    ``uncover``: value turning up face-down cards (plays and R10 moves).
+    ``keep_options``: value leaving own cards that fit the new pile tops.
+    ``avoid_feeding``: avoid pile tops the opponent's visible cards fit.
+    ``lookahead``: how many further own plays to look ahead (0 = greedy).
+    ``anticipation``: a bot that planned its next play while choosing this one
+    (a run: 5 then 6 then 7) makes that next play faster, its delay times this
+    factor (1 = no planning ahead).
+    """
+
+    name: str
+    random_play: bool = False
+    wrong_slap: float = 0.0
+    uncover: bool = True
+    keep_options: bool = True
+    avoid_feeding: bool = True
+    lookahead: int = 0
+    anticipation: float = 1.0
+
+
+STYLES: dict[str, Style] = {
+    "easy": Style(
+        "easy",
+        random_play=True,
+        wrong_slap=0.35,
+        uncover=False,
+        keep_options=False,
+        avoid_feeding=False,
+    ),
+    "medium": Style(
+        "medium", wrong_slap=0.1, keep_options=False, avoid_feeding=False, anticipation=0.9
+    ),
+    "hard": Style("hard", anticipation=0.75),
+    "expert": Style("expert", lookahead=2, anticipation=0.6),
+}

@@ -1,0 +1,111 @@
+"""Where spit keeps its files, and how it writes them without ever losing one.
+
+The config file lives in the user's config directory and the data (results
+database, replays, the match in progress) in the user's data directory, as
+``platformdirs`` gives them for this system. Two environment variables
+override them: ``SPIT_CONFIG`` (the path of the config file itself) and
+``SPIT_DATA_DIR`` (the data directory).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "spit"
+CONFIG_ENV = "SPIT_CONFIG"
+DATA_ENV = "SPIT_DATA_DIR"
+CONFIG_NAME = "config.toml"
+DATABASE_NAME = "results.sqlite3"
+REPLAY_DIR_NAME = "replays"
+MATCH_NAME = "match-in-progress.json"
+
+
+def config_path() -> Path:
+    """The config file: ``$SPIT_CONFIG`` or ``<user config dir>/spit/config.toml``."""
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / CONFIG_NAME
+
+
+def data_dir() -> Path:
+    """The data directory: ``$SPIT_DATA_DIR`` or the user data dir for spit."""
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def database_path() -> Path:
+    """The SQLite results database."""
+    return data_dir() / DATABASE_NAME
+
+
+def replay_dir() -> Path:
+    """The folder of saved replays."""
+    return data_dir() / REPLAY_DIR_NAME
+
+
+def match_path() -> Path:
+    """The saved match in progress (present only while a match is unfinished)."""
+    return data_dir() / MATCH_NAME
+
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file.
+
+    Writes a temporary file in the same directory, flushes it to disk, then
+    renames it over ``path`` (``os.replace`` is atomic on one file system).
+    Creates the parent directory if needed. Raises OSError on failure, after
+    removing the temporary file; the previous file is then untouched.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777  # keep the old file's permissions
+    except OSError:
+        mode = 0o644
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with contextlib.suppress(OSError, AttributeError):  # no fchmod on Windows
+            os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make the rename itself durable where the system allows it (not on Windows)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """Read at most ``limit`` bytes of ``path``; raise ValueError if it is larger."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"file is larger than {limit // 1_000_000} MB")
+    return data

@@ -1,0 +1,166 @@
+"""The ``spit stats``, ``spit replay`` and ``spit resume`` sub-commands.
+
+Kept apart from ``spit.cli`` so that the command-line parser only has to
+register them (``register(subparsers)``). Every handler returns an exit code
+and prints a clear message, never a traceback, for a bad file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from spit.records import RecordsError, Stats, Tally, compute_stats, load_results
+from spit.replays import ReplayFileError, load_replay, verify_file
+from spit.resume import clear_match_in_progress, load_match_in_progress
+
+#: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
+Launcher = Callable[[argparse.Namespace], int]
+
+
+def register(
+    subparsers: argparse._SubParsersAction, launchers: dict[str, Launcher] | None = None
+) -> None:
+    """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
+    launchers = launchers or {}
+    stats = subparsers.add_parser("stats", help="wins, losses, streaks and fastest wins")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.set_defaults(handler=cmd_stats)
+
+    replay = subparsers.add_parser("replay", help="watch or check saved replays")
+    replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="replay file(s)")
+    replay.add_argument(
+        "--verify",
+        action="store_true",
+        help="replay without the UI and check each file's final fingerprint",
+    )
+    replay.set_defaults(handler=cmd_replay, launch=launchers.get("replay"))
+
+    resume = subparsers.add_parser("resume", help="carry on with the unfinished match")
+    resume.add_argument("--discard", action="store_true", help="delete the unfinished match")
+    resume.set_defaults(handler=cmd_resume, launch=launchers.get("resume"))
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+def _table(title: str, first: str, tallies: list[Tally]) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column(first)
+    for name in ("Played", "Won", "Lost", "Drawn", "Streak", "Best streak"):
+        table.add_column(name, justify="right")
+    table.add_column("Fastest win", justify="right")
+    for t in tallies:
+        table.add_row(
+            t.label,
+            str(t.played),
+            str(t.wins),
+            str(t.losses),
+            str(t.draws),
+            str(t.current_streak),
+            str(t.longest_streak),
+            _duration(t.fastest_win),
+        )
+    return table
+
+
+def print_stats(stats: Stats, console: Console) -> None:
+    """Show the statistics as rich tables."""
+    if not stats.results:
+        console.print("No finished games yet. Play one with [bold]spit play[/bold].")
+    if stats.players:
+        console.print(_table("Players", "Name", stats.players))
+    if stats.bots:
+        console.print(_table("Computer opponents", "Bot level", stats.bots))
+    if stats.fastest_win:
+        f = stats.fastest_win
+        console.print(
+            f"Fastest win: {f['winner']} beat {f['loser']} in {_duration(f['seconds'])} "
+            f"({f['mode']} {f['kind']}, {f['finished_at'][:10]})"
+        )
+    if stats.skipped:
+        console.print(f"[yellow]{stats.skipped} damaged result(s) skipped.[/yellow]")
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """``spit stats [--json]``."""
+    try:
+        results, skipped = load_results()
+    except RecordsError as exc:
+        print(f"spit: cannot read results: {exc}", file=sys.stderr)
+        return 1
+    stats = compute_stats(results, skipped)
+    if args.json:
+        print(json.dumps(stats.to_json()))
+    else:
+        print_stats(stats, Console())
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches."""
+    if args.verify:
+        failed = 0
+        for path in args.files:
+            ok, line = verify_file(path)
+            print(line, flush=True)
+            failed += not ok
+        return 1 if failed else 0
+    if len(args.files) != 1:
+        print("spit: watch one replay at a time (or use --verify)", file=sys.stderr)
+        return 2
+    try:
+        replay = load_replay(args.files[0])
+    except ReplayFileError as exc:
+        print(f"spit: {exc}", file=sys.stderr)
+        return 1
+    launch = getattr(args, "launch", None)
+    if launch is None:
+        ok, line = verify_file(args.files[0])
+        print(line)
+        print("spit: the replay viewer is not available in this build")
+        return 0 if ok else 1
+    args.replay = replay
+    return launch(args)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """``spit resume`` continues the saved match; ``--discard`` deletes it."""
+    try:
+        replay = load_match_in_progress()
+    except ReplayFileError as exc:
+        print(f"spit: cannot resume: {exc}", file=sys.stderr)
+        if args.discard:
+            clear_match_in_progress()
+            print("The damaged match file was deleted.")
+            return 0
+        print("Run 'spit resume --discard' to delete it.", file=sys.stderr)
+        return 1
+    if replay is None:
+        print("There is no unfinished match to resume.")
+        return 1 if not args.discard else 0
+    if args.discard:
+        clear_match_in_progress()
+        print("The unfinished match was deleted.")
+        return 0
+    game = replay.final
+    names = " vs ".join(p.label for p in replay.meta.players)
+    scores = getattr(game, "scores", None)
+    score_text = f", score {scores[0]}-{scores[1]}" if scores is not None else ""
+    launch = getattr(args, "launch", None)
+    if launch is None:
+        print(f"Unfinished match: {names}, round {game.round_no}{score_text}.")
+        print("spit: the game screen is not available in this build")
+        return 1
+    args.replay = replay
+    return launch(args)

@@ -1,0 +1,462 @@
+"""The settings file: key maps, default variants, timing, bot level, names.
+
+A TOML file in the user's config directory (``SPIT_CONFIG`` overrides its
+path; see ``spit.paths``). ``load_settings`` reads it with ``tomllib`` and
+never fails: a mistake gives a warning naming the file, the line and the
+problem, and only the bad part falls back to its default. ``save_settings``
+writes the whole file atomically with a small TOML writer of its own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from spit.paths import atomic_write, config_path, read_capped
+
+#: Largest config file we read (a real one is about 1 KB).
+MAX_CONFIG_BYTES = 1_000_000
+VARIANTS = ("V1", "V2", "V3", "V4")
+SPEED_DEALS = ("standard", "long")
+BOT_LEVELS = ("easy", "medium", "hard", "expert")
+MAX_NAME = 24
+
+#: Action names of the key map, in the order the file lists them.
+ACTIONS: tuple[str, ...] = (
+    *(f"left{i}" for i in range(1, 6)),  # play stock i onto the left spit pile (or slap it)
+    *(f"right{i}" for i in range(1, 6)),  # play stock i onto the right spit pile (or slap it)
+    *(f"move{i}" for i in range(1, 6)),  # move stock i's top card to an empty slot (R10)
+    "spit",  # call "spit!" (R5, R13)
+)
+
+
+def _keymap(left: str, right: str, moves: str, spit: str) -> dict[str, str]:
+    keys = [*left, *right, *moves, spit]
+    return dict(zip(ACTIONS, keys, strict=True))
+
+
+#: The one-keyboard layout of DESIGN.md: the two halves of a QWERTY keyboard.
+DEFAULT_KEYS: tuple[dict[str, str], dict[str, str]] = (
+    _keymap("qwert", "asdfg", "zxcvb", "1"),
+    _keymap("yuiop", "hjkl;", "nm,./", "0"),
+)
+
+
+def _default_keys() -> tuple[dict[str, str], dict[str, str]]:
+    return (dict(DEFAULT_KEYS[0]), dict(DEFAULT_KEYS[1]))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every user setting. ``auto_spit`` is H2's countdown in seconds, None for off."""
+
+    names: tuple[str, str] = ("Player 1", "Player 2")
+    keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=_default_keys)
+    variants: tuple[str, ...] = ()
+    speed_deal: str = "standard"
+    bot_level: str = "medium"
+    auto_spit: float | None = 2.0
+    slap_time: float = 3.0
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+# ---------------------------------------------------------------- checking
+
+
+def check_key(key: object) -> str | None:
+    """The problem with ``key`` as a game key, or None if it is fine."""
+    if not isinstance(key, str):
+        return f"a key must be a one-character string, got {_show(key)}"
+    lowered = key.strip().lower()
+    if lowered in ("escape", "esc", "tab") or lowered.startswith(("ctrl", "control", "^")):
+        return f"{key!r} cannot be a game key (Escape, Tab and Ctrl keys are not allowed)"
+    if len(key) != 1:
+        return f"a key must be exactly one character, got {key!r:.30}"
+    if not key.isprintable() or key.isspace():
+        return f"{key!r} is not a printable key"
+    if key == "?":
+        return "'?' is the help key and cannot be a game key"
+    return None
+
+
+def keymap_problems(maps: tuple[Mapping[str, str], Mapping[str, str]]) -> list[str]:
+    """Every problem with a pair of key maps: bad keys, missing actions, duplicates."""
+    problems: list[str] = []
+    seen: dict[str, tuple[int, str]] = {}
+    for p, keymap in enumerate(maps):
+        for action in ACTIONS:
+            key = keymap.get(action)
+            if key is None:
+                problems.append(f"player {p + 1} has no key for {action}")
+                continue
+            bad = check_key(key)
+            if bad:
+                problems.append(f"player {p + 1} {action}: {bad}")
+                continue
+            norm = key.lower()
+            if norm in seen:
+                q, other = seen[norm]
+                problems.append(
+                    f"key {key!r} is used twice: player {q + 1} {other} and player {p + 1} {action}"
+                )
+            else:
+                seen[norm] = (p, action)
+    return problems
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _number(value: object, low: float, high: float) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if not math.isfinite(value) or not low <= value <= high:
+        return None
+    return float(value)
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
+    """Read the settings file; return (settings, warnings). Never raises.
+
+    A missing file gives the defaults and no warning. A file that cannot be
+    read or parsed gives the defaults and one warning; a bad value gives a
+    warning naming its line and keeps the default for that value only.
+    """
+    path = Path(path) if path is not None else config_path()
+    try:
+        raw = read_capped(path, MAX_CONFIG_BYTES)
+    except FileNotFoundError:
+        return Settings(), []
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return Settings(), [f"{path}: cannot read the settings file ({reason}); using defaults"]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return Settings(), [f"{path}, line {line}: not UTF-8 text; using defaults"]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return Settings(), [f"{path}: {exc}; using defaults"]
+    except RecursionError:
+        return Settings(), [f"{path}: nested too deeply; using defaults"]
+    reader = _Reader(path, text)
+    settings = reader.read(data)
+    return settings, reader.warnings
+
+
+class _Reader:
+    """Turns parsed TOML into Settings, collecting one warning per problem."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+        self.warnings: list[str] = []
+
+    def warn(self, dotted: str, problem: str) -> None:
+        line = find_line(self.lines, dotted)
+        where = f"{self.path}, line {line}" if line else str(self.path)
+        self.warnings.append(f"{where}: {dotted}: {problem}")
+
+    def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
+        value = data.get(name, {})
+        if not isinstance(value, dict):
+            self.warn(name, "must be a table; using defaults")
+            return {}
+        return value
+
+    def unknown(self, table: dict[str, Any], prefix: str, known: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in known:
+                self.warn(f"{prefix}{key}", "unknown setting, ignored")
+
+    def read(self, data: dict[str, Any]) -> Settings:
+        defaults = Settings()
+        self.unknown(data, "", ("players", "game", "timing", "keys"))
+        players = self.table(data, "players")
+        game = self.table(data, "game")
+        timing = self.table(data, "timing")
+        self.unknown(players, "players.", ("player1", "player2"))
+        self.unknown(game, "game.", ("variants", "speed_deal", "bot_level"))
+        self.unknown(timing, "timing.", ("auto_spit", "slap_time"))
+        names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
+        return Settings(
+            names=(names[0], names[1]),
+            keys=self.keys(self.table(data, "keys")),
+            variants=self.variants(game, defaults.variants),
+            speed_deal=self.choice(game, "speed_deal", SPEED_DEALS, defaults.speed_deal),
+            bot_level=self.choice(game, "bot_level", BOT_LEVELS, defaults.bot_level),
+            auto_spit=self.auto_spit(timing, defaults.auto_spit),
+            slap_time=self.seconds(timing, "slap_time", 0.5, 30.0, defaults.slap_time),
+        )
+
+    def name(self, table: dict[str, Any], key: str, default: str) -> str:
+        if key not in table:
+            return default
+        value = table[key]
+        if not isinstance(value, str) or not value.strip() or not value.isprintable():
+            self.warn(
+                f"players.{key}", f"must be a non-empty name, got {_show(value)}; using {default!r}"
+            )
+            return default
+        if len(value) > MAX_NAME:
+            self.warn(f"players.{key}", f"longer than {MAX_NAME} characters; shortened")
+        return value.strip()[:MAX_NAME]
+
+    def variants(self, table: dict[str, Any], default: tuple[str, ...]) -> tuple[str, ...]:
+        if "variants" not in table:
+            return default
+        value = table["variants"]
+        if not isinstance(value, list):
+            self.warn("game.variants", f'must be a list such as ["V1", "V3"], got {_show(value)}')
+            return default
+        chosen: list[str] = []
+        for item in value:
+            v = item.strip().upper() if isinstance(item, str) else None
+            if v not in VARIANTS:
+                self.warn(
+                    "game.variants",
+                    f"unknown variant {_show(item)} ignored (choose from {', '.join(VARIANTS)})",
+                )
+            elif v not in chosen:
+                chosen.append(v)
+        return tuple(sorted(chosen))
+
+    def choice(
+        self, table: dict[str, Any], key: str, options: tuple[str, ...], default: str
+    ) -> str:
+        if key not in table:
+            return default
+        value = table[key]
+        if value not in options:
+            self.warn(
+                f"game.{key}",
+                f"must be one of {', '.join(options)}, got {_show(value)}; using {default!r}",
+            )
+            return default
+        return value
+
+    def seconds(
+        self, table: dict[str, Any], key: str, low: float, high: float, default: float
+    ) -> float:
+        if key not in table:
+            return default
+        value = _number(table[key], low, high)
+        if value is None:
+            self.warn(
+                f"timing.{key}",
+                f"must be a number of seconds from {low:g} to {high:g}, "
+                f"got {_show(table[key])}; using {default:g}",
+            )
+            return default
+        return value
+
+    def auto_spit(self, table: dict[str, Any], default: float | None) -> float | None:
+        if "auto_spit" not in table:
+            return default
+        value = table["auto_spit"]
+        if value == "off" or value is False:
+            return None
+        number = _number(value, 0.0, 30.0)
+        if number is None:
+            self.warn(
+                "timing.auto_spit",
+                f'must be seconds from 0 to 30 or "off", got {_show(value)}; using {default}',
+            )
+            return default
+        return number
+
+    def keys(self, table: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+        maps = _default_keys()
+        self.unknown(table, "keys.", ("player1", "player2"))
+        for p in (0, 1):
+            name = f"player{p + 1}"
+            section = self.table(table, name) if name in table else {}
+            for action, key in section.items():
+                dotted = f"keys.{name}.{action}"
+                if action not in ACTIONS:
+                    self.warn(dotted, "unknown action, ignored")
+                    continue
+                bad = check_key(key)
+                if bad:
+                    self.warn(dotted, f"{bad}; using {maps[p][action]!r}")
+                    continue
+                maps[p][action] = key.lower() if key.isalpha() else key
+        problems = keymap_problems(maps)
+        if problems:
+            self.warn("keys", f"{problems[0]}; using the default keys for both players")
+            return _default_keys()
+        return maps
+
+
+def find_line(lines: list[str], dotted: str) -> int | None:
+    """The 1-based line where the TOML key ``dotted`` (or its nearest table) is set.
+
+    A small scan of ``[table]`` headers and ``key =`` lines; good enough to point
+    a person at their mistake (it is not a TOML parser).
+    """
+    target = dotted.split(".")
+    best: tuple[int, int] | None = None  # (matched depth, line)
+    table: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        header = _HEADER.match(stripped)
+        if header:
+            table = _split_key(header.group(1))
+            path = table
+        else:
+            assign = _ASSIGN.match(stripped)
+            if not assign:
+                continue
+            path = table + _split_key(assign.group(1))
+        depth = _common(path, target)
+        if depth == len(path) and depth and (best is None or depth > best[0]):
+            best = (depth, number)
+    return best[1] if best else None
+
+
+_HEADER = re.compile(r"^\[\s*([^\[\]]+?)\s*\]")
+_ASSIGN = re.compile(
+    r"^((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*="
+)
+
+
+def _split_key(key: str) -> list[str]:
+    parts = re.findall(r"\"[^\"]*\"|'[^']*'|[^.\s]+", key)
+    return [p.strip("\"'") for p in parts]
+
+
+def _common(a: list[str], b: list[str]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- saving
+
+
+def save_settings(settings: Settings, path: Path | str | None = None) -> Path:
+    """Write ``settings`` to the config file atomically; return its path.
+
+    Raises OSError if the file cannot be written (the old file is then intact).
+    """
+    path = Path(path) if path is not None else config_path()
+    atomic_write(path, dumps_settings(settings))
+    return path
+
+
+def dumps_settings(settings: Settings) -> str:
+    """The TOML text of ``settings``."""
+    auto: object = "off" if settings.auto_spit is None else settings.auto_spit
+    tables: list[tuple[str, dict[str, object]]] = [
+        ("players", {"player1": settings.names[0], "player2": settings.names[1]}),
+        (
+            "game",
+            {
+                "variants": list(settings.variants),
+                "speed_deal": settings.speed_deal,
+                "bot_level": settings.bot_level,
+            },
+        ),
+        ("timing", {"auto_spit": auto, "slap_time": settings.slap_time}),
+        ("keys.player1", dict(settings.keys[0])),
+        ("keys.player2", dict(settings.keys[1])),
+    ]
+    out = ["# spit settings (see docs/files.md). Written by spit; comments are not kept.", ""]
+    for name, values in tables:
+        out.append(f"[{name}]")
+        out.extend(f"{toml_key(k)} = {toml_value(v)}" for k, v in values.items())
+        out.append("")
+    return "\n".join(out)
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def toml_key(key: str) -> str:
+    """A TOML key: bare if it can be, else a quoted string."""
+    return key if _BARE_KEY.match(key) else toml_string(key)
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string with every character that needs it escaped."""
+    parts = ['"']
+    for ch in text:
+        if ch in _ESCAPES:
+            parts.append(_ESCAPES[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            parts.append(f"\\u{ord(ch):04x}")
+        else:
+            parts.append(ch)
+    parts.append('"')
+    return "".join(parts)
+
+
+def toml_value(value: object) -> str:
+    """TOML for the few types settings use: str, bool, int, float, list of those."""
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"cannot write {value!r} to TOML settings")
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} to TOML settings")
+
+
+def keymap_table(settings: Settings) -> dict[str, dict[str, object]]:
+    """The key maps in rows form (``{"player1": {"left": [...], "call": "1"}, ...}``),
+    as the TUI's ``KeyMap.from_dict`` reads them."""
+    out: dict[str, dict[str, object]] = {}
+    for p, keymap in enumerate(settings.keys):
+        out[f"player{p + 1}"] = {
+            "left": [keymap[f"left{i}"] for i in range(1, 6)],
+            "right": [keymap[f"right{i}"] for i in range(1, 6)],
+            "move": [keymap[f"move{i}"] for i in range(1, 6)],
+            "call": keymap["spit"],
+        }
+    return out
+
+
+def settings_from_keymap_table(settings: Settings, table: Mapping[str, Any]) -> Settings:
+    """``settings`` with its keys taken from a rows-form table (see ``keymap_table``)."""
+    maps: list[dict[str, str]] = []
+    for p in (0, 1):
+        player = table[f"player{p + 1}"]
+        keymap = {
+            f"{row}{i + 1}": player[row][i] for row in ("left", "right", "move") for i in range(5)
+        }
+        keymap["spit"] = player["call"]
+        maps.append(keymap)
+    return settings.with_changes(keys=(maps[0], maps[1]))

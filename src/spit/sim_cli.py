@@ -1,0 +1,172 @@
+"""The ``spit sim`` sub-command: bots against bots, a progress bar and a table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from spit.bots import LEVELS, MODES
+from spit.engine.errors import ConfigError
+from spit.sim import Seat, SimulationError, Summary, new_game, simulate
+
+MAX_GAMES = 10_000_000
+
+
+def _seat(text: str) -> Seat:
+    try:
+        return Seat.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _games(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--games needs a whole number, got {text!r}") from None
+    if not 1 <= value <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"--games must be 1..{MAX_GAMES}, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed needs a whole number, got {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError("--seed must be from 0 to 2**63-1")
+    return value
+
+
+def _one_line_error(prog: str) -> Callable[[str], NoReturn]:
+    """A ``parser.error`` that prints one line, not the usage block."""
+
+    def error(message: str) -> NoReturn:
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+    return error
+
+
+def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``sim`` to the ``spit`` command's sub-commands."""
+    levels = ", ".join(LEVELS)
+    parser = subparsers.add_parser(
+        "sim",
+        help="play bots against bots, headless, and print statistics",
+        description=(
+            "Play bot against bot through the arbiter on a simulated clock. A seat is a "
+            f"level ({levels}) or STRATEGY:REACTION, e.g. expert:easy."
+        ),
+    )
+    parser.add_argument("--p1", type=_seat, default=Seat("medium", "medium"), metavar="LEVEL")
+    parser.add_argument("--p2", type=_seat, default=Seat("medium", "medium"), metavar="LEVEL")
+    parser.add_argument("--games", type=_games, default=100, metavar="N")
+    parser.add_argument("--seed", type=_seed, default=0, metavar="S")
+    parser.add_argument("--mode", choices=MODES, default="spit")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="V",
+        help="a rules variant (Spit: V1..V4); repeat for several",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="no progress bar; print the figures as JSON last"
+    )
+    parser.add_argument(
+        "--save-replays",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write every game's replay (JSON) into this folder",
+    )
+    parser.error = _one_line_error(parser.prog)  # type: ignore[method-assign]
+    parser.set_defaults(func=run_sim)
+    return parser
+
+
+def summary_table(summary: Summary) -> Table:
+    """The figures of a simulation as a rich table."""
+    variants = " ".join(summary.variants) or "none"
+    table = Table(title=f"{summary.mode}: {summary.seats[0]} vs {summary.seats[1]}")
+    table.caption = f"variants: {variants}, seed {summary.seed}"
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    wins = summary.wins
+    games = summary.games
+    rows = [
+        ("games", f"{games}"),
+        (f"wins P1 ({summary.seats[0]})", f"{wins[0]} ({wins[0] / games:.1%})"),
+        (f"wins P2 ({summary.seats[1]})", f"{wins[1]} ({wins[1] / games:.1%})"),
+        ("draws", f"{summary.draws}"),
+        ("games ended by H4 round limit", f"{summary.round_limit_games}"),
+        ("mean rounds", f"{summary.rounds_mean:.2f}"),
+        ("mean moves (plays + R10 moves)", f"{summary.moves_mean:.1f}"),
+        ("mean simulated length (s)", f"{summary.seconds_mean:.1f}"),
+        ("games per second", f"{summary.games_per_s:.1f}"),
+    ]
+    for name, value in rows:
+        table.add_row(name, value)
+    return table
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    """Run ``spit sim`` with parsed arguments; return the exit code."""
+    err = Console(stderr=True)
+    try:
+        new_game(args.mode, args.variant, 0)  # bad variants fail before the progress bar
+        if args.json:
+            summary = simulate(
+                (args.p1, args.p2),
+                args.games,
+                args.seed,
+                args.mode,
+                args.variant,
+                save_replays=args.save_replays,
+            )
+        else:
+            columns = (
+                TextColumn("simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+            )
+            with Progress(*columns, console=err, transient=True) as progress:
+                task = progress.add_task("games", total=args.games)
+
+                def advance(done: int) -> None:
+                    progress.update(task, completed=done)
+
+                summary = simulate(
+                    (args.p1, args.p2),
+                    args.games,
+                    args.seed,
+                    args.mode,
+                    args.variant,
+                    progress=advance,
+                    save_replays=args.save_replays,
+                )
+    except (ConfigError, ValueError) as exc:
+        print(f"spit sim: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"spit sim: cannot save replays: {exc}", file=sys.stderr)
+        return 1
+    except SimulationError as exc:
+        print(f"spit sim: simulation failed: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(summary.to_dict()))
+    else:
+        Console().print(summary_table(summary))
+    return 0

@@ -1,0 +1,183 @@
+"""The board's widgets and how a game's state becomes their text.
+
+``BoardTexts`` reads a session and gives the text of every region; ``TextBox``
+shows a text and repaints only when that text changed, so an idle board costs
+nothing and one played card repaints a few lines.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from spit.engine import Phase
+from spit.tui.keymap import Row
+from spit.tui.render import (
+    DIM,
+    KEY_STYLE,
+    PileShow,
+    SideShow,
+    Slot,
+    draw_centre,
+    draw_slots,
+)
+from spit.tui.session import PILE_NAMES, Session
+
+
+class TextBox(Widget):
+    """A fixed block of text that repaints only when its content changes."""
+
+    DEFAULT_CSS = """
+    TextBox { height: 1; width: 100%; }
+    """
+
+    def __init__(self, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._text = Text()
+
+    def set(self, text: Text | str) -> bool:
+        """Show ``text``; True if it differed from what was shown."""
+        if isinstance(text, str):
+            text = Text(text, no_wrap=True, overflow="ellipsis")
+        if text == self._text and text.style == self._text.style:
+            return False
+        self._text = text
+        self.refresh()
+        return True
+
+    @property
+    def text(self) -> Text:
+        """What the box shows."""
+        return self._text
+
+    def render(self) -> Text:
+        return self._text
+
+
+def _info_line(session: Session, p: int) -> Text:
+    game = session.game
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append(f" {session.name(p)} ", "bold reverse")
+    speed = game.mode == "speed"
+    if speed:
+        draw = getattr(game, "draw", [[], []])[p]
+        out.append(f"  draw pile {len(draw)}", "bold")
+    else:
+        out.append(f"  spit cards {len(game.spit[p])}", "bold")
+    phase = game.phase
+    called = getattr(game, "called", (False, False))
+    if phase in (Phase.OPENING, Phase.STALEMATE) and called[p]:
+        out.append("  ✓ called" if not speed else "  ✓ ready", "green bold")
+    out.append("   call key ", DIM)
+    out.append(session.keymap.calls[p], KEY_STYLE)
+    scores = getattr(game, "scores", None)
+    config = game.config
+    scored = config.scoring if game.mode == "spit" else getattr(config, "target_score", 0) > 0
+    if scores is not None and scored:
+        out.append(f"   score {scores[p]}", "bold")
+    if p in session.agents:
+        out.append("   (computer)", DIM)
+    return out
+
+
+def _slots(session: Session, p: int) -> list[Slot]:
+    game = session.game
+    keymap = session.keymap
+    flash = session.flash
+    slots: list[Slot] = []
+    if game.mode == "speed":
+        hand = game.hands[p]
+        for i, c in enumerate(hand):
+            keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
+            hit = flash is not None and flash.player == p and flash.column == i
+            slots.append(Slot(c, "", keys, hit))
+        return slots
+    for i, stock in enumerate(game.stocks[p]):
+        top = stock[-1] if stock else None
+        below = f"+{len(stock) - 1}" if len(stock) > 1 else ""
+        hit = flash is not None and flash.player == p and flash.column == i
+        slots.append(Slot(top, below, keymap.column_keys(p, i), hit))
+    return slots
+
+
+def _centre(session: Session) -> Text:
+    game = session.game
+    piles = []
+    for j in (0, 1):
+        pile = game.piles[j]
+        landed = session.landed.get(j)
+        if game.mode == "speed":
+            label = f"{PILE_NAMES[j]} pile"
+            in_use = True
+        else:
+            label = f"{PILE_NAMES[j]} pile (P{j + 1})"
+            in_use = bool(game.pile_used[j])
+        piles.append(
+            PileShow(
+                pile[-1] if pile else None,
+                len(pile),
+                label,
+                f"P{landed.player + 1}" if landed else None,
+                in_use,
+                face_down=game.mode == "speed" and not pile and bool(game.centre),
+            )
+        )
+    sides = None
+    if game.mode == "speed":
+        side = game.side
+        sides = (SideShow(len(side[0])), SideShow(len(side[1])))
+    return draw_centre((piles[0], piles[1]), sides, banner=_banner(session))
+
+
+def _banner(session: Session) -> tuple[str, ...]:
+    """The phase, shouted beside the piles."""
+    game = session.game
+    phase = game.phase
+    if session.arbiter.paused:
+        return ("PAUSED",)
+    if phase is Phase.OPENING:
+        return ("READY?",) if game.mode == "speed" else ("CALL", "SPIT!")
+    if phase is Phase.STALEMATE:
+        return ("STUCK", "side piles") if game.mode == "speed" else ("STUCK:", "SPIT!")
+    if phase is Phase.SLAP:
+        return ("SLAP!", "smaller pile")
+    if phase is Phase.CHOOSE:
+        return ("CHOOSE", "a pile")
+    if phase is Phase.GAME_OVER:
+        winner = game.winner
+        who = "draw" if winner is None else f"{session.name(winner)[:14]} wins"
+        return ("GAME OVER", who)
+    return ()
+
+
+def board_texts(session: Session, now: float) -> dict[str, Text]:
+    """The text of every region of the board, by widget id."""
+    game = session.game
+    mode = "Speed" if game.mode == "speed" else "Spit"
+    variants = getattr(game.config, "variants", ())
+    top = Text(no_wrap=True, overflow="ellipsis")
+    top.append(f" {mode.upper()} ", "bold reverse")
+    top.append(f"  round {game.round_no}", "bold")
+    if variants:
+        top.append("  variants " + " ".join(variants), DIM)
+    flash = session.flash
+    flash_text = Text(no_wrap=True, overflow="ellipsis")
+    if flash is not None:
+        flash_text.append("✗ " + flash.text, "bold bright_red")
+    status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
+    footer = Text(no_wrap=True, overflow="ellipsis")
+    for key, what in (("F1", "help"), ("space", "pause"), ("Esc", "menu"), ("ctrl+q", "quit")):
+        footer.append(f" {key} ", "reverse")
+        footer.append(f" {what}  ")
+    return {
+        "topbar": top,
+        "p2-info": _info_line(session, 1),
+        "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True),
+        "centre": _centre(session),
+        "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False),
+        "p1-info": _info_line(session, 0),
+        "status": status,
+        "news": Text(session.news, no_wrap=True, overflow="ellipsis"),
+        "flash": flash_text,
+        "footer": footer,
+    }

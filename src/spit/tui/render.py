@@ -1,0 +1,221 @@
+"""Drawing the board as Rich text: cards, stocks, piles, keys. Pure functions.
+
+Every card shows its rank and suit symbol (readable without colour); red suits
+are also drawn in red. Each region is a few lines of a fixed width so the
+board fits an 80x24 terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rich.style import Style
+from rich.text import Text
+
+from spit.engine.cards import RED, card_name
+
+BOARD_WIDTH = 80
+CARD_WIDTH = 7
+CARD_HEIGHT = 4
+COLUMN_WIDTH = 11
+LEFT_MARGIN = 11  #: room for a label before the first column
+PILE_X = (LEFT_MARGIN + COLUMN_WIDTH * 1, LEFT_MARGIN + COLUMN_WIDTH * 3)
+
+RED_STYLE = Style(color="red", bold=True)
+BLACK_STYLE = Style(bold=True)
+DIM = Style(dim=True)
+BORDER = Style(color="bright_black")
+FLASH_BORDER = Style(color="bright_red", bold=True)
+LANDED_BORDER = Style(color="yellow", bold=True)
+KEY_STYLE = Style(color="cyan", bold=True)
+
+
+class Canvas:
+    """A small grid of styled cells, turned into one Text."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+
+    def write(self, x: int, y: int, text: str, style: Style | None = None) -> None:
+        """Write ``text`` at column ``x`` of line ``y``, clipped to the canvas."""
+        if not 0 <= y < self.height:
+            return
+        row, styles = self.chars[y], self.styles[y]
+        for i, ch in enumerate(text):
+            col = x + i
+            if 0 <= col < self.width:
+                row[col] = ch
+                styles[col] = style
+
+    def write_text(self, x: int, y: int, text: Text) -> None:
+        """Write a Text with its spans."""
+        plain = text.plain
+        base = Style.parse(text.style) if isinstance(text.style, str) else text.style
+        for i, ch in enumerate(plain):
+            self.write(x + i, y, ch, base or None)
+        for span in text.spans:
+            style = Style.parse(span.style) if isinstance(span.style, str) else span.style
+            for i in range(span.start, span.end):
+                col = x + i
+                if 0 <= y < self.height and 0 <= col < self.width:
+                    self.styles[y][col] = style
+
+    def to_text(self) -> Text:
+        """The grid as one Text, lines joined by newlines."""
+        out = Text(no_wrap=True, overflow="crop", end="")
+        for y in range(self.height):
+            if y:
+                out.append("\n")
+            run_style: Style | None = None
+            run: list[str] = []
+            for ch, style in zip(self.chars[y], self.styles[y], strict=True):
+                if style != run_style and run:
+                    out.append("".join(run), run_style)
+                    run = []
+                run_style = style
+                run.append(ch)
+            if run:
+                out.append("".join(run), run_style)
+        return out
+
+
+def card_label(c: int, symbols: bool = True) -> Text:
+    """A card's rank and suit, red or black."""
+    return Text(card_name(c, symbols), style=RED_STYLE if RED[c] else BLACK_STYLE)
+
+
+def draw_card(
+    canvas: Canvas,
+    x: int,
+    y: int,
+    top: int | None,
+    below: str = "",
+    border: Style = BORDER,
+    symbols: bool = True,
+    empty_word: str = "empty",
+) -> None:
+    """A card box 7 wide and 4 high: its face, and ``below`` on the third line."""
+    inner = CARD_WIDTH - 2
+    if top is None:
+        canvas.write(x, y, "╭ ─ ─ ╮", DIM if border is BORDER else border)
+        canvas.write(x, y + 1, " " + empty_word.center(inner) + " ", DIM)
+        canvas.write(x, y + 2, " " + below.center(inner) + " ", DIM)
+        canvas.write(x, y + 3, "╰ ─ ─ ╯", DIM if border is BORDER else border)
+        return
+    canvas.write(x, y, "╭" + "─" * inner + "╮", border)
+    canvas.write(x, y + 1, "│", border)
+    label = card_label(top, symbols)
+    pad = inner - len(label.plain)
+    left = pad // 2 + (pad % 2)
+    canvas.write(x + 1, y + 1, " " * inner)
+    canvas.write_text(x + 1 + left, y + 1, label)
+    canvas.write(x + CARD_WIDTH - 1, y + 1, "│", border)
+    canvas.write(x, y + 2, "│" + below.center(inner) + "│", border)
+    canvas.write(x, y + 3, "╰" + "─" * inner + "╯", border)
+
+
+def draw_back(canvas: Canvas, x: int, y: int, below: str) -> None:
+    """A face-down card (or pile), with ``below`` on its third line."""
+    canvas.write(x, y, "╭─────╮", BORDER)
+    canvas.write(x, y + 1, "│░░░░░│", BORDER)
+    canvas.write(x, y + 2, "│" + below.center(CARD_WIDTH - 2) + "│", BORDER)
+    canvas.write(x, y + 3, "╰─────╯", BORDER)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One column of a player's cards: a stock (Spit) or a hand slot (Speed)."""
+
+    top: int | None
+    below: str  #: e.g. '+4' face-down cards under it
+    keys: str  #: the column's keys, e.g. 'q a z'
+    flash: bool = False
+
+
+@lru_cache(maxsize=256)
+def draw_slots(slots: tuple[Slot, ...], keys_above: bool, symbols: bool = True) -> Text:
+    """A player's row of cards with the keys above (player 2) or below (player 1).
+
+    Cached: the same cards give the same (shared, never changed) Text.
+    """
+    canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
+    card_y = 1 if keys_above else 0
+    key_y = 0 if keys_above else CARD_HEIGHT
+    canvas.write(0, key_y, "keys", DIM)
+    for i, slot in enumerate(slots):
+        x = LEFT_MARGIN + i * COLUMN_WIDTH
+        border = FLASH_BORDER if slot.flash else BORDER
+        draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols)
+        canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), KEY_STYLE)
+    return canvas.to_text()
+
+
+@dataclass(frozen=True, slots=True)
+class PileShow:
+    """A spit pile as shown: top card, size, label, and who just played on it."""
+
+    top: int | None
+    size: int
+    label: str
+    landed_by: str | None = None
+    in_use: bool = True
+    face_down: bool = False  #: Speed's centre card before the opening
+
+
+@dataclass(frozen=True, slots=True)
+class SideShow:
+    """A Speed side pile: how many cards lie face down in it."""
+
+    size: int
+
+
+BANNER_STYLE = Style(color="black", bgcolor="yellow", bold=True)
+BANNER_X = 60
+BANNER_WIDTH = 15
+
+
+@lru_cache(maxsize=256)
+def draw_centre(
+    piles: tuple[PileShow, PileShow],
+    sides: tuple[SideShow, SideShow] | None = None,
+    symbols: bool = True,
+    banner: tuple[str, ...] = (),
+) -> Text:
+    """The middle of the table: two spit piles (and Speed's side piles at the ends).
+
+    ``banner``: up to three short lines shouting the phase ("SPIT!", "SLAP!").
+    Cached like ``draw_slots``.
+    """
+    canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
+    if banner:
+        x = BANNER_X if sides is None else BANNER_X - 5
+        lines = ["", *banner, ""][:5]
+        for i, line in enumerate(lines):
+            canvas.write(x, i, line.center(BANNER_WIDTH)[:BANNER_WIDTH], BANNER_STYLE)
+    for j, pile in enumerate(piles):
+        x = PILE_X[j]
+        canvas.write(x - 2, 0, pile.label.center(CARD_WIDTH + 4), DIM)
+        if not pile.in_use:
+            draw_card(canvas, x, 1, None, "", BORDER, symbols, empty_word="unused")
+            continue
+        if pile.face_down:
+            draw_back(canvas, x, 1, "")
+            continue
+        border = LANDED_BORDER if pile.landed_by else BORDER
+        draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols)
+        if pile.landed_by:
+            arrow = f"◀ {pile.landed_by}"
+            canvas.write(x + CARD_WIDTH + 1, 2, arrow, LANDED_BORDER)
+    if sides is not None:
+        for j, side in enumerate(sides):
+            x = 1 if j == 0 else BOARD_WIDTH - CARD_WIDTH - 2
+            canvas.write(x, 0, "side".center(CARD_WIDTH), DIM)
+            if side.size:
+                draw_back(canvas, x, 1, f"×{side.size}")
+            else:
+                draw_card(canvas, x, 1, None, "", BORDER, symbols)
+    return canvas.to_text()

@@ -1,0 +1,451 @@
+"""The app's screens: title menu, game board, help, pause, settings, rules, keys."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Markdown, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
+
+from spit.engine import Phase
+from spit.tui.board import TextBox, board_texts
+from spit.tui.keymap import key_of_event
+from spit.tui.session import Session
+from spit.tui.texts import SPIT_RULES, keys_text
+
+if TYPE_CHECKING:
+    from spit.tui.app import SpitApp
+
+log = logging.getLogger("spit.tui")
+
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+REGIONS = (
+    "topbar",
+    "p2-info",
+    "p2-cards",
+    "centre",
+    "p1-cards",
+    "p1-info",
+    "status",
+    "news",
+    "flash",
+    "footer",
+)
+
+
+class GameScreen(Screen[None]):
+    """The board: both players' cards, the spit piles, the phase in words."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("f1", "help", "Help"),
+        Binding("space", "pause", "Pause"),
+        Binding("escape", "menu", "Menu"),
+        Binding("enter", "again", "Play again", show=False),
+    ]
+
+    def __init__(self, mode: str, opponents: dict[int, str] | None = None) -> None:
+        super().__init__()
+        self.mode = mode
+        #: computer levels by player number (empty: two people at the keyboard)
+        self.opponents = dict(opponents or {})
+        self.session: Session | None = None
+        self._timer: Timer | None = None
+        self._pauses: set[str] = set()
+        self.error: str | None = None
+        self._painted = -1  # the session version last painted
+
+    @property
+    def spit_app(self) -> SpitApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="board"):
+            for region in REGIONS:
+                yield TextBox(id=region)
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.new_game()
+
+    # ---------------------------------------------------------------- the game
+
+    def new_game(self) -> None:
+        """Deal a fresh game with the app's settings."""
+        app = self.spit_app
+        try:
+            self.session = app.make_session(self.mode, self.opponents)
+        except Exception as exc:  # a bad setting or a missing mode: say so, keep running
+            log.exception("cannot start a game")
+            self.session = None
+            self.error = f"Cannot start the game: {exc}"
+            self.query_one("#status", TextBox).set(self.error + "  (Esc: menu)")
+            return
+        self.error = None
+        self._painted = -1
+        self._pauses.discard("error")
+        self.check_size()
+        self.run_tick()
+
+    def now(self) -> float:
+        """The game clock's time."""
+        return self.spit_app.clock()
+
+    def on_key(self, event: events.Key) -> None:
+        """Game keys become timestamped inputs; everything else goes to bindings."""
+        session = self.session
+        if session is None:
+            return
+        key = key_of_event(event.key, event.character)
+        if session.keymap.lookup(key) is None:
+            return
+        event.stop()
+        event.prevent_default()
+        if self._pauses:
+            return
+        try:
+            now = self.now()
+            stamp = event.time if self.spit_app.use_event_time else now
+            session.press(key, min(stamp, now), now)
+        except Exception as exc:
+            self.fail(exc)
+            return
+        self.run_tick()
+
+    def run_tick(self) -> None:
+        """Advance the game to now, repaint what changed, schedule the next wake-up."""
+        session = self.session
+        if session is None:
+            return
+        try:
+            now = self.now()
+            session.tick(now)
+            if session.version != self._painted:
+                self.repaint(now)
+            self.schedule(now)
+        except Exception as exc:
+            self.fail(exc)
+
+    def repaint(self, now: float | None = None) -> None:
+        """Update every region whose text changed."""
+        session = self.session
+        if session is None:
+            return
+        now = self.now() if now is None else now
+        self._painted = session.version
+        texts = board_texts(session, now)
+        if self.error:
+            texts["flash"] = texts["flash"].from_markup(f"[b red]{self.error}[/]")
+        for region, text in texts.items():
+            self.query_one(f"#{region}", TextBox).set(text)
+
+    def schedule(self, now: float) -> None:
+        """Wake up when the session next has something to do (only with the real clock)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        session = self.session
+        if session is None or self._pauses or not self.spit_app.autotick:
+            return
+        wake = session.next_wakeup(now)
+        if wake is None:
+            return
+        # A deadline already due is handled now; never spin faster than 200 Hz.
+        self._timer = self.set_timer(max(0.005, wake - now), self.run_tick)
+
+    def fail(self, exc: BaseException) -> None:
+        """Something broke: keep the board, pause, and say so (never a traceback)."""
+        log.exception("internal error in the game screen", exc_info=exc)
+        self.error = f"Internal error ({type(exc).__name__}: {exc}). Game paused; ctrl+q quits."
+        self._set_paused("error", True)
+        with contextlib.suppress(Exception):  # the screen itself may be gone
+            self.query_one("#flash", TextBox).set(self.error)
+
+    # ------------------------------------------------------------------ pauses
+
+    def _set_paused(self, reason: str, on: bool) -> None:
+        session = self.session
+        was = bool(self._pauses)
+        if on:
+            self._pauses.add(reason)
+        else:
+            self._pauses.discard(reason)
+        if session is None:
+            return
+        now = self.now()
+        if not was and self._pauses:
+            session.pause(now)
+        elif was and not self._pauses:
+            session.resume(now)
+        self.repaint(now)
+        self.schedule(now)
+
+    @property
+    def paused(self) -> bool:
+        """True while the game clock is stopped for any reason."""
+        return bool(self._pauses)
+
+    def action_help(self) -> None:
+        """Show keys and short rules; the game waits."""
+        self._set_paused("help", True)
+        self.app.push_screen(
+            HelpScreen(self.spit_app.keymap), lambda _: self._set_paused("help", False)
+        )
+
+    def action_pause(self) -> None:
+        """Pause until space is pressed again."""
+        if self.session is None or self.session.game.over:
+            return
+        self._set_paused("user", True)
+        self.app.push_screen(PauseScreen(), self._after_pause)
+
+    def _after_pause(self, result: str | None) -> None:
+        self._set_paused("user", False)
+        if result == "menu":
+            self.action_menu()
+
+    def action_menu(self) -> None:
+        """Leave the game for the title menu."""
+        if self._timer is not None:
+            self._timer.stop()
+        self.app.pop_screen()
+
+    def action_again(self) -> None:
+        """Play again once the game is over."""
+        if self.session is None or self.session.game.phase is Phase.GAME_OVER:
+            self.spit_app.next_seed()
+            self.new_game()
+
+    # ------------------------------------------------------------------- sizes
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        """Show a message instead of a broken board when the terminal is too small."""
+        width, height = self.app.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        board = self.query_one("#board")
+        note = self.query_one("#too-small", Static)
+        board.display = not small
+        note.display = small
+        if small:
+            note.update(
+                f"The terminal is {width}x{height}; Spit needs at least "
+                f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: the game is paused "
+                "and goes on when it fits.\n\nctrl+q quits."
+            )
+        if small != ("size" in self._pauses):
+            self._set_paused("size", small)
+
+
+class PauseScreen(ModalScreen[str]):
+    """The game is paused."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("space", "resume", "Resume"),
+        Binding("escape", "resume", "Resume"),
+        Binding("m", "menu", "Menu"),
+        Binding("f1", "resume", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("[b]Paused[/b]\n\nspace: resume   m: menu   ctrl+q: quit", id="pause-box")
+
+    def action_resume(self) -> None:
+        """Back to the game."""
+        self.dismiss("resume")
+
+    def action_menu(self) -> None:
+        """Leave the game."""
+        self.dismiss("menu")
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and short rules."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("f1", "close", "Close"),
+        Binding("escape", "close", "Close"),
+        Binding("space", "close", show=False),
+    ]
+
+    def __init__(self, keymap: Any) -> None:
+        super().__init__()
+        self.keymap = keymap
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+            yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
+
+    def action_close(self) -> None:
+        """Back to where we were."""
+        self.dismiss(None)
+
+
+class DocScreen(Screen[None]):
+    """A page of text (rules or keys) from the title menu."""
+
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("q", "back", show=False)]  # noqa: RUF012
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__()
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="doc"):
+            yield Markdown(self.markdown)
+        yield Static("Esc: back   arrows: scroll", classes="hint")
+
+    def action_back(self) -> None:
+        """Back to the menu."""
+        self.app.pop_screen()
+
+
+SETTING_CHOICES = (
+    ("V1", "V1  four stocks (1+2+3+4)"),
+    ("V2", "V2  the winner chooses a pile, no slap"),
+    ("V3", "V3  alternating colours"),
+    ("V4", "V4  scoring: a match to 100, lowest wins"),
+    ("long_deal", "Speed: long deal (side piles of 5, 20 each)"),
+)
+
+
+class SettingsScreen(Screen[None]):
+    """Variants V1-V4 for Spit and Speed's deal."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]  # noqa: RUF012
+
+    def compose(self) -> ComposeResult:
+        settings = self.app.settings  # type: ignore[attr-defined]
+        chosen = set(settings.variants)
+        if settings.long_deal:
+            chosen.add("long_deal")
+        yield Static("[b]Settings[/b]   space/enter: toggle   Esc: back", classes="hint")
+        yield SelectionList[str](
+            *[(label, value, value in chosen) for value, label in SETTING_CHOICES],
+            id="settings",
+        )
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+
+    def action_back(self) -> None:
+        """Keep the choices and go back."""
+        selected = set(self.query_one(SelectionList).selected)
+        settings = self.app.settings  # type: ignore[attr-defined]
+        settings.variants = tuple(v for v, _ in SETTING_CHOICES if v in selected and v[0] == "V")
+        settings.long_deal = "long_deal" in selected
+        self.app.pop_screen()
+
+
+MENU = (
+    ("spit", "Play Spit (two players)"),
+    ("speed", "Play Speed (two players)"),
+    ("vs-spit", "Play Spit against the computer"),
+    ("vs-speed", "Play Speed against the computer"),
+    ("rules", "Rules"),
+    ("keys", "Keys"),
+    ("settings", "Settings"),
+    ("quit", "Quit"),
+)
+
+TITLE_ART = """\
+[b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]
+[b] ▀▀▄ █▄▄▀ █  █ [/b]
+[b]▄▄▄▀ █    █  █ [/b]
+[red]♥ ♦[/] ♠ ♣
+
+The real-time card game for two people at one keyboard."""
+
+
+class TitleScreen(Screen[None]):
+    """The title menu."""
+
+    BINDINGS = [Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="title-box"):
+            yield Static(TITLE_ART, id="title-art")
+            yield OptionList(*[Option(label, id=key) for key, label in MENU], id="menu")
+            yield Static("", id="title-settings")
+            yield Static("arrows + Enter: choose   F1: keys   ctrl+q: quit", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#menu", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        settings = self.app.settings  # type: ignore[attr-defined]
+        variants = " ".join(settings.variants) or "none"
+        deal = "long" if settings.long_deal else "standard"
+        self.query_one("#title-settings", Static).update(
+            f"Spit variants: {variants}    Speed deal: {deal}"
+        )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        choice = event.option.id
+        app = self.app
+        if choice in ("spit", "speed"):
+            app.push_screen(GameScreen(choice))
+        elif choice in ("vs-spit", "vs-speed"):
+            mode = choice.removeprefix("vs-")
+            app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+        elif choice == "rules":
+            app.push_screen(DocScreen(SPIT_RULES))
+        elif choice == "keys":
+            app.push_screen(DocScreen(keys_text(app.keymap)))  # type: ignore[attr-defined]
+        elif choice == "settings":
+            app.push_screen(SettingsScreen())
+        elif choice == "quit":
+            app.exit()
+
+    def _start_vs(self, mode: str, level: str | None) -> None:
+        """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
+        if level is not None:
+            self.app.push_screen(GameScreen(mode, {1: level}))
+
+    def key_f1(self) -> None:
+        self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
+
+
+LEVEL_TEXTS = {
+    "easy": "easy     slow, plays any card it sees",
+    "medium": "medium   quicker, turns up hidden cards first",
+    "hard": "hard     quick, keeps piles open, never feeds you",
+    "expert": "expert   fastest, thinks a move ahead",
+}
+
+
+class LevelScreen(ModalScreen[str | None]):
+    """Choose the computer's level; dismisses with the level, or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="level-box"):
+            yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
+            yield OptionList(
+                *[Option(text, id=level) for level, text in LEVEL_TEXTS.items()], id="levels"
+            )
+            yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
+
+    def on_mount(self) -> None:
+        levels = self.query_one("#levels", OptionList)
+        levels.highlighted = list(LEVEL_TEXTS).index("medium")
+        levels.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

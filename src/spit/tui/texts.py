@@ -1,0 +1,72 @@
+"""Words shown on the help, rules and keys screens."""
+
+from __future__ import annotations
+
+from spit.tui.keymap import KeyMap, Row
+
+SPIT_RULES = """\
+# Spit
+
+Two players race to get rid of their cards. Each has **five stocks** (1 to 5
+cards, the top one face up) and a face-down pile of **spit cards**.
+
+* **Start:** both call *spit!* (any of your keys): each turns a spit card
+  onto their own **spit pile** in the middle.
+* **Play** at the same time, as fast as you can: put the top card of a stock
+  onto either spit pile if it is **one rank up or down** (A goes on K or 2).
+  The card below turns up by itself.
+* **Empty slot:** move the top card of a stock with more than one card into it.
+* **Both stuck:** both call *spit!* again and turn new spit cards up.
+  If nobody plays for 10 s the game treats it as stuck.
+* **Round over** when someone empties their layout, or both are stuck with no
+  spit cards left. Then **slap** the smaller pile (3 s)! Each takes a pile,
+  gathers their cards and deals a new layout.
+* With 15 cards or fewer you get no spit cards: only your opponent's pile is
+  used. **Win** by having no cards at all at the end of such a round.
+
+Variants: V1 four stocks, V2 the winner chooses a pile, V3 alternating
+colours, V4 scoring to 100 (lowest wins).
+
+# Speed
+
+Each player has a hidden **hand** of five cards and a **draw pile**. Both
+press a key when ready; two centre cards turn up. Play hand cards one rank
+up or down onto either pile; your hand refills from your draw pile. When
+both are stuck the **side piles** turn a card onto each pile. First to play
+every card wins.
+"""
+
+
+def keys_text(keymap: KeyMap, n_columns: int = 5) -> str:
+    """A table of both players' keys in plain words (Markdown)."""
+    lines = ["# Keys", "", "| action | player 1 | player 2 |", "|---|---|---|"]
+
+    def row(r: Row) -> tuple[str, str]:
+        return (
+            " ".join(keymap.rows[0][r][:n_columns]),
+            " ".join(keymap.rows[1][r][:n_columns]),
+        )
+
+    left, right, mv = row(Row.LEFT), row(Row.RIGHT), row(Row.MOVE)
+    lines += [
+        f"| play stock 1-5 onto the left pile | `{left[0]}` | `{left[1]}` |",
+        f"| play stock 1-5 onto the right pile | `{right[0]}` | `{right[1]}` |",
+        f"| move stock 1-5 to an empty slot | `{mv[0]}` | `{mv[1]}` |",
+        f"| call spit! / ready | any key or `{keymap.calls[0]}` | any key or `{keymap.calls[1]}` |",
+        "| slap the left / right pile | top row / home row | top row / home row |",
+        "",
+        "In Speed the top row plays hand card 1-5 onto the left pile, the home",
+        "row onto the right pile.",
+        "",
+        f"Holding a key down does not play twice: a second press of the same key "
+        f"within {keymap.repeat_window:g} s of the last one is ignored.",
+        "",
+        "| app key | does |",
+        "|---|---|",
+        "| `F1` | this help (the game pauses) |",
+        "| `space` | pause / resume |",
+        "| `Esc` | menu (from the board) / back |",
+        "| `Enter` | play again (when the game is over) |",
+        "| `ctrl+q` | quit at any time |",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,56 @@
+"""Helpers for arbiter and app tests: a fake clock and hand-built deals."""
+
+from __future__ import annotations
+
+from spit.engine import SpitGame, parse_cards
+from spit.engine.spit_game import DEAL_ORDER
+
+#: index in a 26-card packet of each stock's face-up card (R3) and of the first spit card
+TOP_INDEX = tuple(max(i for i, s in enumerate(DEAL_ORDER[5]) if s == stock) for stock in range(5))
+FIRST_SPIT = len(DEAL_ORDER[5])
+
+
+class FakeClock:
+    """A clock that only moves when told to."""
+
+    def __init__(self, start: float = 100.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        return self.now
+
+
+def deal(
+    tops: tuple[str, str],
+    spit_first: tuple[str, str],
+    sizes: tuple[int, int] = (26, 26),
+) -> SpitGame:
+    """A game whose stock tops and first spit cards are the given cards.
+
+    ``tops[p]`` names player p's five face-up cards (``'8C 9C 10C JC QC'``);
+    ``spit_first[p]`` names the spit cards that turn up first, in order; the
+    other cards are filled in from the rest of the deck in order.
+    """
+    fixed: list[dict[int, int]] = [{}, {}]
+    for p in (0, 1):
+        for index, c in zip(TOP_INDEX, parse_cards(tops[p]), strict=True):
+            fixed[p][index] = c
+        for k, c in enumerate(parse_cards(spit_first[p])):
+            fixed[p][FIRST_SPIT + k] = c
+    used = {c for f in fixed for c in f.values()}
+    rest = [c for c in range(52) if c not in used]
+    packets: list[list[int]] = []
+    for p in (0, 1):
+        packet = []
+        for i in range(sizes[p]):
+            packet.append(fixed[p][i] if i in fixed[p] else rest.pop(0))
+        packets.append(packet)
+    assert not rest, "sizes must use the whole deck"
+    return SpitGame(seed=1, packets=packets)
+
+
+__all__ = ["FakeClock", "deal"]

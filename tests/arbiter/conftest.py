@@ -1,0 +1,10 @@
+"""Fixtures for the arbiter tests."""
+
+import pytest
+from arbiter_helpers import FakeClock
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A clock that moves only when the test advances it."""
+    return FakeClock()

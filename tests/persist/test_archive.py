@@ -1,0 +1,106 @@
+"""The archiver on a real arbiter: match saved each round, replay and result at the end."""
+
+import random
+
+import pytest
+
+from spit import paths
+from spit.arbiter import Arbiter, Timing
+from spit.engine import SpitConfig, SpitGame
+from spit.records import load_results
+from spit.replays import PlayerInfo, load_replay
+from spit.resume import load_match_in_progress, match_in_progress_exists
+
+PLAYERS = (PlayerInfo("Ann"), PlayerInfo("bot", "easy"))
+V4 = SpitConfig(scoring=True, target_score=60)
+
+
+class RandomAgent:
+    """Plays a random legal action after a random short delay."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def plan(self, observation, now):
+        legal = list(observation.legal)
+        if not legal:
+            return None
+        return (self.rng.uniform(0.05, 0.6), self.rng.choice(legal))
+
+
+class FakeClock:
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def run(arbiter: Arbiter, clock: FakeClock, listener, stop=lambda game: False) -> None:
+    """Drive the arbiter on its fake clock, calling the listener after every tick."""
+    while not arbiter.game.over and not stop(arbiter.game):
+        deadline = arbiter.next_deadline()
+        assert deadline is not None
+        clock.now = max(clock.now, deadline)
+        outcomes = arbiter.tick(clock.now)
+        listener(outcomes)
+
+
+def new_arbiter(game, clock, seed=1) -> Arbiter:
+    agents = {0: RandomAgent(seed), 1: RandomAgent(seed + 1)}
+    return Arbiter(game, Timing(auto_spit=0.5), clock, agents)
+
+
+def test_single_game_saves_replay_and_result():
+    from spit.archive import Archiver
+
+    clock = FakeClock()
+    arbiter = new_arbiter(SpitGame(SpitConfig(round_limit=30), seed=6), clock)
+    archiver = Archiver(arbiter, PLAYERS)
+    run(arbiter, clock, archiver)
+    assert archiver.status is not None and archiver.status.saved, archiver.message
+    (result,), _ = load_results()
+    assert result.players == PLAYERS and result.kind == "game"
+    assert result.duration == pytest.approx(arbiter.log[-1][0] - arbiter.start_time)
+    replay = load_replay(paths.replay_dir() / result.replay)
+    assert replay.final.fingerprint() == arbiter.game.fingerprint()
+    expected = [t - arbiter.start_time for t, _ in arbiter.log]
+    assert [t for t, _ in replay.timed] == pytest.approx(expected, abs=1e-4)
+
+
+def test_match_resumed_after_crash_completes_with_same_fingerprint():
+    from spit.archive import Archiver
+
+    # The whole match, uninterrupted, for reference.
+    clock = FakeClock()
+    ref = new_arbiter(SpitGame(V4, seed=12), clock)
+    run(ref, clock, lambda _: None)
+    assert ref.game.round_no >= 4
+    # Session 1: the same match, archived, "crashes" in round 3.
+    clock = FakeClock()
+    arbiter = new_arbiter(SpitGame(V4, seed=12), clock)
+    run(arbiter, clock, Archiver(arbiter, PLAYERS), stop=lambda g: g.round_no == 3)
+    assert match_in_progress_exists()
+    # Session 2: resume from the file, replay the reference's remaining actions.
+    replay = load_match_in_progress()
+    assert replay is not None and replay.final.round_no == 3
+    game = replay.final
+    done = len(game.actions)
+    clock2 = FakeClock(50.0)
+    arbiter2 = Arbiter(game, Timing(auto_spit=0.5), clock2)
+    archiver2 = Archiver(arbiter2, PLAYERS, resumed=replay)
+    ref_times = [t for t, _ in ref.log]
+    for t, action in ref.log[done:]:
+        clock2.now = 50.0 + (t - ref_times[done - 1])
+        arbiter2.submit(action, at=clock2.now)
+        arbiter2.tick(clock2.now)
+        archiver2()
+    assert game.fingerprint() == ref.game.fingerprint()
+    assert not match_in_progress_exists()
+    assert archiver2.status is not None and archiver2.status.saved
+    (result,), _ = load_results()
+    full = load_replay(paths.replay_dir() / result.replay)
+    assert full.final.fingerprint() == ref.game.fingerprint()
+    times = [t for t, _ in full.timed]
+    assert times == sorted(times)
+    assert times[-1] == pytest.approx(ref_times[-1] - ref.start_time, abs=1e-3)

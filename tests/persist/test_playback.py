@@ -1,0 +1,45 @@
+"""Replay playback: real time scaled by the speed, pause, step and restart."""
+
+import pytest
+
+from spit.engine import SpitConfig
+from spit.playback import Playback
+from spit.replays import PlayerInfo, load_replay, new_meta, save_replay
+
+
+@pytest.fixture
+def replay(playout):
+    game, times = playout(SpitConfig(round_limit=30), seed=13)  # actions 0.25 s apart
+    path = save_replay(game, times, new_meta((PlayerInfo("A"), PlayerInfo("B"))))
+    return load_replay(path)
+
+
+def test_actions_come_at_their_times_scaled_by_speed(replay):
+    pb = Playback(replay)
+    assert len(pb.advance(0.0)) == 1  # the action at 0.0 s
+    assert len(pb.advance(1.0)) == 4  # 0.25, 0.5, 0.75, 1.0
+    pb.cycle_speed()
+    assert pb.speed == 2.0
+    assert len(pb.advance(1.0)) == 8  # two seconds of replay time
+    assert pb.cycle_speed() == 4.0 and pb.cycle_speed() == 1.0
+
+
+def test_pause_stops_time_and_step_applies_one_action(replay):
+    pb = Playback(replay)
+    pb.advance(0.5)
+    assert pb.toggle_pause()
+    assert pb.advance(10.0) == [] and pb.wait() is None
+    index = pb.index
+    ((action, _events),) = pb.step()
+    assert action == replay.timed[index][1] and pb.index == index + 1
+    assert pb.position == replay.timed[index][0]
+
+
+def test_playing_to_the_end_reaches_the_final_fingerprint_and_restart(replay):
+    pb = Playback(replay, speed=4.0)
+    pb.advance(replay.duration)
+    assert pb.done and pb.wait() is None
+    assert pb.game.fingerprint() == replay.final.fingerprint()
+    pb.restart()
+    assert pb.index == 0 and pb.game.actions == []
+    assert pb.wait() == 0.0

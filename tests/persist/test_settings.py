@@ -1,0 +1,246 @@
+"""The settings file: round trips, mistakes reported by line, defaults for bad parts."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spit import paths
+from spit.settings import (
+    ACTIONS,
+    DEFAULT_KEYS,
+    Settings,
+    check_key,
+    dumps_settings,
+    keymap_problems,
+    load_settings,
+    save_settings,
+    toml_string,
+    toml_value,
+)
+
+
+def test_missing_file_gives_defaults_without_warning():
+    settings, warnings = load_settings()
+    assert settings == Settings()
+    assert warnings == []
+
+
+def test_spit_config_env_var_names_the_file(isolated_dirs: Path):
+    assert paths.config_path() == isolated_dirs / "config" / "config.toml"
+    save_settings(Settings(names=("Ann", "Bob")))
+    assert (isolated_dirs / "config" / "config.toml").exists()
+    assert load_settings()[0].names == ("Ann", "Bob")
+
+
+def test_round_trip_of_every_field(tmp_path: Path):
+    keys0 = dict(DEFAULT_KEYS[0], left1="7")
+    settings = Settings(
+        names=('Ann "the" \\fast\\', "Bø"),
+        keys=(keys0, dict(DEFAULT_KEYS[1])),
+        variants=("V1", "V3"),
+        speed_deal="long",
+        bot_level="hard",
+        auto_spit=None,
+        slap_time=2.5,
+    )
+    path = tmp_path / "s.toml"
+    save_settings(settings, path)
+    loaded, warnings = load_settings(path)
+    assert warnings == []
+    assert loaded == settings
+
+
+@given(st.text(min_size=1, max_size=40))
+def test_toml_string_writer_round_trips_any_text(text: str):
+    assert tomllib.loads(f"x = {toml_string(text)}")["x"] == text
+
+
+def test_default_key_maps_have_no_problems():
+    assert keymap_problems(DEFAULT_KEYS) == []
+    assert set(DEFAULT_KEYS[0]) == set(ACTIONS)
+
+
+@pytest.mark.parametrize("key", ["escape", "Tab", "ctrl+c", "\t", "\x1b", "ab", " ", "", "?", 5])
+def test_bad_game_keys_are_refused(key):
+    assert check_key(key) is not None
+
+
+def test_duplicate_key_between_players_is_a_problem():
+    maps = (dict(DEFAULT_KEYS[0], left1="y"), dict(DEFAULT_KEYS[1]))
+    problems = keymap_problems(maps)
+    assert any("'y' is used twice" in p for p in problems)
+
+
+def test_duplicate_key_within_a_player_is_a_problem():
+    maps = (dict(DEFAULT_KEYS[0], left1="w"), dict(DEFAULT_KEYS[1]))
+    assert keymap_problems(maps)
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_syntax_error_names_file_and_line(tmp_path: Path):
+    path = write(tmp_path / "c.toml", '[players]\nplayer1 = "Ann"\nplayer2 = \n')
+    settings, warnings = load_settings(path)
+    assert settings == Settings()
+    assert len(warnings) == 1
+    assert str(path) in warnings[0]
+    assert "line 3" in warnings[0]
+
+
+def test_bad_value_names_its_line_and_only_that_value_falls_back(tmp_path: Path):
+    text = (
+        "[players]\n"
+        'player1 = "Ann"\n'
+        "\n"
+        "[timing]\n"
+        "auto_spit = 1.5\n"
+        'slap_time = "slow"\n'
+        "[game]\n"
+        'variants = ["V2"]\n'
+    )
+    path = write(tmp_path / "c.toml", text)
+    settings, warnings = load_settings(path)
+    assert len(warnings) == 1
+    assert f"{path}, line 6: timing.slap_time" in warnings[0]
+    assert settings.slap_time == Settings().slap_time
+    # the rest of the file still applies
+    assert settings.names[0] == "Ann"
+    assert settings.auto_spit == 1.5
+    assert settings.variants == ("V2",)
+
+
+def test_bad_key_falls_back_for_that_action_only(tmp_path: Path):
+    text = '[keys.player1]\nleft1 = "escape"\nleft2 = "8"\n'
+    path = write(tmp_path / "c.toml", text)
+    settings, warnings = load_settings(path)
+    assert len(warnings) == 1 and "line 2" in warnings[0] and "keys.player1.left1" in warnings[0]
+    assert settings.keys[0]["left1"] == DEFAULT_KEYS[0]["left1"]
+    assert settings.keys[0]["left2"] == "8"
+
+
+def test_duplicate_keys_in_file_fall_back_to_default_keys_but_keep_the_rest(tmp_path: Path):
+    text = '[players]\nplayer2 = "Bob"\n[keys.player2]\nleft1 = "q"\n'
+    path = write(tmp_path / "c.toml", text)
+    settings, warnings = load_settings(path)
+    assert len(warnings) == 1 and "used twice" in warnings[0]
+    assert settings.keys == DEFAULT_KEYS
+    assert settings.names[1] == "Bob"
+
+
+def test_dotted_and_inline_keys_are_located(tmp_path: Path):
+    text = 'timing.slap_time = -1\n[game]\nbot_level = "godlike"\n'
+    path = write(tmp_path / "c.toml", text)
+    _, warnings = load_settings(path)
+    assert any("line 1: timing.slap_time" in w for w in warnings)
+    assert any("line 3: game.bot_level" in w for w in warnings)
+
+
+def test_auto_spit_off_and_unknown_settings(tmp_path: Path):
+    path = write(tmp_path / "c.toml", '[timing]\nauto_spit = "off"\ncolour = 3\n')
+    settings, warnings = load_settings(path)
+    assert settings.auto_spit is None
+    assert warnings and "line 3: timing.colour: unknown setting" in warnings[0]
+
+
+def test_wrong_table_types_fall_back(tmp_path: Path):
+    path = write(tmp_path / "c.toml", 'players = 3\nkeys = "qwerty"\n[game]\nvariants = "V1"\n')
+    settings, warnings = load_settings(path)
+    assert settings == Settings()
+    assert len(warnings) == 3
+
+
+def test_not_utf8_and_too_large_files(tmp_path: Path):
+    path = tmp_path / "c.toml"
+    path.write_bytes(b'[players]\nplayer1 = "\xff"\n')
+    settings, warnings = load_settings(path)
+    assert settings == Settings() and "line 2" in warnings[0]
+    path.write_bytes(b"#" * 2_000_000)
+    settings, warnings = load_settings(path)
+    assert settings == Settings() and "larger" in warnings[0]
+
+
+def test_unreadable_path_is_a_warning(tmp_path: Path):
+    settings, warnings = load_settings(tmp_path)  # a directory, not a file
+    assert settings == Settings()
+    assert str(tmp_path) in warnings[0]
+
+
+@given(st.binary(max_size=300))
+def test_junk_bytes_never_raise(tmp_path_factory, junk: bytes):
+    path = tmp_path_factory.mktemp("junk") / "c.toml"
+    path.write_bytes(junk)
+    settings, warnings = load_settings(path)
+    assert isinstance(settings, Settings)
+    assert all(isinstance(w, str) and str(path) in w for w in warnings)
+
+
+toml_scalars = st.one_of(
+    st.text(max_size=8), st.integers(), st.floats(allow_nan=False), st.booleans()
+)
+toml_values = toml_scalars | st.lists(toml_scalars, max_size=4)
+section_keys = st.sampled_from(
+    ["players", "game", "timing", "keys", "player1", "variants", "slap_time", "left1", "x"]
+)
+
+
+@given(st.dictionaries(section_keys, st.dictionaries(section_keys, toml_values, max_size=4)))
+def test_any_well_formed_toml_loads_with_warnings_not_errors(tmp_path_factory, data):
+    lines = []
+    for table, values in data.items():
+        lines.append(f"[{table}]")
+        for key, value in values.items():
+            try:
+                lines.append(f"{key} = {toml_value(value)}")
+            except ValueError:
+                continue
+    path = tmp_path_factory.mktemp("toml") / "c.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    settings, warnings = load_settings(path)
+    assert keymap_problems(settings.keys) == []
+    assert all(isinstance(n, str) and n for n in settings.names)
+    assert isinstance(settings.slap_time, float)
+    assert all(w.startswith(str(path)) for w in warnings)
+
+
+def test_failed_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    path = tmp_path / "c.toml"
+    save_settings(Settings(names=("Old", "File")), path)
+    before = path.read_bytes()
+
+    def boom(*_args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("spit.paths.os.replace", boom)
+    with pytest.raises(OSError):
+        save_settings(Settings(names=("New", "File")), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["c.toml"]  # no temp file left over
+
+
+def test_written_file_is_plain_toml():
+    text = dumps_settings(Settings())
+    data = tomllib.loads(text)
+    assert data["keys"]["player2"]["right5"] == ";"
+    assert data["timing"]["auto_spit"] == 2.0
+
+
+def test_keymap_table_rows_form_round_trips():
+    from spit.settings import keymap_table, settings_from_keymap_table
+
+    table = keymap_table(Settings())
+    assert table["player1"]["left"] == list("qwert")
+    assert table["player2"]["move"] == list("nm,./") and table["player2"]["call"] == "0"
+    assert settings_from_keymap_table(Settings(), table) == Settings()
+
+
+def test_bot_levels_are_the_bots_levels():
+    from spit.bots import LEVELS
+    from spit.settings import BOT_LEVELS
+
+    assert BOT_LEVELS == LEVELS

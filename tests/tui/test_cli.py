@@ -1,0 +1,81 @@
+"""The ``spit`` command: sub-commands, options, and clear errors (no traceback)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spit import cli
+from spit.tui.app import SpitApp
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[SpitApp]:
+    """Record the app the command would run, instead of running it."""
+    apps: list[SpitApp] = []
+    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
+    return apps
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith("spit ")
+
+
+def test_no_command_opens_the_title_menu(launched: list[SpitApp]) -> None:
+    assert cli.main([]) == 0
+    assert launched[0].start is None
+
+
+def test_play_with_variants_and_seed(launched: list[SpitApp]) -> None:
+    assert cli.main(["play", "--variant", "v1", "--variant", "V3,V4", "--seed", "42"]) == 0
+    app = launched[0]
+    assert app.start == "spit"
+    assert app.settings.variants == ("V1", "V3", "V4") and app.settings.seed == 42
+
+
+def test_speed_long_deal(launched: list[SpitApp]) -> None:
+    assert cli.main(["speed", "--long-deal"]) == 0
+    assert launched[0].start == "speed" and launched[0].settings.long_deal
+
+
+def test_unknown_variant_is_a_clear_error(
+    launched: list[SpitApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["play", "--variant", "V9"]) == 2
+    assert "unknown variant 'V9'" in capsys.readouterr().err
+    assert launched == []
+
+
+def test_bad_seed_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["play", "--seed", "-1"])
+    assert info.value.code == 2
+    assert "seed must be from 0" in capsys.readouterr().err
+
+
+def test_play_vs_level_makes_player_2_the_computer(launched: list[SpitApp]) -> None:
+    assert cli.main(["play", "--vs", "Hard"]) == 0
+    assert launched[0].start == "spit" and launched[0].opponents == {1: "hard"}
+
+
+def test_speed_vs_level(launched: list[SpitApp]) -> None:
+    assert cli.main(["speed", "--vs", "easy"]) == 0
+    assert launched[0].start == "speed" and launched[0].opponents == {1: "easy"}
+
+
+def test_watch_two_computer_players(launched: list[SpitApp]) -> None:
+    assert cli.main(["watch", "--p1", "easy", "--p2", "expert", "--mode", "speed"]) == 0
+    app = launched[0]
+    assert app.start == "speed" and app.opponents == {0: "easy", 1: "expert"}
+
+
+def test_unknown_level_is_a_clear_error(
+    launched: list[SpitApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["play", "--vs", "godlike"])
+    assert info.value.code == 2
+    assert "unknown level 'godlike'" in capsys.readouterr().err
+    assert launched == []

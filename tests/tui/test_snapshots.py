@@ -1,0 +1,58 @@
+"""SVG snapshots of the screens at 80x24, on a frozen clock with fixed deals.
+
+Update the baselines with ``python3 -m pytest tests/tui/test_snapshots.py --snapshot-update``
+and look at them before committing.
+"""
+
+from __future__ import annotations
+
+from arbiter_helpers import FakeClock
+from tui_helpers import make_app, stuck, to_slap
+
+from spit.engine import Game, SpeedConfig, SpeedGame, SpitGame, card
+
+SIZE = (80, 24)
+
+
+def test_title_screen(snap_compare) -> None:
+    assert snap_compare(make_app(FakeClock(), start=None), terminal_size=SIZE)
+
+
+def test_spit_board_in_play(snap_compare) -> None:
+    # seed 7: both call, then player 2 plays 6S on the right pile (5S)
+    app = make_app(FakeClock(), seed=7)
+    assert snap_compare(app, press=["1", "0", "h"], terminal_size=SIZE)
+
+
+def test_spit_stalemate(snap_compare) -> None:
+    app = make_app(FakeClock(), stuck)
+    assert snap_compare(app, press=["1", "0", "a"], terminal_size=SIZE)
+
+
+def test_spit_slap_phase(snap_compare) -> None:
+    app = make_app(FakeClock(), lambda: to_slap(SpitGame(seed=11)))
+    assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_spit_game_over(snap_compare) -> None:
+    def one_card() -> SpitGame:
+        six, five = card("6", "D"), card("5", "C")
+        rest = [c for c in range(52) if c not in (six, five)]
+        return SpitGame(seed=3, packets=[[six], [*rest[:15], five, *rest[15:]]])
+
+    app = make_app(FakeClock(), one_card)
+    assert snap_compare(app, press=["0", "a"], terminal_size=SIZE)
+
+
+def speed_game() -> Game:
+    return SpeedGame(SpeedConfig(), seed=5)
+
+
+def test_speed_board_opening(snap_compare) -> None:
+    app = make_app(FakeClock(), speed_game, start="speed")
+    assert snap_compare(app, press=["a"], terminal_size=SIZE)
+
+
+def test_speed_board_in_play(snap_compare) -> None:
+    app = make_app(FakeClock(), speed_game, start="speed")
+    assert snap_compare(app, press=["1", "0", "i"], terminal_size=SIZE)  # P2: Q♠ on J♠

@@ -1,0 +1,66 @@
+"""Building apps for tests: a known deal, a fake clock, straight to the board."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from arbiter_helpers import FakeClock, deal
+
+from spit.arbiter import Timing
+from spit.engine import STALL, Game, Phase, SpitGame, call
+from spit.tui.app import Settings, SpitApp
+from spit.tui.screens import GameScreen
+
+#: P1's 6D fits the left pile (5C); P2's QD fits the right pile (KD); 6H fits 5C too.
+PLAYABLE = (("6D 8C 9C 10C JC", "6H QD 9D 10D JD"), ("5C", "KD"))
+#: no stock top is next to a 5: stalemate right after the opening spit
+STUCK = (("8C 9C 10C JC QC", "8D 9D 10D JD QD"), ("5C 5H", "5D 5S"))
+
+
+def to_slap(game: SpitGame) -> SpitGame:
+    """Stall and spit until the round ends by R15(b) and the slap begins (R16)."""
+    for _ in range(100):
+        if game.phase is Phase.SLAP:
+            return game
+        if game.phase is Phase.PLAY:
+            game.apply(STALL)
+        else:
+            for p in (0, 1):
+                if call(p) in game.legal_actions(p):
+                    game.apply(call(p))
+    raise AssertionError("never reached the slap")
+
+
+def make_app(
+    clock: FakeClock,
+    game: Callable[[], Game] | None = None,
+    start: str | None = "spit",
+    timing: Timing | None = None,
+    seed: int = 7,
+    **kwargs,
+) -> SpitApp:
+    """An app on the fake clock; ``game`` deals every game (default: from the seed)."""
+    settings = Settings(seed=seed, timing=timing or Timing())
+    factory = None
+    if game is not None:
+        factory = lambda mode, settings, seed: game()  # noqa: E731
+    return SpitApp(start=start, settings=settings, clock=clock, game_factory=factory, **kwargs)
+
+
+def playable() -> SpitGame:
+    return deal(*PLAYABLE)
+
+
+def stuck() -> SpitGame:
+    return deal(*STUCK)
+
+
+def screen_of(app: SpitApp) -> GameScreen:
+    screen = app.screen
+    assert isinstance(screen, GameScreen), type(screen).__name__
+    return screen
+
+
+def region(app: SpitApp, name: str) -> str:
+    """The plain text a board region shows."""
+    return screen_of(app).query_one(f"#{name}").text.plain
