@@ -142,8 +142,12 @@ def _add_speed(sub: argparse._SubParsersAction) -> None:
 def _add_watch(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
     _add_game_options(parser)
-    parser.add_argument("--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)")
-    parser.add_argument("--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)")
+    parser.add_argument(
+        "--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)"
+    )
+    parser.add_argument(
+        "--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)"
+    )
     parser.add_argument(
         "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
     )
