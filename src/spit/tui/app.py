@@ -23,39 +23,89 @@ from textual.app import App
 from textual.binding import Binding
 
 from spit.arbiter import Agent, Clock, Timing
-from spit.engine import Game, SpitConfig, SpitGame
-from spit.tui.keymap import KeyMap
+from spit.archive import Archiver
+from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.replays import PlayerInfo, Replay
+from spit.settings import Settings as UserSettings
+from spit.settings import keymap_table
+from spit.tui.dialogs import WarningsScreen
+from spit.tui.keymap import KeyMap, KeyMapError
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.session import Session
+from spit.tui.viewer import ReplayScreen
 
 log = logging.getLogger("spit.tui")
 
 
 @dataclass
 class Settings:
-    """What the next game is dealt with: Spit variants, Speed's deal, the seed."""
+    """What the next game is dealt with: Spit variants, Speed's deal, the seed.
+
+    ``spit_target`` ends a V4 match; ``speed_target`` above 0 plays Speed as a
+    P7 match to that score. ``computer_auto_spit`` is H2's countdown in games
+    against the computer (None: the players call, as between two people).
+    """
 
     variants: tuple[str, ...] = ()
     long_deal: bool = False
     seed: int | None = None
     timing: Timing = field(default_factory=Timing)
+    spit_target: int = 100
+    speed_target: int = 0
+    computer_auto_spit: float | None = 2.0
+    bot_level: str = "medium"
+
+
+def settings_from_user(user: UserSettings, seed: int | None = None) -> Settings:
+    """The app's game settings from the settings file's."""
+    return Settings(
+        variants=tuple(user.variants),
+        long_deal=user.speed_deal == "long",
+        seed=seed,
+        timing=Timing(auto_spit=None, slap_time=user.slap_time),
+        spit_target=user.spit_target,
+        speed_target=user.speed_target,
+        computer_auto_spit=user.auto_spit,
+        bot_level=user.bot_level,
+    )
+
+
+def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
+    """The key map of the settings file, or the default and why it could not be used."""
+    try:
+        return KeyMap.from_dict(keymap_table(user)), None
+    except KeyMapError as exc:
+        return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
 
 def make_game(mode: str, settings: Settings, seed: int) -> Game:
     """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
     if mode == "spit":
-        return SpitGame(SpitConfig.from_variants(settings.variants), seed)
+        config = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
+        return SpitGame(config, seed)
     if mode == "speed":
-        try:
-            from spit.engine import SpeedConfig, SpeedGame  # type: ignore[attr-defined]
-        except ImportError as exc:
-            raise RuntimeError("Speed is not available in this version") from exc
         config = SpeedConfig(
             long_deal=settings.long_deal,
             alternating_colours="V3" in settings.variants,
+            target_score=settings.speed_target,
         )
         return SpeedGame(config, seed)
     raise ValueError(f"unknown game mode {mode!r}")
+
+
+def player_infos(names: tuple[str, str], agents: dict[int, Agent]) -> tuple[PlayerInfo, ...]:
+    """Who plays each side, for the records: a name, or a computer and its level."""
+    out = []
+    for p in (0, 1):
+        agent = agents.get(p)
+        if agent is None:
+            out.append(PlayerInfo(names[p]))
+        else:
+            level = getattr(agent, "level", None) or getattr(
+                getattr(agent, "strategy", None), "name", "computer"
+            )
+            out.append(PlayerInfo(names[p], bot=str(level)))
+    return tuple(out)
 
 
 GameFactory = Callable[[str, Settings, int], Game]
@@ -78,6 +128,11 @@ class SpitApp(App[None]):
         agents: dict[int, Agent] | None = None,
         names: tuple[str, str] = ("Player 1", "Player 2"),
         game_factory: GameFactory | None = None,
+        user_settings: UserSettings | None = None,
+        warnings: list[str] | None = None,
+        replay: Replay | None = None,
+        resumed: Replay | None = None,
+        record: bool = True,
     ) -> None:
         """``start``: 'spit' or 'speed' to go straight to a game, None for the title menu.
 
@@ -86,6 +141,11 @@ class SpitApp(App[None]):
         by player number, passed to the arbiter; ``names``: shown on the board.
         ``game_factory(mode, settings, seed)``: deals the games (default
         ``make_game``; tests and saved games pass their own).
+        ``user_settings``: the settings file's contents (the settings screen
+        edits and saves them); ``warnings``: its problems, shown first.
+        ``replay``: open the replay viewer on it; ``resumed``: carry on with
+        this saved match. ``record``: save every finished game's replay and
+        result, and each match after every round (``spit.archive``).
         """
         super().__init__()
         self.start = start
@@ -99,29 +159,71 @@ class SpitApp(App[None]):
         self.game_factory: GameFactory = game_factory or make_game
         self._seed = self.settings.seed
         self.last_error_log: Path | None = None
+        self.user_settings = user_settings or UserSettings()
+        self.warnings = list(warnings or [])
+        self.replay = replay
+        self.resumed = resumed
+        self.record = record
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
-        if self.start is not None:
+        if self.warnings:
+            self.push_screen(WarningsScreen(self.warnings), lambda _: self.open_start())
+        else:
+            self.open_start()
+
+    def open_start(self) -> None:
+        """Open what the command asked for: a game, a resumed match or a replay."""
+        if self.replay is not None:
+            self.push_screen(ReplayScreen(self.replay, leave_exits=True))
+        elif self.resumed is not None:
+            self.push_screen(GameScreen(self.resumed.final.mode, resumed=self.resumed))
+        elif self.start is not None:
             self.push_screen(GameScreen(self.start))
+
+    def apply_user_settings(self, user: UserSettings) -> str | None:
+        """Use ``user`` for the next games (names, rules, timing, keys).
+
+        Returns a problem to show if its keys cannot be used.
+        """
+        self.user_settings = user
+        self.settings = settings_from_user(user, seed=self.settings.seed)
+        self.names = user.names
+        self.keymap, problem = keymap_from_user(user)
+        return problem
 
     def next_seed(self) -> None:
         """Move to the next seed for 'play again' (a fixed seed steps by one)."""
         if self._seed is not None:
             self._seed = (self._seed + 1) % 2**64
 
-    def make_session(self, mode: str) -> Session:
-        """A new game session with the current settings."""
-        seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
-        game = self.game_factory(mode, self.settings, seed)
-        return Session(
+    def make_session(self, mode: str, resumed: Replay | None = None) -> Session:
+        """A new game session with the current settings (or the ``resumed`` match)."""
+        if resumed is not None:
+            game = resumed.final
+            names = (resumed.meta.players[0].name, resumed.meta.players[1].name)
+        else:
+            seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
+            game = self.game_factory(mode, self.settings, seed)
+            names = self.names
+        session = Session(
             game,
             keymap=self.keymap,
             timing=self.settings.timing,
             clock=self.clock,
             agents=self.agents,
-            names=self.names,
+            names=names,
         )
+        self.archive(session, resumed)
+        return session
+
+    def archive(self, session: Session, resumed: Replay | None = None) -> None:
+        """Keep ``session``'s game: the match after each round, the replay and result at the end."""
+        if not self.record:
+            return
+        players = player_infos(session.names, session.agents)
+        session.archiver = Archiver(session.arbiter, players, resumed=resumed)
+        session.listeners.append(session.archiver)
 
     def _fatal_error(self) -> None:
         """Textual's last-resort handler: log the traceback to a file, show one line."""
