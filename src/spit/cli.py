@@ -70,6 +70,15 @@ def _target(text: str) -> int:
     return value
 
 
+def _level(text: str) -> str:
+    from spit.bots import LEVELS
+
+    level = text.strip().lower()
+    if level not in LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown level {text!r}; choose from {', '.join(LEVELS)}")
+    return level
+
+
 def _tui() -> None:
     # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
     # wants the key's effect on screen sooner. Idle costs nothing either way.
@@ -77,7 +86,9 @@ def _tui() -> None:
     os.environ.setdefault("TEXTUAL_FPS", "120")
 
 
-def _run_tui(args: argparse.Namespace, start: str | None) -> int:
+def _run_tui(
+    args: argparse.Namespace, start: str | None, opponents: dict[int, str] | None = None
+) -> int:
     _tui()
     from spit.tui.launch import configured_app, run
 
@@ -93,6 +104,7 @@ def _run_tui(args: argparse.Namespace, start: str | None) -> int:
         long_deal=bool(getattr(args, "long_deal", False)),
         seed=getattr(args, "seed", None),
         target=getattr(args, "target", None),
+        opponents=opponents,
     )
     return run(app)
 
@@ -119,12 +131,30 @@ def _cmd_menu(args: argparse.Namespace) -> int:
     return _run_tui(args, None)
 
 
+def _vs(args: argparse.Namespace) -> dict[int, str] | None:
+    level = getattr(args, "vs", None)
+    return {1: level} if level else None
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
-    return _run_tui(args, "spit")
+    return _run_tui(args, "spit", _vs(args))
 
 
 def _cmd_speed(args: argparse.Namespace) -> int:
-    return _run_tui(args, "speed")
+    return _run_tui(args, "speed", _vs(args))
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    return _run_tui(args, args.mode, {0: args.p1, 1: args.p2})
+
+
+def _add_vs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--vs",
+        type=_level,
+        metavar="LEVEL",
+        help="play against the computer: easy, medium, hard or expert (you are player 1)",
+    )
 
 
 def _add_play(sub: argparse._SubParsersAction) -> None:
@@ -137,12 +167,14 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="play a V4 scoring match that ends at N points (turns V4 on)",
     )
+    _add_vs(parser)
     parser.set_defaults(handler=_cmd_play)
 
 
 def _add_speed(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("speed", help="play Speed, two players at one keyboard")
     _add_game_options(parser)
+    _add_vs(parser)
     parser.add_argument(
         "--long-deal", action="store_true", help="side piles of 5 and 20 cards each (P1b)"
     )
@@ -156,10 +188,29 @@ def _add_speed(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cmd_speed)
 
 
+def _add_watch(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("watch", help="watch two computer players play each other")
+    _add_game_options(parser)
+    parser.add_argument(
+        "--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)"
+    )
+    parser.add_argument(
+        "--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)"
+    )
+    parser.add_argument(
+        "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
+    )
+    parser.add_argument(
+        "--long-deal", action="store_true", help="Speed: side piles of 5 and 20 cards each (P1b)"
+    )
+    parser.set_defaults(handler=_cmd_watch)
+
+
 #: Sub-command registrars, in the order --help lists them.
 COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_play,
     _add_speed,
+    _add_watch,
     add_sim_parser,
     _add_persist,
 ]

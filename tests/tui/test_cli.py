@@ -53,3 +53,29 @@ def test_bad_seed_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
         cli.main(["play", "--seed", "-1"])
     assert info.value.code == 2
     assert "seed must be from 0" in capsys.readouterr().err
+
+
+def test_play_vs_level_makes_player_2_the_computer(launched: list[SpitApp]) -> None:
+    assert cli.main(["play", "--vs", "Hard"]) == 0
+    assert launched[0].start == "spit" and launched[0].opponents == {1: "hard"}
+
+
+def test_speed_vs_level(launched: list[SpitApp]) -> None:
+    assert cli.main(["speed", "--vs", "easy"]) == 0
+    assert launched[0].start == "speed" and launched[0].opponents == {1: "easy"}
+
+
+def test_watch_two_computer_players(launched: list[SpitApp]) -> None:
+    assert cli.main(["watch", "--p1", "easy", "--p2", "expert", "--mode", "speed"]) == 0
+    app = launched[0]
+    assert app.start == "speed" and app.opponents == {0: "easy", 1: "expert"}
+
+
+def test_unknown_level_is_a_clear_error(
+    launched: list[SpitApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["play", "--vs", "godlike"])
+    assert info.value.code == 2
+    assert "unknown level 'godlike'" in capsys.readouterr().err
+    assert launched == []

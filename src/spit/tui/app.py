@@ -15,7 +15,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rich.text import Text
@@ -24,6 +24,7 @@ from textual.binding import Binding
 
 from spit.arbiter import Agent, Clock, Timing
 from spit.archive import Archiver
+from spit.bots import LEVELS, make_bot
 from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.replays import PlayerInfo, Replay
 from spit.settings import Settings as UserSettings
@@ -35,6 +36,11 @@ from spit.tui.session import Session
 from spit.tui.viewer import ReplayScreen
 
 log = logging.getLogger("spit.tui")
+
+
+#: H2: against the computer the spit is automatic after this countdown (seconds),
+#: unless the settings choose another (or "off").
+AUTO_SPIT_VS_COMPUTER = 1.5
 
 
 @dataclass
@@ -52,7 +58,7 @@ class Settings:
     timing: Timing = field(default_factory=Timing)
     spit_target: int = 100
     speed_target: int = 0
-    computer_auto_spit: float | None = 2.0
+    computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
     bot_level: str = "medium"
 
 
@@ -93,22 +99,27 @@ def make_game(mode: str, settings: Settings, seed: int) -> Game:
     raise ValueError(f"unknown game mode {mode!r}")
 
 
-def player_infos(names: tuple[str, str], agents: dict[int, Agent]) -> tuple[PlayerInfo, ...]:
+def player_infos(
+    names: tuple[str, str], levels: dict[int, str], agents: dict[int, Agent]
+) -> tuple[PlayerInfo, ...]:
     """Who plays each side, for the records: a name, or a computer and its level."""
     out = []
     for p in (0, 1):
-        agent = agents.get(p)
-        if agent is None:
-            out.append(PlayerInfo(names[p]))
+        if p in levels:
+            out.append(PlayerInfo(names[p], bot=levels[p]))
+        elif p in agents:
+            out.append(PlayerInfo(names[p], bot="computer"))
         else:
-            level = getattr(agent, "level", None) or getattr(
-                getattr(agent, "strategy", None), "name", "computer"
-            )
-            out.append(PlayerInfo(names[p], bot=str(level)))
+            out.append(PlayerInfo(names[p]))
     return tuple(out)
 
 
 GameFactory = Callable[[str, Settings, int], Game]
+
+
+def computer_name(level: str) -> str:
+    """How a computer player is named on the board."""
+    return f"Computer ({level})"
 
 
 class SpitApp(App[None]):
@@ -128,6 +139,8 @@ class SpitApp(App[None]):
         agents: dict[int, Agent] | None = None,
         names: tuple[str, str] = ("Player 1", "Player 2"),
         game_factory: GameFactory | None = None,
+        opponents: dict[int, str] | None = None,
+        bot_seed: int | None = None,
         user_settings: UserSettings | None = None,
         warnings: list[str] | None = None,
         replay: Replay | None = None,
@@ -140,8 +153,11 @@ class SpitApp(App[None]):
         and timers fire only when the test ticks. ``agents``: computer players
         by player number, passed to the arbiter; ``names``: shown on the board.
         ``game_factory(mode, settings, seed)``: deals the games (default
-        ``make_game``; tests and saved games pass their own).
-        ``user_settings``: the settings file's contents (the settings screen
+        ``make_game``; tests and saved games pass their own). ``opponents``:
+        computer levels by player number for the game started by ``start``
+        (``{1: "hard"}``; both players for watching). ``bot_seed``: seeds the
+        bots' own generators (tests); by default they are seeded at random,
+        never from the deal. ``user_settings``: the settings file's contents (the settings screen
         edits and saves them); ``warnings``: its problems, shown first.
         ``replay``: open the replay viewer on it; ``resumed``: carry on with
         this saved match. ``record``: save every finished game's replay and
@@ -158,6 +174,11 @@ class SpitApp(App[None]):
         self.names = names
         self.game_factory: GameFactory = game_factory or make_game
         self._seed = self.settings.seed
+        for level in (opponents or {}).values():
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        self.opponents = dict(opponents or {})
+        self.bot_seed = bot_seed
         self.last_error_log: Path | None = None
         self.user_settings = user_settings or UserSettings()
         self.warnings = list(warnings or [])
@@ -179,7 +200,7 @@ class SpitApp(App[None]):
         elif self.resumed is not None:
             self.push_screen(GameScreen(self.resumed.final.mode, resumed=self.resumed))
         elif self.start is not None:
-            self.push_screen(GameScreen(self.start))
+            self.push_screen(GameScreen(self.start, self.opponents))
 
     def apply_user_settings(self, user: UserSettings) -> str | None:
         """Use ``user`` for the next games (names, rules, timing, keys).
@@ -197,31 +218,57 @@ class SpitApp(App[None]):
         if self._seed is not None:
             self._seed = (self._seed + 1) % 2**64
 
-    def make_session(self, mode: str, resumed: Replay | None = None) -> Session:
-        """A new game session with the current settings (or the ``resumed`` match)."""
+    def make_session(
+        self, mode: str, opponents: dict[int, str] | None = None, resumed: Replay | None = None
+    ) -> Session:
+        """A new game session with the current settings (or the ``resumed`` match).
+
+        ``opponents`` maps player numbers to computer levels; those players are
+        bots, which see only their observation and act through the arbiter. A
+        resumed match brings its own players (names and computer levels).
+        """
+        names = list(self.names)
         if resumed is not None:
             game = resumed.final
-            names = (resumed.meta.players[0].name, resumed.meta.players[1].name)
+            players = resumed.meta.players
+            names = [players[0].name, players[1].name]
+            opponents = {p: info.bot for p, info in enumerate(players) if info.bot in LEVELS}
         else:
             seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
             game = self.game_factory(mode, self.settings, seed)
-            names = self.names
+        agents: dict[int, Agent] = dict(self.agents)
+        timing = self.settings.timing
+        levels: dict[int, str] = {}
+        if opponents:
+            for player, level in opponents.items():
+                assert level is not None
+                bot_seed = self.bot_seed
+                if bot_seed is None:
+                    bot_seed = random.SystemRandom().getrandbits(63)
+                agents[player] = make_bot(level, player, seed=bot_seed + player, mode=game.mode)
+                names[player] = computer_name(level)
+                levels[player] = level
+            if timing.auto_spit is None:
+                timing = replace(timing, auto_spit=self.settings.computer_auto_spit)
         session = Session(
             game,
             keymap=self.keymap,
-            timing=self.settings.timing,
+            timing=timing,
             clock=self.clock,
-            agents=self.agents,
-            names=names,
+            agents=agents,
+            names=(names[0], names[1]),
         )
-        self.archive(session, resumed)
+        session.levels = levels
+        self.archive(session, levels, resumed)
         return session
 
-    def archive(self, session: Session, resumed: Replay | None = None) -> None:
+    def archive(
+        self, session: Session, levels: dict[int, str], resumed: Replay | None = None
+    ) -> None:
         """Keep ``session``'s game: the match after each round, the replay and result at the end."""
         if not self.record:
             return
-        players = player_infos(session.names, session.agents)
+        players = player_infos(session.names, levels, session.agents)
         session.archiver = Archiver(session.arbiter, players, resumed=resumed)
         session.listeners.append(session.archiver)
 

@@ -57,9 +57,13 @@ class GameScreen(Screen[None]):
         Binding("enter", "again", "Play again", show=False),
     ]
 
-    def __init__(self, mode: str, resumed: Replay | None = None) -> None:
+    def __init__(
+        self, mode: str, opponents: dict[int, str] | None = None, resumed: Replay | None = None
+    ) -> None:
         super().__init__()
         self.mode = mode
+        #: computer levels by player number (empty: two people at the keyboard)
+        self.opponents = dict(opponents or {})
         #: a saved match to carry on with (used by the first deal only)
         self.resumed = resumed
         self.session: Session | None = None
@@ -89,7 +93,9 @@ class GameScreen(Screen[None]):
         app = self.spit_app
         try:
             resumed, self.resumed = self.resumed, None
-            self.session = app.make_session(self.mode, resumed=resumed)
+            self.session = app.make_session(self.mode, self.opponents, resumed=resumed)
+            if resumed is not None:  # play again deals a new game with the same players
+                self.opponents = dict(self.session.levels)
         except Exception as exc:  # a bad setting or a missing mode: say so, keep running
             log.exception("cannot start a game")
             self.session = None
@@ -352,8 +358,10 @@ class DocScreen(Screen[None]):
 
 
 MENU = (
-    ("spit", "Play Spit"),
-    ("speed", "Play Speed"),
+    ("spit", "Play Spit (two players)"),
+    ("speed", "Play Speed (two players)"),
+    ("vs-spit", "Play Spit against the computer"),
+    ("vs-speed", "Play Speed against the computer"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -435,6 +443,9 @@ class TitleScreen(Screen[None]):
             app.push_screen(GameScreen(choice))
         elif choice == "resume":
             self.resume_match()
+        elif choice in ("vs-spit", "vs-speed"):
+            mode = choice.removeprefix("vs-")
+            app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
@@ -444,5 +455,45 @@ class TitleScreen(Screen[None]):
         elif choice == "quit":
             app.exit()
 
+    def _start_vs(self, mode: str, level: str | None) -> None:
+        """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
+        if level is not None:
+            self.app.push_screen(GameScreen(mode, {1: level}))
+
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
+
+
+LEVEL_TEXTS = {
+    "easy": "easy     slow, plays any card it sees",
+    "medium": "medium   quicker, turns up hidden cards first",
+    "hard": "hard     quick, keeps piles open, never feeds you",
+    "expert": "expert   fastest, thinks a move ahead",
+}
+
+
+class LevelScreen(ModalScreen[str | None]):
+    """Choose the computer's level; dismisses with the level, or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="level-box"):
+            yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
+            yield OptionList(
+                *[Option(text, id=level) for level, text in LEVEL_TEXTS.items()], id="levels"
+            )
+            yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
+
+    def on_mount(self) -> None:
+        levels = self.query_one("#levels", OptionList)
+        default = getattr(self.app.settings, "bot_level", "medium")  # type: ignore[attr-defined]
+        order = list(LEVEL_TEXTS)
+        levels.highlighted = order.index(default if default in order else "medium")
+        levels.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -111,6 +111,8 @@ class Session:
         self._shown_countdown: int | None = None
         self._takes: list[str] = []
         self.listeners: list[Callable[[list[Outcome]], None]] = []
+        #: computer levels by player number (set by the app; for the records)
+        self.levels: dict[int, str] = {}
         #: keeps the game's files (``spit.archive.Archiver``), if the app records games
         self.archiver: Any = None
         #: finished rounds of a match waiting to be shown, oldest first
