@@ -226,3 +226,22 @@ def test_a_junk_action_gives_a_replay_error(index: int, junk: object) -> None:
 def test_junk_text_gives_a_replay_error(text: str | bytes) -> None:
     with pytest.raises(ReplayError):
         loads(text)
+
+
+def test_save_version_must_be_the_integer_1_not_true() -> None:
+    data = SpitGame(seed=3).to_json()
+    data["version"] = True
+    with pytest.raises(ReplayError, match="version"):
+        load_game(data)
+
+
+def test_save_without_fingerprint_is_refused() -> None:
+    data = SpitGame(seed=3).to_json()
+    data["fingerprint"] = None
+    with pytest.raises(ReplayError, match="fingerprint"):
+        load_game(data)
+
+
+def test_legal_actions_of_an_unknown_player_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no player 3"):
+        SpitGame(seed=3).legal_actions(3)

@@ -36,7 +36,8 @@ def new_game_from_save(data: Any) -> Game:
         raise ReplayError("a saved game must be a JSON object")
     if data.get("format") != SAVE_FORMAT:
         raise ReplayError("not a spit saved game (format field missing or wrong)")
-    if data.get("version") != SAVE_VERSION:
+    version = data.get("version")
+    if type(version) is not int or version != SAVE_VERSION:
         raise ReplayError(f"unsupported save version {data.get('version')!r:.20}")
     mode = data.get("mode")
     if not isinstance(mode, str) or mode not in _MODES:
@@ -71,7 +72,9 @@ def load_game(data: Any, check_fingerprint: bool = True) -> Game:
         except EngineError as exc:
             raise ReplayError(f"action {i + 1} ({action.describe()}) is illegal: {exc}") from exc
     stored = data.get("fingerprint")
-    if check_fingerprint and stored is not None and stored != game.fingerprint():
+    if not isinstance(stored, str):
+        raise ReplayError("the saved game has no fingerprint to check against")
+    if check_fingerprint and stored != game.fingerprint():
         raise ReplayError("the replayed game does not match its stored fingerprint")
     return game
 

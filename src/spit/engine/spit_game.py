@@ -357,6 +357,8 @@ class SpitGame(Game):
             if phase is Phase.SLAP or phase is Phase.CHOOSE:
                 return [CLOSE]
             return []
+        if player != 0 and player != 1:
+            raise ValueError(f"no player {player!r}: use 0, 1, SYSTEM or None")
         if phase is Phase.OPENING or phase is Phase.STALEMATE:
             if self.spit[player] and not self.called[player]:
                 return [call(player)]
