@@ -7,8 +7,10 @@ from abc import ABC, abstractmethod
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from spit.engine.actions import Action
-from spit.engine.events import Event
+from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind
+from spit.engine.cards import DECK_SIZE
+from spit.engine.errors import ConfigError, IllegalAction
+from spit.engine.events import Event, GameOver, PhaseChanged
 from spit.engine.rng import Rng
 
 SAVE_FORMAT = "spit-game"
@@ -39,9 +41,30 @@ class Game(ABC):
     rng: Rng
     phase: Phase
     round_no: int
+    called: list[bool]
+    scores: list[int]
+    games_won: list[int]
     winner: int | None
     result: str
     actions: list[Action]
+
+    def _start(self, config: Any, config_type: type, seed: int) -> None:
+        """Set up what every mode has: config, seed, generator, log, scores, result."""
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise ConfigError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
+        self.config = config if config is not None else config_type()
+        if not isinstance(self.config, config_type):
+            raise ConfigError(f"config must be a {config_type.__name__}")
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.actions = []
+        self.called = [False, False]
+        self.round_no = 0
+        self.scores = [0, 0]
+        self.games_won = [0, 0]
+        self.winner = None
+        self.result = ""
+        self.phase = Phase.OPENING
 
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action`` and return the events it caused.
@@ -66,6 +89,37 @@ class Game(ABC):
     def over(self) -> bool:
         """True once the game (or match) has ended."""
         return self.phase is Phase.GAME_OVER
+
+    def _check_sender(self, kind: Kind, player: int) -> bool:
+        """The checks every mode makes first: the game is not over, and timing
+        actions come from SYSTEM only, the others from a player. Returns True for
+        a timing action (the mode then checks its phase)."""
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalAction("the game is over")
+        if kind >= Kind.CLOSE:
+            if player != SYSTEM:
+                raise IllegalAction(f"only the game itself may {kind.name.lower()}")
+            return True
+        if player not in PLAYERS:
+            raise IllegalAction(f"no player {player}")
+        return False
+
+    def _set_phase(self, events: list[Event], phase: Phase) -> None:
+        self.phase = phase
+        events.append(PhaseChanged(phase.value))
+
+    def _finish(self, events: list[Event], winner: int | None, reason: str) -> None:
+        """End the game (or match): ``winner`` None is a draw."""
+        self.winner = winner
+        self.result = reason
+        events.append(GameOver(winner, reason))
+        self._set_phase(events, Phase.GAME_OVER)
+
+    def _fresh_deck(self) -> list[int]:
+        """The 52 cards shuffled by the game's own generator (R2, P1)."""
+        deck = list(range(DECK_SIZE))
+        self.rng.shuffle(deck)
+        return deck
 
     @abstractmethod
     def check(self, action: Action) -> None:

@@ -21,16 +21,13 @@ from spit.engine.events import (
     CardTurnedUp,
     Dealt,
     Event,
-    GameOver,
     GameWon,
-    PhaseChanged,
     Scored,
     SidePilesRebuilt,
     Spat,
     SpitCalled,
     Stalemate,
 )
-from spit.engine.rng import Rng
 
 #: P2: the number of slots in a hand.
 HAND_SIZE = 5
@@ -156,14 +153,7 @@ class SpeedGame(Game):
         See ``deal_speed`` for how a given deck is read. The events of the first
         deal are in ``opening_events``.
         """
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise ConfigError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
-        self.config = config if config is not None else SpeedConfig()
-        if not isinstance(self.config, SpeedConfig):
-            raise ConfigError("config must be a SpeedConfig")
-        self.seed = seed
-        self.rng = Rng(seed)
-        self.actions = []
+        self._start(config, SpeedConfig, seed)
         self._rows = adjacency_rows(self.config.alternating_colours)
         #: the adjacency rows of the two spit piles' top cards (kept up to date)
         self._top_rows = [NO_CARD_FITS, NO_CARD_FITS]
@@ -172,13 +162,6 @@ class SpeedGame(Game):
         self.side: list[list[int]] = [[], []]
         self.piles: list[list[int]] = [[], []]
         self.centre: list[int] = []
-        self.called = [False, False]
-        self.round_no = 0
-        self.scores = [0, 0]
-        self.games_won = [0, 0]
-        self.winner: int | None = None
-        self.result = ""
-        self.phase = Phase.OPENING
         self.start_deck: tuple[int, ...] | None = None
         if deck is None:
             first = self._fresh_deck()
@@ -347,11 +330,7 @@ class SpeedGame(Game):
     def check(self, action: Action) -> None:
         kind, p, s, t = action
         phase = self.phase
-        if phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        if kind >= Kind.CLOSE:
-            if p != SYSTEM:
-                raise IllegalAction(f"only the game itself may {kind.name.lower()}")
+        if self._check_sender(kind, p):
             if kind is Kind.STALL and phase is not Phase.PLAY:
                 raise IllegalAction("a stall can only be declared during play (H6)")
             if kind is Kind.FLIP and phase is not Phase.STALEMATE:
@@ -359,8 +338,6 @@ class SpeedGame(Game):
             if kind is Kind.CLOSE:
                 raise IllegalAction("Speed has no slap or choice window to close")
             return
-        if p not in PLAYERS:
-            raise IllegalAction(f"no player {p}")
         if kind is Kind.PLAY:
             if phase is not Phase.PLAY:
                 raise IllegalAction(_WAIT_REASON[phase])
@@ -445,10 +422,6 @@ class SpeedGame(Game):
         elif kind is Kind.FLIP:
             self._flip(events)
         return events
-
-    def _set_phase(self, events: list[Event], phase: Phase) -> None:
-        self.phase = phase
-        events.append(PhaseChanged(phase.value))
 
     def _open(self, events: list[Event]) -> None:
         """P2: both ready: the two centre cards turn up at once and start the spit piles."""
@@ -553,18 +526,6 @@ class SpeedGame(Game):
             self._finish(events, None, RESULT_ROUND_LIMIT)  # H4
             return
         self._deal(events, self._fresh_deck())
-
-    def _finish(self, events: list[Event], winner: int | None, reason: str) -> None:
-        self.winner = winner
-        self.result = reason
-        events.append(GameOver(winner, reason))
-        self._set_phase(events, Phase.GAME_OVER)
-
-    def _fresh_deck(self) -> list[int]:
-        """A shuffled deck from the game's own generator."""
-        deck = list(range(DECK_SIZE))
-        self.rng.shuffle(deck)
-        return deck
 
     def _deal(self, events: list[Event], deck: Sequence[int]) -> None:
         """P1, P2: deal a new round and wait for both players to be ready."""

@@ -28,9 +28,7 @@ from spit.engine.events import (
     CardTurnedUp,
     Dealt,
     Event,
-    GameOver,
     GameWon,
-    PhaseChanged,
     PileTaken,
     RoundOver,
     Scored,
@@ -39,7 +37,6 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
-from spit.engine.rng import Rng
 
 #: R3: the stock each successive card of a layout is dealt onto, row by row.
 DEAL_ORDER: dict[int, tuple[int, ...]] = {
@@ -155,29 +152,15 @@ class SpitGame(Game):
         is dealt first); together they must be the 52 cards once each. The
         events of the first deal are in ``opening_events``.
         """
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise ConfigError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
-        self.config = config if config is not None else SpitConfig()
-        if not isinstance(self.config, SpitConfig):
-            raise ConfigError("config must be a SpitConfig")
-        self.seed = seed
-        self.rng = Rng(seed)
-        self.actions = []
+        self._start(config, SpitConfig, seed)
         self._rows = adjacency_rows(self.config.alternating_colours)
         self.n_stocks = self.config.n_stocks
         self.stocks: list[list[list[int]]] = [[], []]
         self.spit: list[list[int]] = [[], []]
         self.piles: list[list[int]] = [[], []]
         self.pile_used = [False, False]
-        self.called = [False, False]
         self.slaps: list[tuple[int, int]] = []
         self.chooser: int | None = None
-        self.round_no = 0
-        self.scores = [0, 0]
-        self.games_won = [0, 0]
-        self.winner: int | None = None
-        self.result = ""
-        self.phase = Phase.OPENING
         self.start_packets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         #: cards gathered at a round's end and not dealt again (only at game over)
         self.gathered: list[list[int]] = [[], []]
@@ -376,11 +359,7 @@ class SpitGame(Game):
     def check(self, action: Action) -> None:
         kind, p, s, t = action
         phase = self.phase
-        if phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        if kind >= Kind.CLOSE:
-            if p != SYSTEM:
-                raise IllegalAction(f"only the game itself may {kind.name.lower()}")
+        if self._check_sender(kind, p):
             if kind is Kind.STALL and phase is not Phase.PLAY:
                 raise IllegalAction("a stall can only be declared during play (H6)")
             if kind is Kind.CLOSE and phase not in (Phase.SLAP, Phase.CHOOSE):
@@ -388,8 +367,6 @@ class SpitGame(Game):
             if kind is Kind.FLIP:
                 raise IllegalAction("Spit has no side piles to flip")
             return
-        if p not in PLAYERS:
-            raise IllegalAction(f"no player {p}")
         if kind is Kind.PLAY:
             if phase is not Phase.PLAY:
                 raise IllegalAction(_WAIT_REASON[phase])
@@ -514,10 +491,6 @@ class SpitGame(Game):
             self._stalemate(events, stalled=True)  # H6
         return events
 
-    def _set_phase(self, events: list[Event], phase: Phase) -> None:
-        self.phase = phase
-        events.append(PhaseChanged(phase.value))
-
     def _spit(self, events: list[Event]) -> None:
         """R5, R13, R14: every player holding spit cards turns one onto their own pile."""
         for p in PLAYERS:
@@ -628,16 +601,9 @@ class SpitGame(Game):
             self.rng.shuffle(gathered[p])
         self._deal_round(events, gathered)
 
-    def _finish(self, events: list[Event], winner: int | None, reason: str) -> None:
-        self.winner = winner
-        self.result = reason
-        events.append(GameOver(winner, reason))
-        self._set_phase(events, Phase.GAME_OVER)
-
     def _fresh_packets(self) -> list[list[int]]:
         """R2: shuffle the deck and deal 26 cards to each player."""
-        deck = list(range(DECK_SIZE))
-        self.rng.shuffle(deck)
+        deck = self._fresh_deck()
         return [deck[:26], deck[26:]]
 
     def _deal_round(self, events: list[Event], packets: Sequence[Sequence[int]]) -> None:
