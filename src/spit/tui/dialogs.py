@@ -32,7 +32,7 @@ class WarningsScreen(ModalScreen[None]):
             for warning in self.warnings:
                 yield Static(f"• {warning}", markup=False, classes="warning")
             yield Static("The bad parts use their defaults; everything else applies.")
-        yield Static("Enter: continue", classes="hint")
+            yield Static("Enter: continue", classes="hint")
 
     def action_close(self) -> None:
         """Go on to the game or the menu."""
@@ -159,7 +159,7 @@ class SettingsScreen(Screen[None]):
             "speed_target": str(user.speed_target),
         }
         yield Static(
-            "[b]Settings[/b]   Tab: next field   ctrl+s: save   Esc: back without saving",
+            "[b]Settings:[/b] Tab next field, ctrl+s save, Esc back without saving",
             classes="hint",
         )
         with VerticalScroll(id="settings-form"):
