@@ -47,8 +47,14 @@ class Archiver:
         return self.keeper.meta
 
     def session_times(self) -> list[float]:
-        """This session's action times, in seconds since the arbiter started."""
-        return times_from_log(self.arbiter.log, self.arbiter.start_time)
+        """This session's action times, in seconds since the arbiter started.
+
+        Actions the game already held when the arbiter took it over (a position
+        set up before play) count as made at the start.
+        """
+        times = times_from_log(self.arbiter.log, self.arbiter.start_time)
+        before = len(self.arbiter.game.actions) - len(self.keeper.prior_times) - len(times)
+        return [0.0] * max(0, before) + times
 
     def times(self) -> list[float]:
         """Every action time of the game so far, in seconds since it began."""

@@ -60,6 +60,16 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _target(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= 100_000:
+        raise argparse.ArgumentTypeError("the target score must be from 1 to 100000")
+    return value
+
+
 def _level(text: str) -> str:
     from spit.bots import LEVELS
 
@@ -69,27 +79,52 @@ def _level(text: str) -> str:
     return level
 
 
+def _tui() -> None:
+    # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
+    # wants the key's effect on screen sooner. Idle costs nothing either way.
+    # Set before Textual is imported.
+    os.environ.setdefault("TEXTUAL_FPS", "120")
+
+
 def _run_tui(
     args: argparse.Namespace, start: str | None, opponents: dict[int, str] | None = None
 ) -> int:
-    # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
-    # wants the key's effect on screen sooner. Idle costs nothing either way.
-    os.environ.setdefault("TEXTUAL_FPS", "120")
-    from spit.tui.app import Settings, SpitApp
+    _tui()
+    from spit.tui.launch import configured_app, run
 
+    given = getattr(args, "variant", None)
     try:
-        variants = _variants(getattr(args, "variant", None))
+        variants = None if given is None else _variants(given)
     except argparse.ArgumentTypeError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 2
-    settings = Settings(
+    app = configured_app(
+        start,
         variants=variants,
         long_deal=bool(getattr(args, "long_deal", False)),
         seed=getattr(args, "seed", None),
+        target=getattr(args, "target", None),
+        opponents=opponents,
     )
-    app = SpitApp(start=start, settings=settings, opponents=opponents)
-    app.run()
-    return app.return_code or 0
+    return run(app)
+
+
+def _launch_replay(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_replay
+
+    return launch_replay(args)
+
+
+def _launch_resume(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_resume
+
+    return launch_resume(args)
+
+
+def _add_persist(sub: argparse._SubParsersAction) -> None:
+    persist_commands.register(sub, {"replay": _launch_replay, "resume": _launch_resume})
 
 
 def _cmd_menu(args: argparse.Namespace) -> int:
@@ -125,6 +160,13 @@ def _add_vs(parser: argparse.ArgumentParser) -> None:
 def _add_play(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("play", help="play Spit, two players at one keyboard")
     _add_game_options(parser)
+    parser.add_argument(
+        "--target",
+        type=_target,
+        default=argparse.SUPPRESS,
+        metavar="N",
+        help="play a V4 scoring match that ends at N points (turns V4 on)",
+    )
     _add_vs(parser)
     parser.set_defaults(handler=_cmd_play)
 
@@ -135,6 +177,13 @@ def _add_speed(sub: argparse._SubParsersAction) -> None:
     _add_vs(parser)
     parser.add_argument(
         "--long-deal", action="store_true", help="side piles of 5 and 20 cards each (P1b)"
+    )
+    parser.add_argument(
+        "--target",
+        type=_target,
+        default=argparse.SUPPRESS,
+        metavar="N",
+        help="play a P7 match to N points instead of a single game",
     )
     parser.set_defaults(handler=_cmd_speed)
 
@@ -163,7 +212,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_speed,
     _add_watch,
     add_sim_parser,
-    persist_commands.register,
+    _add_persist,
 ]
 
 

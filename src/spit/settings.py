@@ -25,6 +25,8 @@ VARIANTS = ("V1", "V2", "V3", "V4")
 SPEED_DEALS = ("standard", "long")
 BOT_LEVELS = ("easy", "medium", "hard", "expert")
 MAX_NAME = 24
+#: Largest match target score (V4's usual target is 100).
+MAX_TARGET = 100_000
 
 #: Action names of the key map, in the order the file lists them.
 ACTIONS: tuple[str, ...] = (
@@ -53,7 +55,12 @@ def _default_keys() -> tuple[dict[str, str], dict[str, str]]:
 
 @dataclass(frozen=True)
 class Settings:
-    """Every user setting. ``auto_spit`` is H2's countdown in seconds, None for off."""
+    """Every user setting.
+
+    ``auto_spit`` is H2's countdown in seconds against the computer (None: off);
+    ``spit_target`` the score that ends a V4 match; ``speed_target`` the score
+    of a Speed P7 match (0: single games).
+    """
 
     names: tuple[str, str] = ("Player 1", "Player 2")
     keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=_default_keys)
@@ -62,6 +69,8 @@ class Settings:
     bot_level: str = "medium"
     auto_spit: float | None = 2.0
     slap_time: float = 3.0
+    spit_target: int = 100
+    speed_target: int = 0
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -191,7 +200,11 @@ class _Reader:
         game = self.table(data, "game")
         timing = self.table(data, "timing")
         self.unknown(players, "players.", ("player1", "player2"))
-        self.unknown(game, "game.", ("variants", "speed_deal", "bot_level"))
+        self.unknown(
+            game,
+            "game.",
+            ("variants", "speed_deal", "bot_level", "spit_target", "speed_target"),
+        )
         self.unknown(timing, "timing.", ("auto_spit", "slap_time"))
         names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
         return Settings(
@@ -202,7 +215,22 @@ class _Reader:
             bot_level=self.choice(game, "bot_level", BOT_LEVELS, defaults.bot_level),
             auto_spit=self.auto_spit(timing, defaults.auto_spit),
             slap_time=self.seconds(timing, "slap_time", 0.5, 30.0, defaults.slap_time),
+            spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
+            speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
         )
+
+    def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
+        if key not in table:
+            return default
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_TARGET:
+            self.warn(
+                f"game.{key}",
+                f"must be a whole number from {low} to {MAX_TARGET}, "
+                f"got {_show(value)}; using {default}",
+            )
+            return default
+        return value
 
     def name(self, table: dict[str, Any], key: str, default: str) -> str:
         if key not in table:
@@ -373,6 +401,8 @@ def dumps_settings(settings: Settings) -> str:
                 "variants": list(settings.variants),
                 "speed_deal": settings.speed_deal,
                 "bot_level": settings.bot_level,
+                "spit_target": settings.spit_target,
+                "speed_target": settings.speed_target,
             },
         ),
         ("timing", {"auto_spit": auto, "slap_time": settings.slap_time}),

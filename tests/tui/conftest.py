@@ -16,3 +16,11 @@ from arbiter_helpers import FakeClock
 def clock() -> FakeClock:
     """A clock that moves only when the test advances it."""
     return FakeClock()
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point SPIT_CONFIG and SPIT_DATA_DIR into tmp_path: the app records every game."""
+    monkeypatch.setenv("SPIT_CONFIG", str(tmp_path / "config" / "config.toml"))
+    monkeypatch.setenv("SPIT_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path

@@ -23,47 +23,98 @@ from textual.app import App
 from textual.binding import Binding
 
 from spit.arbiter import Agent, Clock, Timing
+from spit.archive import Archiver
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, SpitConfig, SpitGame
-from spit.tui.keymap import KeyMap
+from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.replays import PlayerInfo, Replay
+from spit.settings import Settings as UserSettings
+from spit.settings import keymap_table
+from spit.tui.dialogs import WarningsScreen
+from spit.tui.keymap import KeyMap, KeyMapError
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.session import Session
+from spit.tui.viewer import ReplayScreen
 
 log = logging.getLogger("spit.tui")
 
 
+#: H2: against the computer the spit is automatic after this countdown (seconds),
+#: unless the settings choose another (or "off").
+AUTO_SPIT_VS_COMPUTER = 1.5
+
+
 @dataclass
 class Settings:
-    """What the next game is dealt with: Spit variants, Speed's deal, the seed."""
+    """What the next game is dealt with: Spit variants, Speed's deal, the seed.
+
+    ``spit_target`` ends a V4 match; ``speed_target`` above 0 plays Speed as a
+    P7 match to that score. ``computer_auto_spit`` is H2's countdown in games
+    against the computer (None: the players call, as between two people).
+    """
 
     variants: tuple[str, ...] = ()
     long_deal: bool = False
     seed: int | None = None
     timing: Timing = field(default_factory=Timing)
+    spit_target: int = 100
+    speed_target: int = 0
+    computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
+    bot_level: str = "medium"
+
+
+def settings_from_user(user: UserSettings, seed: int | None = None) -> Settings:
+    """The app's game settings from the settings file's."""
+    return Settings(
+        variants=tuple(user.variants),
+        long_deal=user.speed_deal == "long",
+        seed=seed,
+        timing=Timing(auto_spit=None, slap_time=user.slap_time),
+        spit_target=user.spit_target,
+        speed_target=user.speed_target,
+        computer_auto_spit=user.auto_spit,
+        bot_level=user.bot_level,
+    )
+
+
+def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
+    """The key map of the settings file, or the default and why it could not be used."""
+    try:
+        return KeyMap.from_dict(keymap_table(user)), None
+    except KeyMapError as exc:
+        return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
 
 def make_game(mode: str, settings: Settings, seed: int) -> Game:
     """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
     if mode == "spit":
-        return SpitGame(SpitConfig.from_variants(settings.variants), seed)
+        config = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
+        return SpitGame(config, seed)
     if mode == "speed":
-        try:
-            from spit.engine import SpeedConfig, SpeedGame  # type: ignore[attr-defined]
-        except ImportError as exc:
-            raise RuntimeError("Speed is not available in this version") from exc
         config = SpeedConfig(
             long_deal=settings.long_deal,
             alternating_colours="V3" in settings.variants,
+            target_score=settings.speed_target,
         )
         return SpeedGame(config, seed)
     raise ValueError(f"unknown game mode {mode!r}")
 
 
-GameFactory = Callable[[str, Settings, int], Game]
+def player_infos(
+    names: tuple[str, str], levels: dict[int, str], agents: dict[int, Agent]
+) -> tuple[PlayerInfo, ...]:
+    """Who plays each side, for the records: a name, or a computer and its level."""
+    out = []
+    for p in (0, 1):
+        if p in levels:
+            out.append(PlayerInfo(names[p], bot=levels[p]))
+        elif p in agents:
+            out.append(PlayerInfo(names[p], bot="computer"))
+        else:
+            out.append(PlayerInfo(names[p]))
+    return tuple(out)
 
-#: H2: against the computer the spit is automatic after this countdown (seconds),
-#: unless the settings already choose a countdown.
-AUTO_SPIT_VS_COMPUTER = 1.5
+
+GameFactory = Callable[[str, Settings, int], Game]
 
 
 def computer_name(level: str) -> str:
@@ -90,6 +141,11 @@ class SpitApp(App[None]):
         game_factory: GameFactory | None = None,
         opponents: dict[int, str] | None = None,
         bot_seed: int | None = None,
+        user_settings: UserSettings | None = None,
+        warnings: list[str] | None = None,
+        replay: Replay | None = None,
+        resumed: Replay | None = None,
+        record: bool = True,
     ) -> None:
         """``start``: 'spit' or 'speed' to go straight to a game, None for the title menu.
 
@@ -101,7 +157,11 @@ class SpitApp(App[None]):
         computer levels by player number for the game started by ``start``
         (``{1: "hard"}``; both players for watching). ``bot_seed``: seeds the
         bots' own generators (tests); by default they are seeded at random,
-        never from the deal.
+        never from the deal. ``user_settings``: the settings file's contents (the settings screen
+        edits and saves them); ``warnings``: its problems, shown first.
+        ``replay``: open the replay viewer on it; ``resumed``: carry on with
+        this saved match. ``record``: save every finished game's replay and
+        result, and each match after every round (``spit.archive``).
         """
         super().__init__()
         self.start = start
@@ -120,38 +180,77 @@ class SpitApp(App[None]):
         self.opponents = dict(opponents or {})
         self.bot_seed = bot_seed
         self.last_error_log: Path | None = None
+        self.user_settings = user_settings or UserSettings()
+        self.warnings = list(warnings or [])
+        self.replay = replay
+        self.resumed = resumed
+        self.record = record
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
-        if self.start is not None:
+        if self.warnings:
+            self.push_screen(WarningsScreen(self.warnings), lambda _: self.open_start())
+        else:
+            self.open_start()
+
+    def open_start(self) -> None:
+        """Open what the command asked for: a game, a resumed match or a replay."""
+        if self.replay is not None:
+            self.push_screen(ReplayScreen(self.replay, leave_exits=True))
+        elif self.resumed is not None:
+            self.push_screen(GameScreen(self.resumed.final.mode, resumed=self.resumed))
+        elif self.start is not None:
             self.push_screen(GameScreen(self.start, self.opponents))
+
+    def apply_user_settings(self, user: UserSettings) -> str | None:
+        """Use ``user`` for the next games (names, rules, timing, keys).
+
+        Returns a problem to show if its keys cannot be used.
+        """
+        self.user_settings = user
+        self.settings = settings_from_user(user, seed=self.settings.seed)
+        self.names = user.names
+        self.keymap, problem = keymap_from_user(user)
+        return problem
 
     def next_seed(self) -> None:
         """Move to the next seed for 'play again' (a fixed seed steps by one)."""
         if self._seed is not None:
             self._seed = (self._seed + 1) % 2**64
 
-    def make_session(self, mode: str, opponents: dict[int, str] | None = None) -> Session:
-        """A new game session with the current settings.
+    def make_session(
+        self, mode: str, opponents: dict[int, str] | None = None, resumed: Replay | None = None
+    ) -> Session:
+        """A new game session with the current settings (or the ``resumed`` match).
 
         ``opponents`` maps player numbers to computer levels; those players are
-        bots, which see only their observation and act through the arbiter.
+        bots, which see only their observation and act through the arbiter. A
+        resumed match brings its own players (names and computer levels).
         """
-        seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
-        game = self.game_factory(mode, self.settings, seed)
-        agents: dict[int, Agent] = dict(self.agents)
         names = list(self.names)
+        if resumed is not None:
+            game = resumed.final
+            players = resumed.meta.players
+            names = [players[0].name, players[1].name]
+            opponents = {p: info.bot for p, info in enumerate(players) if info.bot in LEVELS}
+        else:
+            seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
+            game = self.game_factory(mode, self.settings, seed)
+        agents: dict[int, Agent] = dict(self.agents)
         timing = self.settings.timing
+        levels: dict[int, str] = {}
         if opponents:
             for player, level in opponents.items():
+                assert level is not None
                 bot_seed = self.bot_seed
                 if bot_seed is None:
                     bot_seed = random.SystemRandom().getrandbits(63)
-                agents[player] = make_bot(level, player, seed=bot_seed + player, mode=mode)
+                agents[player] = make_bot(level, player, seed=bot_seed + player, mode=game.mode)
                 names[player] = computer_name(level)
+                levels[player] = level
             if timing.auto_spit is None:
-                timing = replace(timing, auto_spit=AUTO_SPIT_VS_COMPUTER)
-        return Session(
+                timing = replace(timing, auto_spit=self.settings.computer_auto_spit)
+        session = Session(
             game,
             keymap=self.keymap,
             timing=timing,
@@ -159,6 +258,19 @@ class SpitApp(App[None]):
             agents=agents,
             names=(names[0], names[1]),
         )
+        session.levels = levels
+        self.archive(session, levels, resumed)
+        return session
+
+    def archive(
+        self, session: Session, levels: dict[int, str], resumed: Replay | None = None
+    ) -> None:
+        """Keep ``session``'s game: the match after each round, the replay and result at the end."""
+        if not self.record:
+            return
+        players = player_infos(session.names, levels, session.agents)
+        session.archiver = Archiver(session.arbiter, players, resumed=resumed)
+        session.listeners.append(session.archiver)
 
     def _fatal_error(self) -> None:
         """Textual's last-resort handler: log the traceback to a file, show one line."""

@@ -6,19 +6,24 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Markdown, OptionList, SelectionList, Static
+from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.engine import Phase
+from spit.replays import Replay, ReplayFileError
+from spit.resume import load_match_in_progress, match_in_progress_exists
 from spit.tui.board import TextBox, board_texts
+from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.keymap import key_of_event
-from spit.tui.session import Session
+from spit.tui.session import RoundSummary, Session
 from spit.tui.texts import SPIT_RULES, keys_text
 
 if TYPE_CHECKING:
@@ -52,11 +57,15 @@ class GameScreen(Screen[None]):
         Binding("enter", "again", "Play again", show=False),
     ]
 
-    def __init__(self, mode: str, opponents: dict[int, str] | None = None) -> None:
+    def __init__(
+        self, mode: str, opponents: dict[int, str] | None = None, resumed: Replay | None = None
+    ) -> None:
         super().__init__()
         self.mode = mode
         #: computer levels by player number (empty: two people at the keyboard)
         self.opponents = dict(opponents or {})
+        #: a saved match to carry on with (used by the first deal only)
+        self.resumed = resumed
         self.session: Session | None = None
         self._timer: Timer | None = None
         self._pauses: set[str] = set()
@@ -83,7 +92,10 @@ class GameScreen(Screen[None]):
         """Deal a fresh game with the app's settings."""
         app = self.spit_app
         try:
-            self.session = app.make_session(self.mode, self.opponents)
+            resumed, self.resumed = self.resumed, None
+            self.session = app.make_session(self.mode, self.opponents, resumed=resumed)
+            if resumed is not None:  # play again deals a new game with the same players
+                self.opponents = dict(self.session.levels)
         except Exception as exc:  # a bad setting or a missing mode: say so, keep running
             log.exception("cannot start a game")
             self.session = None
@@ -132,8 +144,32 @@ class GameScreen(Screen[None]):
             if session.version != self._painted:
                 self.repaint(now)
             self.schedule(now)
+            if session.summaries and "round" not in self._pauses:
+                self.show_round(session.summaries.pop(0))
         except Exception as exc:
             self.fail(exc)
+
+    def show_round(self, summary: RoundSummary) -> None:
+        """Between the rounds of a match: the round's story and the score; the game waits."""
+        session = self.session
+        if session is None:
+            return
+        game = session.game
+        target = getattr(game.config, "target_score", 0)
+        if game.mode == "speed":
+            rule = (
+                f"P7: the winner scores the cards left in the loser's draw pile; first to {target}."
+            )
+        else:
+            rule = f"V4: a point per card still held; the match ends at {target}, lowest wins."
+        self._set_paused("round", True)
+        self.app.push_screen(
+            RoundScreen(summary, session.names, rule), lambda _: self._after_round()
+        )
+
+    def _after_round(self) -> None:
+        self._set_paused("round", False)
+        self.run_tick()
 
     def repaint(self, now: float | None = None) -> None:
         """Update every region whose text changed."""
@@ -143,6 +179,15 @@ class GameScreen(Screen[None]):
         now = self.now() if now is None else now
         self._painted = session.version
         texts = board_texts(session, now)
+        note = session.archive_message
+        if note and session.flash is None and (session.game.over or "not saved" in note):
+            failed = "not saved" in note
+            texts["flash"] = Text(
+                f"{'✗' if failed else '✓'} {note[:1].upper()}{note[1:]}",
+                style="bold bright_red" if failed else "green",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
         if self.error:
             texts["flash"] = texts["flash"].from_markup(f"[b red]{self.error}[/]")
         for region, text in texts.items():
@@ -312,43 +357,6 @@ class DocScreen(Screen[None]):
         self.app.pop_screen()
 
 
-SETTING_CHOICES = (
-    ("V1", "V1  four stocks (1+2+3+4)"),
-    ("V2", "V2  the winner chooses a pile, no slap"),
-    ("V3", "V3  alternating colours"),
-    ("V4", "V4  scoring: a match to 100, lowest wins"),
-    ("long_deal", "Speed: long deal (side piles of 5, 20 each)"),
-)
-
-
-class SettingsScreen(Screen[None]):
-    """Variants V1-V4 for Spit and Speed's deal."""
-
-    BINDINGS = [Binding("escape", "back", "Back")]  # noqa: RUF012
-
-    def compose(self) -> ComposeResult:
-        settings = self.app.settings  # type: ignore[attr-defined]
-        chosen = set(settings.variants)
-        if settings.long_deal:
-            chosen.add("long_deal")
-        yield Static("[b]Settings[/b]   space/enter: toggle   Esc: back", classes="hint")
-        yield SelectionList[str](
-            *[(label, value, value in chosen) for value, label in SETTING_CHOICES],
-            id="settings",
-        )
-
-    def on_mount(self) -> None:
-        self.query_one(SelectionList).focus()
-
-    def action_back(self) -> None:
-        """Keep the choices and go back."""
-        selected = set(self.query_one(SelectionList).selected)
-        settings = self.app.settings  # type: ignore[attr-defined]
-        settings.variants = tuple(v for v, _ in SETTING_CHOICES if v in selected and v[0] == "V")
-        settings.long_deal = "long_deal" in selected
-        self.app.pop_screen()
-
-
 MENU = (
     ("spit", "Play Spit (two players)"),
     ("speed", "Play Speed (two players)"),
@@ -359,6 +367,8 @@ MENU = (
     ("settings", "Settings"),
     ("quit", "Quit"),
 )
+#: shown first in the menu while a match is saved, unfinished
+RESUME_ENTRY = ("resume", "Resume match")
 
 TITLE_ART = """\
 [b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]
@@ -377,12 +387,21 @@ class TitleScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
             yield Static(TITLE_ART, id="title-art")
-            yield OptionList(*[Option(label, id=key) for key, label in MENU], id="menu")
+            yield OptionList(*self.menu_options(), id="menu")
             yield Static("", id="title-settings")
+            yield Static("", id="title-note")
             yield Static("arrows + Enter: choose   F1: keys   ctrl+q: quit", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()
+
+    @staticmethod
+    def menu_options() -> list[Option]:
+        """The menu entries, with "Resume match" first while a match is waiting."""
+        entries = list(MENU)
+        if match_in_progress_exists():
+            entries.insert(0, RESUME_ENTRY)
+        return [Option(label, id=key) for key, label in entries]
 
     def on_screen_resume(self) -> None:
         settings = self.app.settings  # type: ignore[attr-defined]
@@ -391,12 +410,39 @@ class TitleScreen(Screen[None]):
         self.query_one("#title-settings", Static).update(
             f"Spit variants: {variants}    Speed deal: {deal}"
         )
+        menu = self.query_one("#menu", OptionList)
+        options = self.menu_options()
+        if [o.id for o in options] != [
+            menu.get_option_at_index(i).id for i in range(menu.option_count)
+        ]:
+            menu.clear_options()
+            menu.add_options(options)
+            menu.highlighted = 0
+
+    def resume_match(self) -> None:
+        """Carry on with the saved match; a damaged file is reported, not opened."""
+        note = self.query_one("#title-note", Static)
+        try:
+            replay = load_match_in_progress()
+        except ReplayFileError as exc:
+            note.update(f"[b red]Cannot resume: {escape(str(exc))}[/]")
+            note.display = True
+            return
+        if replay is None:
+            note.update("There is no unfinished match to resume.")
+            note.display = True
+            self.on_screen_resume()
+            return
+        note.display = False
+        self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
         app = self.app
         if choice in ("spit", "speed"):
             app.push_screen(GameScreen(choice))
+        elif choice == "resume":
+            self.resume_match()
         elif choice in ("vs-spit", "vs-speed"):
             mode = choice.removeprefix("vs-")
             app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
@@ -441,7 +487,9 @@ class LevelScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
-        levels.highlighted = list(LEVEL_TEXTS).index("medium")
+        default = getattr(self.app.settings, "bot_level", "medium")  # type: ignore[attr-defined]
+        order = list(LEVEL_TEXTS)
+        levels.highlighted = order.index(default if default in order else "medium")
         levels.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from spit.arbiter import Agent, Applied, Arbiter, Clock, Outcome, Rejected, Timing
 from spit.engine import Action, Game, Kind, Phase, call, card_name, choose, move, play, slap
@@ -20,6 +21,7 @@ from spit.engine.events import (
     CardPlayed,
     Dealt,
     Event,
+    GameOver,
     GameWon,
     PileTaken,
     RoundOver,
@@ -54,6 +56,18 @@ class Landed:
 
     player: int
     until: float
+
+
+@dataclass(slots=True)
+class RoundSummary:
+    """What happened in one round of a match (V4, P7), for the between-rounds screen."""
+
+    round_no: int
+    how: str
+    points: tuple[int, int] = (0, 0)
+    totals: tuple[int, int] = (0, 0)
+    takes: list[str] = field(default_factory=list)
+    match_over: bool = False
 
 
 def game_mode_scored(game: Game) -> bool:
@@ -97,6 +111,13 @@ class Session:
         self._shown_countdown: int | None = None
         self._takes: list[str] = []
         self.listeners: list[Callable[[list[Outcome]], None]] = []
+        #: computer levels by player number (set by the app; for the records)
+        self.levels: dict[int, str] = {}
+        #: keeps the game's files (``spit.archive.Archiver``), if the app records games
+        self.archiver: Any = None
+        #: finished rounds of a match waiting to be shown, oldest first
+        self.summaries: list[RoundSummary] = []
+        self._round: RoundSummary | None = None
         self._describe_opening(getattr(game, "opening_events", []))
 
     # ------------------------------------------------------------------ input
@@ -249,6 +270,44 @@ class Session:
             if isinstance(event, Dealt):
                 self.round_news = f"Round {self.game.round_no} dealt."
 
+    def describe(self, outcome: Outcome, now: float) -> None:
+        """Turn an outcome into news (the replay viewer feeds its actions here)."""
+        self._describe(outcome, now)
+
+    @property
+    def archive_message(self) -> str | None:
+        """What the archiver has to say (a failed save, or 'result saved'), if anything."""
+        return None if self.archiver is None else self.archiver.message
+
+    def _summarize(self, event: Event) -> None:
+        """Collect a match round's story: how it ended, points, piles taken."""
+        if not game_mode_scored(self.game):
+            return
+        names = self.names
+        if isinstance(event, RoundOver):
+            self._round = RoundSummary(event.round_no, self.round_news)
+        elif isinstance(event, GameWon):
+            how = {
+                "R20": f"{names[event.player]} has no cards left and wins a game",
+                "P6": f"{names[event.player]} played every card and wins the game",
+                "H5": f"Stuck for good: {names[event.player]} holds fewer cards and wins",
+            }.get(event.reason, f"{names[event.player]} wins a game")
+            if self._round is None:
+                self._round = RoundSummary(self.game.round_no, how)
+            else:
+                self._round.how += f"; {how}"
+        elif isinstance(event, Scored) and self._round is not None:
+            self._round.points = event.points
+            self._round.totals = event.totals
+        elif isinstance(event, PileTaken) and self._round is not None:
+            self._round.takes = list(self._takes)
+        elif isinstance(event, (Dealt, GameOver)) and self._round is not None:
+            if isinstance(event, Dealt) and event.player != 1:
+                return
+            self._round.match_over = isinstance(event, GameOver)
+            self.summaries.append(self._round)
+            self._round = None
+
     def _describe(self, outcome: Outcome, now: float) -> None:
         if isinstance(outcome, Rejected):
             self._describe_rejected(outcome, now)
@@ -256,6 +315,7 @@ class Session:
         assert isinstance(outcome, Applied)
         for event in outcome.events:
             self._describe_event(event, outcome, now)
+            self._summarize(event)
 
     def _describe_rejected(self, outcome: Rejected, now: float) -> None:
         action = outcome.action

@@ -1,0 +1,239 @@
+"""Screens around the game: config warnings, between rounds, and the settings editor."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, Input, Label, Static
+
+from spit.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS, save_settings
+from spit.settings import Settings as UserSettings
+from spit.tui.session import RoundSummary
+
+
+class WarningsScreen(ModalScreen[None]):
+    """Problems in the settings file: what is wrong, where, and that defaults are used."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "close", "Continue"),
+        Binding("escape", "close", show=False),
+        Binding("space", "close", show=False),
+    ]
+
+    def __init__(self, warnings: list[str]) -> None:
+        super().__init__()
+        self.warnings = warnings
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="warnings-box"):
+            yield Static("[b]The settings file has mistakes[/b]", classes="box-title")
+            for warning in self.warnings:
+                yield Static(f"• {warning}", markup=False, classes="warning")
+            yield Static("The bad parts use their defaults; everything else applies.")
+            yield Static("Enter: continue", classes="hint")
+
+    def action_close(self) -> None:
+        """Go on to the game or the menu."""
+        self.dismiss(None)
+
+
+def summary_lines(summary: RoundSummary, names: tuple[str, str], target: int | None) -> list[str]:
+    """The between-rounds screen's text, one line each."""
+    head = "The match is over" if summary.match_over else f"Round {summary.round_no} is over"
+    lines = [head, "", summary.how]
+    if summary.takes:
+        lines.append("; ".join(summary.takes))
+    a, b = summary.points
+    lines.append(f"Points this round: {names[0]} {a}, {names[1]} {b}")
+    lines.append("")
+    t1, t2 = summary.totals
+    goal = f" (match to {target})" if target else ""
+    lines.append(f"Score: {names[0]} {t1} - {names[1]} {t2}{goal}")
+    return lines
+
+
+class RoundScreen(ModalScreen[None]):
+    """Between the rounds of a match: what happened and the running score (V4, P7)."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "close", "Next round"),
+        Binding("space", "close", show=False),
+        Binding("escape", "close", show=False),
+    ]
+
+    def __init__(self, summary: RoundSummary, names: tuple[str, str], rule: str) -> None:
+        super().__init__()
+        self.summary = summary
+        self.names = names
+        self.rule = rule
+
+    def compose(self) -> ComposeResult:
+        lines = summary_lines(self.summary, self.names, None)
+        with Vertical(id="round-box"):
+            yield Static(f"[b]{lines[0]}[/b]", classes="box-title")
+            yield Static("\n".join(lines[1:]), markup=False, id="round-text")
+            yield Static(self.rule, classes="hint")
+            key = "Enter: see the result" if self.summary.match_over else "Enter: next round"
+            yield Static(key, classes="hint")
+
+    def action_close(self) -> None:
+        """On with the match."""
+        self.dismiss(None)
+
+
+class SettingsError(ValueError):
+    """A field of the settings screen holds a value that cannot be used."""
+
+
+def _number(text: str, what: str, low: float, high: float) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise SettingsError(f"{what}: {text!r} is not a number") from None
+    if not low <= value <= high:
+        raise SettingsError(f"{what}: must be from {low:g} to {high:g}")
+    return value
+
+
+def _whole(text: str, what: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise SettingsError(f"{what}: {text!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise SettingsError(f"{what}: must be from {low} to {high}")
+    return value
+
+
+def _name(text: str, what: str) -> str:
+    name = text.strip()
+    if not name or not name.isprintable():
+        raise SettingsError(f"{what}: give a name")
+    return name[:MAX_NAME]
+
+
+FIELDS = (
+    ("name1", "Player 1's name"),
+    ("name2", "Player 2's name"),
+    ("speed_deal", "Speed deal"),
+    ("bot_level", "Computer level"),
+    ("auto_spit", "Auto-spit vs computer"),
+    ("slap_time", "Slap time (s)"),
+    ("spit_target", "V4 match target"),
+    ("speed_target", "Speed match target"),
+)
+HINTS = {
+    "speed_deal": " or ".join(SPEED_DEALS),
+    "bot_level": ", ".join(BOT_LEVELS),
+    "auto_spit": 'seconds (0-30) or "off"',
+    "slap_time": "0.5 to 30 seconds (H3)",
+    "spit_target": "lowest total wins",
+    "speed_target": "0: single games (P7)",
+}
+
+
+class SettingsScreen(Screen[None]):
+    """Edit the settings file: names, variants, Speed deal, computer level, timing, targets.
+
+    ctrl+s saves to the config file and uses the settings at once; Esc leaves
+    without saving. Keys are remapped in the file only (see docs/files.md).
+    """
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        user: UserSettings = self.app.user_settings  # type: ignore[attr-defined]
+        values = {
+            "name1": user.names[0],
+            "name2": user.names[1],
+            "speed_deal": user.speed_deal,
+            "bot_level": user.bot_level,
+            "auto_spit": "off" if user.auto_spit is None else f"{user.auto_spit:g}",
+            "slap_time": f"{user.slap_time:g}",
+            "spit_target": str(user.spit_target),
+            "speed_target": str(user.speed_target),
+        }
+        yield Static(
+            "[b]Settings:[/b] Tab next field, ctrl+s save, Esc back without saving",
+            classes="hint",
+        )
+        with VerticalScroll(id="settings-form"):
+            with Horizontal(classes="setting-row"):
+                yield Label("Spit variants", classes="setting-label")
+                for v in VARIANTS:
+                    yield Checkbox(v, v in user.variants, id=f"variant-{v}", compact=True)
+            for key, label in FIELDS:
+                with Horizontal(classes="setting-row"):
+                    yield Label(label, classes="setting-label")
+                    yield Input(values[key], id=key, compact=True, classes="setting-input")
+                    yield Label(HINTS.get(key, ""), classes="setting-hint")
+            yield Static("Keys are remapped in the settings file only.", classes="hint")
+            with Horizontal(classes="setting-row"):
+                yield Button("Save", id="save", compact=True)
+                yield Button("Back", id="back", compact=True)
+        yield Static("", id="settings-message")
+
+    def on_mount(self) -> None:
+        self.query_one("#variant-V1", Checkbox).focus()
+
+    def value(self, key: str) -> str:
+        """The text in one field."""
+        return self.query_one(f"#{key}", Input).value.strip()
+
+    def read(self) -> UserSettings:
+        """The settings as the form shows them; raises SettingsError for a bad field."""
+        user: UserSettings = self.app.user_settings  # type: ignore[attr-defined]
+        speed_deal = self.value("speed_deal").lower()
+        if speed_deal not in SPEED_DEALS:
+            raise SettingsError(f"Speed deal: choose {HINTS['speed_deal']}")
+        level = self.value("bot_level").lower()
+        if level not in BOT_LEVELS:
+            raise SettingsError(f"Computer level: choose from {HINTS['bot_level']}")
+        auto_text = self.value("auto_spit").lower()
+        auto = None if auto_text == "off" else _number(auto_text, "Auto-spit", 0.0, 30.0)
+        return user.with_changes(
+            names=(_name(self.value("name1"), "Player 1"), _name(self.value("name2"), "Player 2")),
+            variants=tuple(v for v in VARIANTS if self.query_one(f"#variant-{v}", Checkbox).value),
+            speed_deal=speed_deal,
+            bot_level=level,
+            auto_spit=auto,
+            slap_time=_number(self.value("slap_time"), "Slap time", 0.5, 30.0),
+            spit_target=_whole(self.value("spit_target"), "V4 match target", 1, MAX_TARGET),
+            speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
+        )
+
+    def say(self, text: str, error: bool = False) -> None:
+        """Show a line under the form."""
+        style = "bold red" if error else "bold green"
+        self.query_one("#settings-message", Static).update(f"[{style}]{text}[/]")
+
+    def action_save(self) -> None:
+        """Check the form, write the config file, and use the settings from now on."""
+        try:
+            user = self.read()
+        except SettingsError as exc:
+            self.say(f"Not saved: {exc}", error=True)
+            return
+        try:
+            path = save_settings(user)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.say(f"Not saved: {reason}", error=True)
+            return
+        problem = self.app.apply_user_settings(user)  # type: ignore[attr-defined]
+        self.say(f"Saved to {path}" + (f" ({problem})" if problem else ""))
+
+    def action_back(self) -> None:
+        """Leave without saving."""
+        self.app.pop_screen()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.action_back()

@@ -1,0 +1,189 @@
+"""The replay viewer: a saved game played back on the board at 1x, 2x or 4x.
+
+``spit.playback.Playback`` moves the game on; this screen draws it with the
+same board as a live game, and says what each action did. Keys: space
+pauses, 1/2/4 set the speed, right arrow (or n) steps one action, r
+restarts, Esc leaves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+
+from spit.arbiter import Applied
+from spit.playback import Playback
+from spit.replays import Replay
+from spit.tui.board import TextBox, board_texts
+from spit.tui.keymap import KeyMap
+from spit.tui.screens import REGIONS
+from spit.tui.session import Session
+
+if TYPE_CHECKING:
+    from spit.tui.app import SpitApp
+
+log = logging.getLogger("spit.tui")
+
+VIEWER_KEYS = (
+    ("space", "pause"),
+    ("1 2 4", "speed"),
+    ("→", "step"),
+    ("r", "restart"),
+    ("Esc", "leave"),
+)
+
+
+def _clock_text(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+class ReplayScreen(Screen[None]):
+    """A replay on the board, with its own clock: speed, pause, step, restart."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("space", "pause", "Pause"),
+        Binding("1", "speed(1)", "1x", show=False),
+        Binding("2", "speed(2)", "2x", show=False),
+        Binding("4", "speed(4)", "4x", show=False),
+        Binding("right", "step", "Step"),
+        Binding("n", "step", show=False),
+        Binding("r", "restart", "Restart"),
+        Binding("escape", "leave", "Leave"),
+        Binding("q", "leave", show=False),
+    ]
+
+    def __init__(self, replay: Replay, leave_exits: bool = False) -> None:
+        super().__init__()
+        self.replay = replay
+        self.leave_exits = leave_exits
+        self.playback = Playback(replay)
+        self.session = self._session()
+        self._last: float | None = None
+        self._timer: Timer | None = None
+        self.error: str | None = None
+
+    @property
+    def spit_app(self) -> SpitApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def _session(self) -> Session:
+        """A session that only describes and draws the replayed game (its arbiter never runs)."""
+        names = (self.replay.meta.players[0].label, self.replay.meta.players[1].label)
+        return Session(self.playback.game, keymap=KeyMap.default(), names=names)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="board"):
+            for region in REGIONS:
+                yield TextBox(id=region)
+
+    def on_mount(self) -> None:
+        self._last = self.spit_app.clock()
+        self.run_tick()
+
+    # ---------------------------------------------------------------- playing
+
+    def run_tick(self) -> None:
+        """Play the actions now due, repaint, and wake up for the next one."""
+        try:
+            now = self.spit_app.clock()
+            last = now if self._last is None else self._last
+            self._last = now
+            self._show(self.playback.advance(now - last), now)
+            self._schedule(now)
+        except Exception as exc:  # a bug must not take the terminal down
+            log.exception("replay viewer failed")
+            self.error = f"Internal error ({type(exc).__name__}: {exc}); Esc leaves"
+            self.playback.paused = True
+            with contextlib.suppress(Exception):
+                self.repaint(self.spit_app.clock())
+
+    def _show(self, applied: list, now: float) -> None:
+        for action, events_ in applied:
+            self.session.describe(Applied(self.playback.position, action, events_), now)
+        for pile in [p for p, landed in self.session.landed.items() if landed.until <= now]:
+            del self.session.landed[pile]
+        self.repaint(now)
+
+    def _schedule(self, now: float) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if not self.spit_app.autotick:
+            return
+        waits = [w for w in (self.playback.wait(),) if w is not None]
+        waits += [landed.until - now for landed in self.session.landed.values()]
+        if waits:
+            self._timer = self.set_timer(max(0.005, min(waits)), self.run_tick)
+
+    def status_text(self) -> str:
+        """Where the replay is, at what speed, and what to press."""
+        pb = self.playback
+        where = f"{_clock_text(pb.position)} / {_clock_text(pb.duration)}"
+        step = f"action {pb.index}/{len(self.replay.timed)}"
+        if pb.done:
+            return f"End of the replay ({where}): {self.session.result_text()}"
+        state = "PAUSED" if pb.paused else "playing"
+        return f"Replay {state} at {pb.speed:g}x   {where}   {step}"
+
+    def repaint(self, now: float) -> None:
+        """Draw the board, with the viewer's own status and keys."""
+        texts = board_texts(self.session, now)
+        texts["status"] = Text(self.status_text(), style="bold yellow", no_wrap=True)
+        footer = Text(no_wrap=True, overflow="ellipsis")
+        for key, what in VIEWER_KEYS:
+            footer.append(f" {key} ", "reverse")
+            footer.append(f" {what}  ")
+        texts["footer"] = footer
+        if self.error:
+            texts["flash"] = Text(self.error, style="bold red")
+        for region, text in texts.items():
+            self.query_one(f"#{region}", TextBox).set(text)
+
+    # ------------------------------------------------------------------- keys
+
+    def action_pause(self) -> None:
+        """Pause or go on."""
+        self.run_tick()  # play what was due before the key
+        self.playback.toggle_pause()
+        self.run_tick()
+
+    def action_speed(self, speed: int) -> None:
+        """Play at 1x, 2x or 4x."""
+        self.run_tick()
+        self.playback.speed = float(speed)
+        self.run_tick()
+
+    def action_step(self) -> None:
+        """Pause and apply just the next action."""
+        self.run_tick()
+        self.playback.paused = True
+        now = self.spit_app.clock()
+        self._last = now
+        self._show(self.playback.step(), now)
+        self._schedule(now)
+
+    def action_restart(self) -> None:
+        """Back to the deal."""
+        self.playback.restart()
+        self.session = self._session()
+        self._last = self.spit_app.clock()
+        self.run_tick()
+
+    def action_leave(self) -> None:
+        """Back to the menu (or out, when the command opened the replay)."""
+        if self._timer is not None:
+            self._timer.stop()
+        if self.leave_exits:
+            self.app.exit()
+        else:
+            self.app.pop_screen()

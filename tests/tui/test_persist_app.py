@@ -1,0 +1,348 @@
+"""Settings, records, replays and resumable matches in the app (issue 6), through Pilot.
+
+Every test runs with SPIT_CONFIG and SPIT_DATA_DIR in its own tmp_path
+(``isolated_dirs`` in conftest.py), never the user's real files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from arbiter_helpers import FakeClock
+from tui_helpers import make_app, region, screen_of
+
+from spit import cli
+from spit.engine import Phase, SpitConfig, SpitGame, call, card
+from spit.engine.actions import STALL
+from spit.paths import database_path, match_path, replay_dir
+from spit.records import load_results
+from spit.replays import PlayerInfo, load_replay, new_meta, save_replay
+from spit.resume import match_in_progress_exists
+from spit.settings import Settings as UserSettings
+from spit.settings import load_settings, save_settings
+from spit.tui.app import SpitApp
+from spit.tui.dialogs import RoundScreen, SettingsScreen, WarningsScreen
+from spit.tui.launch import configured_app
+from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.viewer import ReplayScreen
+
+SIZE = (80, 24)
+
+
+def one_card() -> SpitGame:
+    """P1 holds one card (6D) and no spit cards: playing it on 5C wins by R20."""
+    six, five = card("6", "D"), card("5", "C")
+    rest = [c for c in range(52) if c not in (six, five)]
+    return SpitGame(seed=3, packets=[[six], [*rest[:15], five, *rest[15:]]])
+
+
+def last_stall_of_round(target: int) -> SpitGame:
+    """A V4 game in play with no spit cards left: the next stall ends the round (R15b)."""
+    game = SpitGame(SpitConfig(scoring=True, target_score=target), seed=11)
+    for _ in range(200):
+        if game.phase is Phase.PLAY:
+            if not game.spit[0] and not game.spit[1]:
+                return game
+            game.apply(STALL)
+        else:
+            for p in (0, 1):
+                if call(p) in game.legal_actions(p):
+                    game.apply(call(p))
+    raise AssertionError("never ran out of spit cards")
+
+
+async def end_round_by_stall(app: SpitApp, clock: FakeClock, pilot) -> tuple[int, int]:
+    """H6: nobody plays for the stall time, so the round ends; returns the cards each held."""
+    game = screen_of(app).session.game
+    held = (game.card_count(0), game.card_count(1))
+    clock.advance(10.5)
+    screen_of(app).run_tick()
+    await pilot.pause()
+    return held
+
+
+# ------------------------------------------------------------------ settings
+
+
+async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None:
+    app = make_app(clock, start=None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        screen.query_one("#name1").value = "Ann"
+        screen.query_one("#slap_time").value = "2.5"
+        screen.query_one("#spit_target").value = "40"
+        screen.query_one("#speed_target").value = "20"
+        screen.query_one("#auto_spit").value = "off"
+        screen.query_one("#variant-V4").value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Saved to" in str(screen.query_one("#settings-message").render())
+        # the file holds the edits, and the app uses them from now on
+        saved, warnings = load_settings()
+        assert warnings == []
+        assert saved.names == ("Ann", "Player 2") and saved.variants == ("V4",)
+        assert saved.slap_time == 2.5 and saved.auto_spit is None
+        assert saved.spit_target == 40 and saved.speed_target == 20
+        assert app.names == ("Ann", "Player 2") and app.settings.timing.slap_time == 2.5
+        assert app.settings.spit_target == 40 and app.settings.variants == ("V4",)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+    # a new app reads the file back and the settings screen shows the saved values
+    fresh = configured_app(clock=FakeClock())
+    async with fresh.run_test(size=SIZE) as pilot:
+        fresh.push_screen(SettingsScreen())
+        await pilot.pause()
+        assert fresh.screen.query_one("#name1").value == "Ann"
+        assert fresh.screen.query_one("#slap_time").value == "2.5"
+        assert fresh.screen.query_one("#variant-V4").value is True
+        assert fresh.screen.query_one("#variant-V1").value is False
+
+
+async def test_settings_screen_refuses_a_bad_value_and_keeps_the_file(clock: FakeClock) -> None:
+    save_settings(UserSettings(slap_time=4.0))
+    app = configured_app(clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        app.screen.query_one("#slap_time").value = "slow"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        message = str(app.screen.query_one("#settings-message").render())
+        assert "Not saved" in message and "'slow' is not a number" in message
+    assert load_settings()[0].slap_time == 4.0
+
+
+async def test_config_mistakes_are_shown_with_file_and_line_and_defaults_used(
+    isolated_dirs: Path,
+) -> None:
+    path = isolated_dirs / "config" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('[players]\nplayer1 = "Ann"\n\n[timing]\nslap_time = "slow"\n')
+    app = configured_app(start="spit", clock=FakeClock())
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, WarningsScreen)
+        shown = " ".join(str(w.render()) for w in app.screen.query(".warning"))
+        assert f"{path}, line 5: timing.slap_time" in shown and "using 3" in shown
+        await pilot.press("enter")
+        await pilot.pause()
+        # the game starts with the good part applied and the default for the bad part
+        session = screen_of(app).session
+        assert session.names[0] == "Ann"
+        assert session.arbiter.timing.slap_time == 3.0
+
+
+def test_cli_applies_the_config_and_target_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    save_settings(UserSettings(names=("Ann", "Bob"), variants=("V1",), bot_level="hard"))
+    apps: list[SpitApp] = []
+    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
+    assert cli.main(["speed", "--target", "20"]) == 0
+    assert apps[0].settings.speed_target == 20 and apps[0].names == ("Ann", "Bob")
+    assert apps[0].settings.variants == ("V1",) and apps[0].settings.bot_level == "hard"
+    assert cli.main(["play", "--target", "30", "--variant", "V3"]) == 0
+    # P7/V4: a target on the command line plays a match; --variant replaces the file's
+    assert apps[1].settings.spit_target == 30 and apps[1].settings.variants == ("V3", "V4")
+
+
+# ------------------------------------------------------------------ matches
+
+
+async def test_v4_between_rounds_screen_shows_the_round_and_the_score(clock: FakeClock) -> None:
+    app = make_app(clock, lambda: last_stall_of_round(target=1000))
+    async with app.run_test(size=SIZE) as pilot:
+        game = screen_of(app).session.game
+        held = await end_round_by_stall(app, clock, pilot)
+        assert game.phase is Phase.SLAP and game.scores == list(held)
+        await pilot.press("k", "e")  # P2 slaps the right pile, P1 the left
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        text = str(app.screen.query_one("#round-text").render())
+        assert "Stuck, and no spit cards left" in text
+        assert "Player 1 took the left pile" in text and "Player 2 took the right pile" in text
+        assert f"Points this round: Player 1 {held[0]}, Player 2 {held[1]}" in text
+        assert f"Score: Player 1 {held[0]} - Player 2 {held[1]}" in text
+        # the game waits while the screen is up
+        assert screen_of_game(app).paused
+        # the match was saved when the new round was dealt (never lose a match)
+        assert match_in_progress_exists()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and not app.screen.paused
+        assert game.phase is Phase.OPENING and game.round_no == 2
+
+
+def screen_of_game(app: SpitApp) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+async def test_v4_match_end_is_shown_and_recorded_as_a_match(clock: FakeClock) -> None:
+    app = make_app(clock, lambda: last_stall_of_round(target=1))
+    async with app.run_test(size=SIZE) as pilot:
+        held = await end_round_by_stall(app, clock, pilot)
+        assert isinstance(app.screen, RoundScreen)
+        assert "The match is over" in str(app.screen.query_one(".box-title").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        game = screen_of(app).session.game
+        assert game.phase is Phase.GAME_OVER and game.result == "score"
+        assert "Result saved" in region(app, "flash")
+    results, skipped = load_results()
+    assert skipped == 0 and len(results) == 1
+    result = results[0]
+    assert result.kind == "match" and result.mode == "spit" and result.variants == ("V4",)
+    assert result.scores == held
+    # V4: the lowest total wins (equal totals are a draw)
+    expected = None if held[0] == held[1] else (0 if held[0] < held[1] else 1)
+    assert result.winner == expected
+    assert not match_in_progress_exists()  # a finished match leaves nothing to resume
+
+
+# ------------------------------------------------------------------ records
+
+
+async def test_finished_game_is_recorded_with_its_replay(clock: FakeClock) -> None:
+    app = make_app(clock, one_card, names=("Ann", "Bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        clock.advance(1.0)
+        await pilot.press("0")
+        clock.advance(0.5)
+        await pilot.press("a")  # P1 plays 6D on 5C: no cards left, R20
+        await pilot.pause()
+        game = screen_of(app).session.game
+        assert game.phase is Phase.GAME_OVER
+        assert "Result saved" in region(app, "flash")
+    (result,), _ = load_results()
+    assert result.players == (PlayerInfo("Ann"), PlayerInfo("Bob"))
+    assert result.kind == "game" and result.winner == 0 and result.reason == "R20"
+    assert result.duration == pytest.approx(1.5)
+    replay = load_replay(replay_dir() / result.replay)
+    assert replay.final.fingerprint() == game.fingerprint()
+    # P2 called (spitting alone) at 1.0 s and P1 played at 1.5 s: the times are the keys'
+    assert [(t, a.player) for t, a in replay.timed] == [(1.0, 1), (1.5, 0)]
+
+
+async def test_database_failure_is_shown_and_play_goes_on(clock: FakeClock) -> None:
+    database_path().mkdir(parents=True)  # a folder where the database file should be
+    app = make_app(clock, one_card)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("0", "a")
+        await pilot.pause()
+        flash = region(app, "flash")
+        assert flash.startswith("✗ Result not saved: ")
+        assert len(list(replay_dir().glob("*.json"))) == 1  # the replay was still kept
+        await pilot.press("enter")  # play again
+        await pilot.pause()
+        assert screen_of(app).session.game.phase is Phase.OPENING
+
+
+# ------------------------------------------------------------------ replays
+
+
+def short_replay(tmp: Path) -> Path:
+    """A replay of a finished game with actions 0.25 s apart."""
+    game = SpitGame(SpitConfig(round_limit=3), seed=5)
+    times: list[float] = []
+    while not game.over:
+        if game.phase is Phase.PLAY:
+            legal = game.legal_actions(0) + game.legal_actions(1)
+            game.apply(legal[0] if legal else STALL)
+        else:
+            actions = game.legal_actions(0) + game.legal_actions(1) + game.legal_actions(2)
+            game.apply(actions[0])
+        times.append(0.25 * len(times))
+    return save_replay(game, times, new_meta((PlayerInfo("Ann"), PlayerInfo("Bob"))), tmp)
+
+
+async def test_replay_viewer_speed_pause_step_restart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    replay = load_replay(short_replay(tmp_path))
+    app = SpitApp(replay=replay, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert "Replay playing at 1x" in region_of(screen, "status")
+        assert "space  pause" in region_of(screen, "footer")  # the keys are on screen
+        clock.advance(1.0)
+        screen.run_tick()
+        # 1x: after 1 s the actions at 0, 0.25, 0.5, 0.75 and 1.0 s are played
+        assert screen.playback.index == 5
+        await pilot.press("2")
+        clock.advance(1.0)
+        screen.run_tick()
+        assert screen.playback.index == 13  # 2x: the replay is at 3.0 s
+        assert "at 2x" in region_of(screen, "status")
+        await pilot.press("space")
+        clock.advance(5.0)
+        screen.run_tick()
+        assert screen.playback.index == 13 and "PAUSED" in region_of(screen, "status")
+        await pilot.press("right")
+        assert screen.playback.index == 14  # one step
+        assert screen.session.game is screen.playback.game
+        await pilot.press("r")
+        assert screen.playback.index == 0
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.return_code in (0, None)
+
+
+def region_of(screen: ReplayScreen, name: str) -> str:
+    return screen.query_one(f"#{name}").text.plain
+
+
+def test_bad_replay_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "spit-game"')
+    assert cli.main(["replay", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ resume
+
+
+async def crash_after_round_one(clock: FakeClock) -> str:
+    """Play a V4 match into round 2, then stop the app as a crash would; the saved fingerprint."""
+    app = make_app(clock, lambda: last_stall_of_round(target=1000))
+    async with app.run_test(size=SIZE) as pilot:
+        await end_round_by_stall(app, clock, pilot)
+        await pilot.press("k", "e")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+    saved = json.loads(match_path().read_text())
+    return saved["fingerprint"]
+
+
+async def test_resume_match_from_the_title_menu(clock: FakeClock) -> None:
+    fingerprint = await crash_after_round_one(clock)
+    app = make_app(FakeClock(), start=None)
+    async with app.run_test(size=SIZE) as pilot:
+        menu = app.screen.query_one("#menu")
+        assert menu.get_option_at_index(0).id == "resume"
+        await pilot.press("enter")
+        await pilot.pause()
+        session = screen_of(app).session
+        assert session.game.fingerprint() == fingerprint
+        assert session.game.round_no == 2 and session.game.config.scoring
+
+
+async def test_spit_resume_after_a_crash(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    fingerprint = await crash_after_round_one(clock)
+    apps: list[SpitApp] = []
+    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
+    assert cli.main(["resume"]) == 0
+    app = apps[0]
+    assert app.resumed is not None
+    app.clock, app.autotick, app.use_event_time = FakeClock(), False, False
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = screen_of(app).session
+        assert session.game.fingerprint() == fingerprint
+        # the resumed match goes on: both call, and the match file still holds the match
+        await pilot.press("1", "0")
+        assert session.game.phase is not Phase.OPENING
+        assert match_in_progress_exists()
