@@ -1,12 +1,60 @@
-"""What every strategy does outside play: call at once, slap or choose a pile."""
+"""What every strategy shares: the style, calling at once, slapping or choosing
+a pile, random play, and picking the best-scored play."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from spit.bots.style import Style
 from spit.engine.actions import Action, Kind, choose, slap
+from spit.engine.base import Phase
+
+
+class StyledStrategy:
+    """A strategy that plays in the manner of a ``Style``; modes add ``_best_play``."""
+
+    def __init__(self, style: Style) -> None:
+        self.style = style
+
+    @property
+    def name(self) -> str:
+        """The style's name."""
+        return self.style.name
+
+    @property
+    def anticipation(self) -> float:
+        """The delay factor for a play planned one move ahead."""
+        return self.style.anticipation
+
+    def choose(self, obs: Any, rng: random.Random) -> Action | None:
+        """The action to take now, or None to wait for the position to change."""
+        legal = obs.legal
+        if not legal:
+            return None
+        if obs.phase is not Phase.PLAY:
+            return opening_or_end_action(obs, legal, self.style, rng)
+        if self.style.random_play:
+            return rng.choice(legal)
+        return self._best_play(obs, legal, rng)
+
+    def _best_play(self, obs: Any, legal: tuple[Action, ...], rng: random.Random) -> Action:
+        """The best of the ``legal`` plays (and moves) in ``obs``."""
+        raise NotImplementedError
+
+
+def pick_best(scored: Iterable[tuple[float, Action]], rng: random.Random) -> Action:
+    """The action with the highest score; equal scores are broken by ``rng``."""
+    best: list[Action] = []
+    best_score = float("-inf")
+    for score, action in scored:
+        if score > best_score + 1e-9:
+            best_score = score
+            best = [action]
+        elif score > best_score - 1e-9:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def opening_or_end_action(

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import random
 
-from spit.bots.common import opening_or_end_action
-from spit.bots.style import Style
+from spit.bots.common import StyledStrategy, pick_best
 from spit.engine.actions import Action, Kind
 from spit.engine.base import Phase
 from spit.engine.cards import DECK_SIZE, adjacency_rows
@@ -33,21 +32,8 @@ LOOKAHEAD_DISCOUNT = 0.5
 Rows = tuple[tuple[bool, ...], ...]
 
 
-class SpeedStrategy:
+class SpeedStrategy(StyledStrategy):
     """Chooses Speed actions in the manner of a ``Style``."""
-
-    def __init__(self, style: Style) -> None:
-        self.style = style
-
-    @property
-    def name(self) -> str:
-        """The style's name."""
-        return self.style.name
-
-    @property
-    def anticipation(self) -> float:
-        """The delay factor for a play planned one move ahead."""
-        return self.style.anticipation
 
     def follow_up(self, obs: SpeedObservation, action: Action) -> Action | None:
         """The best own play after ``action``, if the piles stay as they would be."""
@@ -69,29 +55,15 @@ class SpeedStrategy:
                         best, best_score = nxt, score
         return best
 
-    def choose(self, obs: SpeedObservation, rng: random.Random) -> Action | None:
-        """The action to take now, or None to wait for the position to change."""
-        legal = obs.legal
-        if not legal:
-            return None
-        if obs.phase is not Phase.PLAY:
-            return opening_or_end_action(obs, legal, self.style, rng)
-        if self.style.random_play:
-            return rng.choice(legal)
+    def _best_play(
+        self, obs: SpeedObservation, legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
         rows = adjacency_rows(obs.config.alternating_colours)
         hand = list(obs.hand)
         tops = list(obs.pile_tops)
         feed = _feed_rates(obs, rows) if self.style.avoid_feeding else None
-        best: list[Action] = []
-        best_score = float("-inf")
-        for action in legal:
-            score = self._score(action, hand, tops, rows, feed, self.style.lookahead)
-            if score > best_score + 1e-9:
-                best_score = score
-                best = [action]
-            elif score > best_score - 1e-9:
-                best.append(action)
-        return best[0] if len(best) == 1 else rng.choice(best)
+        depth = self.style.lookahead
+        return pick_best(((self._score(a, hand, tops, rows, feed, depth), a) for a in legal), rng)
 
     def _score(
         self,

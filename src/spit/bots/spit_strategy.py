@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 
-from spit.bots.common import opening_or_end_action
-from spit.bots.style import Style
+from spit.bots.common import StyledStrategy, pick_best
 from spit.engine.actions import Action, Kind
 from spit.engine.base import Phase
 from spit.engine.cards import adjacency_rows
@@ -31,21 +30,8 @@ LOOKAHEAD_DISCOUNT = 0.5
 Rows = tuple[tuple[bool, ...], ...]
 
 
-class SpitStrategy:
+class SpitStrategy(StyledStrategy):
     """Chooses Spit actions in the manner of a ``Style``."""
-
-    def __init__(self, style: Style) -> None:
-        self.style = style
-
-    @property
-    def name(self) -> str:
-        """The style's name."""
-        return self.style.name
-
-    @property
-    def anticipation(self) -> float:
-        """The delay factor for a play planned one move ahead."""
-        return self.style.anticipation
 
     def follow_up(self, obs: SpitObservation, action: Action) -> Action | None:
         """The best own play or move after ``action``, in the position it would leave."""
@@ -62,17 +48,6 @@ class SpitStrategy:
                 best, best_score = nxt, score
         return best
 
-    def choose(self, obs: SpitObservation, rng: random.Random) -> Action | None:
-        """The action to take now, or None to wait for the position to change."""
-        legal = obs.legal
-        if not legal:
-            return None
-        if obs.phase is not Phase.PLAY:
-            return opening_or_end_action(obs, legal, self.style, rng)
-        if self.style.random_play:
-            return rng.choice(legal)
-        return self._best_play(obs, legal, rng)
-
     # ------------------------------------------------------------------ play
 
     def _best_play(
@@ -80,16 +55,10 @@ class SpitStrategy:
     ) -> Action:
         rows = adjacency_rows(obs.config.alternating_colours)
         tops, down, piles, opponent = _visible(obs)
-        best: list[Action] = []
-        best_score = float("-inf")
-        for action in legal:
-            score = self._score(action, tops, down, piles, opponent, rows, self.style.lookahead)
-            if score > best_score + 1e-9:
-                best_score = score
-                best = [action]
-            elif score > best_score - 1e-9:
-                best.append(action)
-        return best[0] if len(best) == 1 else rng.choice(best)
+        depth = self.style.lookahead
+        return pick_best(
+            ((self._score(a, tops, down, piles, opponent, rows, depth), a) for a in legal), rng
+        )
 
     def _score(
         self,
