@@ -30,6 +30,7 @@ import signal
 import statistics
 import struct
 import sys
+import tempfile
 import termios
 import time
 from pathlib import Path
@@ -42,7 +43,11 @@ from spit.tui.board import board_texts  # noqa: E402
 from spit.tui.keymap import KeyMap, Row  # noqa: E402
 from spit.tui.session import Session  # noqa: E402
 
+#: terminal control sequences (colours, cursor moves)
+_CSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
 SEED = 7
+SCRATCH = Path(tempfile.mkdtemp(prefix="spit-bench-tui-"))
 REPEAT_GAP = 0.7  # never send one key twice within this (the app's repeat window is 0.5 s)
 
 
@@ -52,7 +57,14 @@ class App:
     def __init__(self, seed: int) -> None:
         pid, fd = os.forkpty()
         if pid == 0:  # the child: become the app
-            env = dict(os.environ, TERM="xterm-256color", PYTHONPATH=str(ROOT / "src"))
+            env = dict(
+                os.environ,
+                TERM="xterm-256color",
+                PYTHONPATH=str(ROOT / "src"),
+                # results and replays of benchmark games stay out of the user's files
+                SPIT_DATA_DIR=str(SCRATCH / "data"),
+                SPIT_CONFIG=str(SCRATCH / "config.toml"),
+            )
             os.execvpe(
                 sys.executable,
                 [sys.executable, "-m", "spit", "play", "--seed", str(seed)],
@@ -94,7 +106,8 @@ class App:
             chunk = os.read(self.fd, 65536)
             now = time.perf_counter()
             seen += chunk
-            if needle in seen:
+            # colour changes (red suits) may split the text: match without escapes
+            if needle in _CSI.sub(b"", seen):
                 self.buffer = seen
                 return now
         self.buffer = seen
@@ -123,10 +136,18 @@ class Shadow:
     def __init__(self, seed: int) -> None:
         self.clock_now = time.perf_counter()  # start with the app, so its timers agree
         self.keys = KeyMap.default()
+        self.seed = seed
         game = SpitGame(SpitConfig(), seed)
         self.session = Session(game, self.keys, clock=lambda: self.clock_now)
         self.last_sent: dict[str, float] = {}
         self.rng = random.Random(seed)
+
+    def play_again(self, now: float) -> None:
+        """Deal the next game as the app's Enter does (a fixed seed steps by one)."""
+        self.seed += 1
+        self.clock_now = now
+        game = SpitGame(SpitConfig(), self.seed)
+        self.session = Session(game, self.keys, clock=lambda: self.clock_now)
 
     def choose(self, player: int, now: float) -> str | None:
         """A key of ``player`` that does something legal now, not sent within REPEAT_GAP."""
@@ -237,6 +258,12 @@ def run(n_keys: int, load_seconds: float) -> None:
         # 3. load: both players type 15 keys/s each (a key every 1/30 s, alternating)
         shadow.clock_now = time.perf_counter()
         shadow.session.tick(shadow.clock_now)  # the same timers fired in the app while idle
+        if shadow.session.game.phase is Phase.GAME_OVER:  # the load needs a game to play
+            app.write(b"\r")
+            shadow.play_again(time.perf_counter())
+            if app.wait_for(b"call SPIT!", 10.0) is None:
+                raise SystemExit("the app did not deal a new game")
+            app.read_for(0.3)
         cpu0, t0 = app.cpu_seconds(), time.perf_counter()
         load_keys = 0
         turn = 0

@@ -111,8 +111,9 @@ async def test_r16_slap_by_keys_and_r17_new_layout(clock: FakeClock) -> None:
         await pilot.pause()
         assert game.round_no == round_no + 1 and game.phase is Phase.OPENING
         news = region(app, "news")
-        assert "Player 1 took the left pile" in news and "Player 2 took the right pile" in news
-        assert f"round {round_no + 1}" in news
+        assert news.startswith(f"Round {round_no + 1} dealt: ")
+        assert "Player 1 took left (" in news and "Player 2 took right (" in news
+        assert len(news) <= 80
         assert f"Round {round_no + 1}: call SPIT!" in region(app, "status")
 
 

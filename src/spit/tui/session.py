@@ -110,6 +110,7 @@ class Session:
         self._last_play: dict[int, tuple[int, float, int]] = {}
         self._shown_countdown: int | None = None
         self._takes: list[str] = []
+        self._takes_short: list[str] = []  # the same, short enough for the news line
         self.listeners: list[Callable[[list[Outcome]], None]] = []
         #: computer levels by player number (set by the app; for the records)
         self.levels: dict[int, str] = {}
@@ -390,6 +391,7 @@ class Session:
             self.stalled = event.stalled
         elif isinstance(event, RoundOver):
             self._takes = []
+            self._takes_short = []
             if event.reason == "layout_emptied" and event.emptied_by is not None:
                 self.round_news = f"{names[event.emptied_by]} emptied their layout!"
             else:
@@ -400,19 +402,22 @@ class Session:
         elif isinstance(event, PileTaken):
             if event.pile is None:
                 part = f"{names[event.player]} took no pile"
+                short = f"{names[event.player]} took none"
             else:
-                part = (
-                    f"{names[event.player]} took the {PILE_NAMES[event.pile]} pile "
-                    f"({event.size} cards)"
-                )
+                pile = PILE_NAMES[event.pile]
+                part = f"{names[event.player]} took the {pile} pile ({event.size} cards)"
+                short = f"{names[event.player]} took {pile} ({event.size})"
             self._takes.append(part)
+            self._takes_short.append(short)
             self.round_news = "; ".join(self._takes)
             self.news = self.round_news
         elif isinstance(event, Scored):
             self.news = f"Scores this round {event.points[0]}-{event.points[1]}"
         elif isinstance(event, Dealt):
             if event.player == 1:
-                self.news = f"{self.round_news}. New layouts: round {self.game.round_no}."
+                # one 80-column line: the full story is on the between-rounds screen
+                taken = ", ".join(self._takes_short) or self.round_news
+                self.news = f"Round {self.game.round_no} dealt: {taken}"
         elif isinstance(event, GameWon) and game_mode_scored(self.game):
             self.news = f"{names[event.player]} won a game; the match goes on with a new deal"
 
