@@ -72,7 +72,13 @@ Outcome = Applied | Rejected
 
 
 class Agent(Protocol):
-    """A computer player: sees only its observation, answers with a delayed action."""
+    """A computer player: sees only its observation, answers with a delayed action.
+
+    An agent may also have ``watchful = True`` and a method
+    ``keeps(observation, action) -> bool``: the arbiter then shows it every new
+    position while an action is planned, and drops the plan when ``keeps`` says
+    it no longer makes sense (the agent plans again from that moment).
+    """
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
         """Return (delay in seconds, action), or None to wait for the next change."""
@@ -285,16 +291,22 @@ class Arbiter:
         for p, agent in self.agents.items():
             # An agent plans once per new position, and never while its last
             # action still waits in the queue (it has not seen that action land).
-            if (
-                self._plans[p] is not None
-                or self._in_flight[p] is not None
-                or self._planned_version[p] == self._version
-            ):
+            if self._in_flight[p] is not None or self._planned_version[p] == self._version:
                 continue
+            pending = self._plans[p]
+            if pending is not None and not getattr(agent, "watchful", False):
+                continue  # committed to its plan until the action lands or is refused
             self._planned_version[p] = self._version
             if self.game.over:
                 continue
-            plan = agent.plan(self.game.observation(p), now)
+            observation = self.game.observation(p)
+            if pending is not None:
+                # A watchful agent sees the position change under its hand: if its
+                # planned action no longer fits, it drops it and thinks again now.
+                if agent.keeps(observation, pending.action):  # type: ignore[attr-defined]
+                    continue
+                self._plans[p] = None
+            plan = agent.plan(observation, now)
             if plan is not None:
                 delay, action = plan
                 self._rank += 1

@@ -92,3 +92,53 @@ def test_next_deadline_is_the_start_while_agents_have_not_planned() -> None:
     assert arbiter.next_deadline() == 100.4  # player 1's call (R5)
     arbiter.tick(100.4)
     assert game.called[0]
+
+
+class Watchful(FirstLegal):
+    """FirstLegal that watches the piles: drops a plan the position made illegal."""
+
+    watchful = True
+
+    def keeps(self, observation: Any, action: Any) -> bool:
+        return action in observation.legal
+
+
+def test_r11_watchful_agent_drops_its_plan_when_the_pile_changes(
+    packets: Callable[..., list[list[int]]],
+) -> None:
+    # The same race as above, but player 2 watches the piles: when player 1's 4
+    # lands at 0.3 s its planned 6 no longer fits, so it thinks again at 0.3 s
+    # instead of having its card refused at 0.9 s.
+    game = SpitGame(packets=packets(("4C 10C 10D 10H 10S", "6C QC QD QH QS"), ("5H", "8D")))
+    game.apply(call(0))
+    game.apply(call(1))
+    clock = FakeClock()
+    ref: list[Arbiter] = []
+    watcher = Watchful(1, 0.9, ref)
+    fast = FirstLegal(0, 0.3, ref, limit=1)
+    arbiter = Arbiter(game, Timing(), clock, {0: fast, 1: watcher})
+    ref.append(arbiter)
+    outcomes = _run(arbiter, clock, until=1.0)
+    assert not [o for o in outcomes if isinstance(o, Rejected)]
+    assert [now for now, _, _ in watcher.calls] == [0.0, 0.3]
+    # its new plan (if any) was made from the position after the 4 landed
+    assert watcher.calls[1][1].piles[0].top == game.piles[0][-1]
+
+
+def test_a_watchful_agent_keeps_a_plan_that_still_fits(
+    packets: Callable[..., list[list[int]]],
+) -> None:
+    # Player 1 plays on pile 1 (its 4 on the 5); player 2's 9 on pile 2 (the 8)
+    # is untouched by that, so the watcher keeps its plan and plays it at 0.9 s.
+    game = SpitGame(packets=packets(("4C 10C 10D 10H 10S", "9C QC QD QH QS"), ("5H", "8D")))
+    game.apply(call(0))
+    game.apply(call(1))
+    clock = FakeClock()
+    ref: list[Arbiter] = []
+    watcher = Watchful(1, 0.9, ref, limit=1)
+    fast = FirstLegal(0, 0.3, ref, limit=1)
+    arbiter = Arbiter(game, Timing(), clock, {0: fast, 1: watcher})
+    ref.append(arbiter)
+    _run(arbiter, clock, until=1.0)
+    plays = [(t, a.player) for t, a in arbiter.log if a.kind is Kind.PLAY]
+    assert plays == [(0.3, 0), (0.9, 1)]

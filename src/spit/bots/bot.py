@@ -14,6 +14,7 @@ class Strategy(Protocol):
 
     name: str
     anticipation: float
+    watchful: bool
 
     def choose(self, obs: Any, rng: random.Random) -> Action | None:
         """The action to take now, or None to wait for the position to change."""
@@ -54,6 +55,15 @@ class Bot:
         if self.strategy.anticipation < 1:
             self._expected = self.strategy.follow_up(observation, action)
         return delay, action
+
+    @property
+    def watchful(self) -> bool:
+        """True if this bot watches the piles while its action is on the way."""
+        return self.strategy.watchful
+
+    def keeps(self, observation: Any, action: Action) -> bool:
+        """Still make the planned ``action`` in this new position? (Only if legal.)"""
+        return action in observation.legal
 
     def __repr__(self) -> str:
         return f"Bot(player={self.player}, strategy={self.strategy.name!r})"

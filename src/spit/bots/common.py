@@ -28,6 +28,11 @@ class StyledStrategy:
         """The delay factor for a play planned one move ahead."""
         return self.style.anticipation
 
+    @property
+    def watchful(self) -> bool:
+        """Whether a planned play is dropped as soon as the piles make it illegal."""
+        return self.style.watchful
+
     def choose(self, obs: Any, rng: random.Random) -> Action | None:
         """The action to take now, or None to wait for the position to change."""
         legal = obs.legal

@@ -18,6 +18,9 @@ class Style:
     ``anticipation``: a bot that planned its next play while choosing this one
     (a run: 5 then 6 then 7) makes that next play faster, its delay times this
     factor (1 = no planning ahead).
+    ``watchful``: keep an eye on the piles while a play is on its way, and drop
+    it (and think again at once) when the opponent's card makes it illegal,
+    instead of slapping down a card that will be refused (R11).
     """
 
     name: str
@@ -28,6 +31,7 @@ class Style:
     avoid_feeding: bool = True
     lookahead: int = 0
     anticipation: float = 1.0
+    watchful: bool = False
 
 
 STYLES: dict[str, Style] = {
@@ -43,5 +47,5 @@ STYLES: dict[str, Style] = {
         "medium", wrong_slap=0.1, keep_options=False, avoid_feeding=False, anticipation=0.9
     ),
     "hard": Style("hard", anticipation=0.75),
-    "expert": Style("expert", lookahead=2, anticipation=0.6),
+    "expert": Style("expert", lookahead=2, anticipation=0.6, watchful=True),
 }
