@@ -36,6 +36,26 @@ ACTIONS: tuple[str, ...] = (
     "spit",  # call "spit!" (R5, R13)
 )
 
+#: What each action does, in words (the key-remapping screen's rows).
+ACTION_LABELS: dict[str, str] = {
+    **{f"left{i}": f"play stock {i} on the left pile" for i in range(1, 6)},
+    **{f"right{i}": f"play stock {i} on the right pile" for i in range(1, 6)},
+    **{f"move{i}": f"move stock {i} to an empty slot" for i in range(1, 6)},
+    "spit": 'call "spit!"',
+}
+
+#: Keys the app itself uses (Textual's names for them), and what for.
+APP_KEYS: dict[str, str] = {
+    "f1": "help",
+    "space": "pause",
+    " ": "pause",
+    "escape": "the menu and going back",
+    "esc": "the menu and going back",
+    "enter": "menus and playing again",
+    "tab": "moving between fields",
+    "?": "help",
+}
+
 
 def _keymap(left: str, right: str, moves: str, spit: str) -> dict[str, str]:
     keys = [*left, *right, *moves, spit]
@@ -81,18 +101,24 @@ class Settings:
 
 
 def check_key(key: object) -> str | None:
-    """The problem with ``key`` as a game key, or None if it is fine."""
+    """The problem with ``key`` as a game key, or None if it is fine.
+
+    ``key`` is one character, or a Textual key name such as ``"f1"`` or
+    ``"ctrl+a"`` (the key-remapping screen passes what was pressed).
+    """
     if not isinstance(key, str):
         return f"a key must be a one-character string, got {_show(key)}"
-    lowered = key.strip().lower()
-    if lowered in ("escape", "esc", "tab") or lowered.startswith(("ctrl", "control", "^")):
+    lowered = key.strip().lower() if len(key) > 1 else key.lower()
+    if lowered in APP_KEYS:
+        return f"{key!r} cannot be a game key: it is reserved for {APP_KEYS[lowered]}"
+    if lowered.startswith(("ctrl", "control", "^")):
         return f"{key!r} cannot be a game key (Escape, Tab and Ctrl keys are not allowed)"
+    if lowered.startswith(("alt+", "meta+", "super+", "shift+")):
+        return f"{key!r} cannot be a game key: keys with Alt, Meta or Shift are not allowed"
     if len(key) != 1:
         return f"a key must be exactly one character, got {key!r:.30}"
     if not key.isprintable() or key.isspace():
         return f"{key!r} is not a printable key"
-    if key == "?":
-        return "'?' is the help key and cannot be a game key"
     return None
 
 
@@ -119,6 +145,39 @@ def keymap_problems(maps: tuple[Mapping[str, str], Mapping[str, str]]) -> list[s
             else:
                 seen[norm] = (p, action)
     return problems
+
+
+class KeyProblem(ValueError):
+    """A key that cannot go where it was asked to; the message says why."""
+
+
+def rebind(
+    keys: tuple[Mapping[str, str], Mapping[str, str]], player: int, action: str, key: str
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``keys`` with ``player``'s ``action`` on ``key``; raises KeyProblem if it cannot be.
+
+    The key is checked by ``check_key`` and the result by ``keymap_problems``
+    (the same checks as the settings file's); a key another action already
+    uses is refused, naming that action.
+    """
+    if action not in ACTIONS:
+        raise KeyProblem(f"unknown action {action!r}")
+    bad = check_key(key)
+    if bad:
+        raise KeyProblem(bad)
+    key = key.lower() if key.isalpha() else key
+    maps = (dict(keys[0]), dict(keys[1]))
+    maps[player][action] = key
+    problems = keymap_problems(maps)
+    if not problems:
+        return maps
+    for q in (0, 1):
+        for other in ACTIONS:
+            if (q, other) != (player, action) and maps[q][other].lower() == key.lower():
+                raise KeyProblem(
+                    f"{key!r} is already used by player {q + 1} to {ACTION_LABELS[other]}"
+                )
+    raise KeyProblem(problems[0])
 
 
 def _show(value: object) -> str:

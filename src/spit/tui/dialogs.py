@@ -6,10 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Input, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from spit.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS, save_settings
 from spit.settings import Settings as UserSettings
+from spit.tui.remap import KeysScreen
 from spit.tui.session import RoundSummary
 
 
@@ -124,9 +125,15 @@ FIELDS = (
     ("spit_target", "V4 match target"),
     ("speed_target", "Speed match target"),
 )
+#: The fields chosen from a list (a Select each), with each choice's words.
+CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
+    "speed_deal": (("standard (P1)", "standard"), ("long (P1b)", "long")),
+    "bot_level": tuple((level, level) for level in BOT_LEVELS),
+}
+assert [v for _, v in CHOICES["speed_deal"]] == list(SPEED_DEALS)
 HINTS = {
-    "speed_deal": " or ".join(SPEED_DEALS),
-    "bot_level": ", ".join(BOT_LEVELS),
+    "speed_deal": "side piles of 10 or 5",
+    "bot_level": "against the computer",
     "auto_spit": 'seconds (0-30) or "off"',
     "slap_time": "0.5 to 30 seconds (H3)",
     "spit_target": "lowest total wins",
@@ -138,7 +145,7 @@ class SettingsScreen(Screen[None]):
     """Edit the settings file: names, variants, Speed deal, computer level, timing, targets.
 
     ctrl+s saves to the config file and uses the settings at once; Esc leaves
-    without saving. Keys are remapped in the file only (see docs/files.md).
+    without saving. "Keys…" opens the key-remapping screen (``KeysScreen``).
     """
 
     BINDINGS = [  # noqa: RUF012
@@ -170,11 +177,21 @@ class SettingsScreen(Screen[None]):
             for key, label in FIELDS:
                 with Horizontal(classes="setting-row"):
                     yield Label(label, classes="setting-label")
-                    yield Input(values[key], id=key, compact=True, classes="setting-input")
+                    if key in CHOICES:
+                        yield Select(
+                            CHOICES[key],
+                            value=values[key],
+                            allow_blank=False,
+                            id=key,
+                            compact=True,
+                            classes="setting-input",
+                        )
+                    else:
+                        yield Input(values[key], id=key, compact=True, classes="setting-input")
                     yield Label(HINTS.get(key, ""), classes="setting-hint")
-            yield Static("Keys are remapped in the settings file only.", classes="hint")
             with Horizontal(classes="setting-row"):
                 yield Button("Save", id="save", compact=True)
+                yield Button("Keys…", id="keys", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield Static("", id="settings-message")
 
@@ -182,18 +199,20 @@ class SettingsScreen(Screen[None]):
         self.query_one("#variant-V1", Checkbox).focus()
 
     def value(self, key: str) -> str:
-        """The text in one field."""
+        """The text in one field (or the choice of a Select)."""
+        if key in CHOICES:
+            return str(self.query_one(f"#{key}", Select).value)
         return self.query_one(f"#{key}", Input).value.strip()
 
     def read(self) -> UserSettings:
         """The settings as the form shows them; raises SettingsError for a bad field."""
         user: UserSettings = self.app.user_settings  # type: ignore[attr-defined]
-        speed_deal = self.value("speed_deal").lower()
-        if speed_deal not in SPEED_DEALS:
-            raise SettingsError(f"Speed deal: choose {HINTS['speed_deal']}")
-        level = self.value("bot_level").lower()
+        speed_deal = self.value("speed_deal")
+        if speed_deal not in SPEED_DEALS:  # a Select offers nothing else
+            raise SettingsError(f"Speed deal: choose {' or '.join(SPEED_DEALS)}")
+        level = self.value("bot_level")
         if level not in BOT_LEVELS:
-            raise SettingsError(f"Computer level: choose from {HINTS['bot_level']}")
+            raise SettingsError(f"Computer level: choose from {', '.join(BOT_LEVELS)}")
         auto_text = self.value("auto_spit").lower()
         auto = None if auto_text == "off" else _number(auto_text, "Auto-spit", 0.0, 30.0)
         return user.with_changes(
@@ -235,5 +254,7 @@ class SettingsScreen(Screen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
             self.action_save()
+        elif event.button.id == "keys":
+            self.app.push_screen(KeysScreen())
         else:
             self.action_back()
