@@ -35,6 +35,7 @@ from spit.engine.cards import RANK, RED
 from spit.engine.events import (
     CardPlayed,
     CardTurnedUp,
+    GameDrawn,
     GameOver,
     GameWon,
     PhaseChanged,
@@ -382,7 +383,7 @@ def test_h5_endless_stalemate_with_equal_cards_is_a_draw() -> None:
     for _ in range(5):
         game.apply(FLIP)
     events = game.apply(FLIP)
-    assert events[0] == GameOver(None, "H5")
+    assert events[:2] == [GameDrawn("H5"), GameOver(None, "H5")]
     assert game.winner is None and game.result == "H5" and game.over
 
 
@@ -408,9 +409,11 @@ def test_h5_a_draw_in_a_match_deals_again() -> None:
         long_deal=True,
     )
     game = opened(SpeedConfig(long_deal=True, target_score=5), deck)
+    events = []
     for _ in range(6):
-        game.apply(FLIP)
+        events += game.apply(FLIP)
     assert game.phase is Phase.OPENING and game.round_no == 2 and game.scores == [0, 0]
+    assert GameDrawn("H5") in events and not any(isinstance(e, GameOver) for e in events)
 
 
 # ------------------------------------------------------------------------ V3

@@ -113,6 +113,12 @@ class GameWon(NamedTuple):
     reason: str
 
 
+class GameDrawn(NamedTuple):
+    """A game ended level (Speed H5 with equal cards); in a match, play goes on."""
+
+    reason: str
+
+
 class GameOver(NamedTuple):
     """The game or match is over: ``winner`` is None for a draw."""
 
@@ -135,5 +141,6 @@ Event = (
     | PileTaken
     | SidePilesRebuilt
     | GameWon
+    | GameDrawn
     | GameOver
 )

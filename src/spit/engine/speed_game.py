@@ -21,6 +21,7 @@ from spit.engine.events import (
     CardTurnedUp,
     Dealt,
     Event,
+    GameDrawn,
     GameWon,
     Scored,
     SidePilesRebuilt,
@@ -515,6 +516,7 @@ class SpeedGame(Game):
 
     def _game_drawn(self, events: list[Event]) -> None:
         """H5 with equal cards: a drawn game (in a P7 match, the match goes on)."""
+        events.append(GameDrawn(RESULT_STUCK))
         if self.config.match:
             self._next_deal(events)
         else:

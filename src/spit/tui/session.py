@@ -21,6 +21,7 @@ from spit.engine.events import (
     CardPlayed,
     Dealt,
     Event,
+    GameDrawn,
     GameOver,
     GameWon,
     PileTaken,
@@ -302,18 +303,13 @@ class Session:
             self._round.totals = event.totals
         elif isinstance(event, PileTaken) and self._round is not None:
             self._round.takes = list(self._takes)
-        elif isinstance(event, Dealt) and self._round is None and self.game.mode == "speed":
-            # H5 with equal cards in a P7 match: the engine deals again with no
-            # GameWon or Scored, so a new deal with no story is a drawn game.
-            if event.player == 1:
-                totals = tuple(getattr(self.game, "scores", (0, 0)))
-                self.summaries.append(
-                    RoundSummary(
-                        self.game.round_no - 1,
-                        "Stuck for good with equal cards: a drawn game, no points (H5)",
-                        totals=(totals[0], totals[1]),
-                    )
-                )
+        elif isinstance(event, GameDrawn) and self._round is None:
+            scores = self.game.scores
+            self._round = RoundSummary(
+                self.game.round_no,
+                "Stuck for good with equal cards: a drawn game, no points (H5)",
+                totals=(scores[0], scores[1]),
+            )
         elif isinstance(event, (Dealt, GameOver)) and self._round is not None:
             if isinstance(event, Dealt) and event.player != 1:
                 return
