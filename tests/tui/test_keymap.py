@@ -54,7 +54,7 @@ def test_from_dict_reports_every_conflict() -> None:
     [
         ({"player1": {"call": "escape"}}, "reserved"),
         ({"player1": {"call": "tab"}}, "reserved"),
-        ({"player1": {"call": "ctrl+a"}}, "modifier"),
+        ({"player1": {"call": "ctrl+a"}}, "Ctrl keys are not allowed"),
         ({"player1": {"left": "qwer"}}, "needs 5 keys"),
         ({"player1": {"jump": "q"}}, "unknown entries"),
         ({"player3": {}}, "unknown key map entries"),

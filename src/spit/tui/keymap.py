@@ -14,13 +14,11 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
 
+from spit.settings import DEFAULT_KEYS, check_key
+
 ROWS = ("left", "right", "move")
 N_COLUMNS = 5
 
-#: Keys the app itself uses, or that terminals deliver late or mangled: never game keys.
-RESERVED = frozenset(
-    {"escape", "tab", "enter", "space", "backspace", "delete", "f1", "f2", "?", " ", "\t", "\n"}
-)
 
 #: Textual key names of punctuation keys, so a key map may name either form.
 _NAMED = {
@@ -71,16 +69,6 @@ def normalize_key(key: str) -> str:
     return low
 
 
-def _forbidden(key: str) -> str | None:
-    if key in RESERVED:
-        return f"{key!r} is reserved for the app (help, pause, menus)"
-    if key.startswith(("ctrl+", "alt+", "meta+", "shift+", "super+")):
-        return f"{key!r}: modifier keys are not allowed as game keys"
-    if len(key) != 1 and not (key.startswith("f") and key[1:].isdigit()):
-        return f"{key!r} is not a single key (use one character, or f3..f12)"
-    return None
-
-
 @dataclass(frozen=True, slots=True)
 class KeyMap:
     """Both players' keys. Build with ``KeyMap.default()`` or ``KeyMap.from_dict``.
@@ -103,7 +91,7 @@ class KeyMap:
         lookup: dict[str, Binding] = {}
 
         def add(key: str, binding: Binding, name: str) -> None:
-            bad = _forbidden(key)
+            bad = check_key(key)  # the one rule for game keys, shared with the settings file
             if bad:
                 problems.append(f"{name}: {bad}")
                 return
@@ -136,12 +124,12 @@ class KeyMap:
     @classmethod
     def default(cls) -> KeyMap:
         """The map of DESIGN.md: left hand for player 1, right hand for player 2."""
+        rows = []
+        for keys in DEFAULT_KEYS:
+            rows.append(tuple(tuple(keys[f"{row}{i}"] for i in range(1, 6)) for row in ROWS))
         return cls(
-            rows=(
-                (tuple("qwert"), tuple("asdfg"), tuple("zxcvb")),
-                (tuple("yuiop"), tuple("hjkl;"), tuple("nm,./")),
-            ),
-            calls=("1", "0"),
+            rows=(rows[0], rows[1]),
+            calls=(DEFAULT_KEYS[0]["spit"], DEFAULT_KEYS[1]["spit"]),
         )
 
     @classmethod
