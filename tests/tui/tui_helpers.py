@@ -8,7 +8,7 @@ from arbiter_helpers import FakeClock, deal
 
 from spit.arbiter import Timing
 from spit.engine import STALL, Game, Phase, SpitGame, call
-from spit.tui.app import Settings, SpitApp
+from spit.tui.app import GameSettings, SpitApp
 from spit.tui.screens import GameScreen
 
 #: P1's 6D fits the left pile (5C); P2's QD fits the right pile (KD); 6H fits 5C too.
@@ -40,7 +40,7 @@ def make_app(
     **kwargs,
 ) -> SpitApp:
     """An app on the fake clock; ``game`` deals every game (default: from the seed)."""
-    settings = Settings(seed=seed, timing=timing or Timing())
+    settings = GameSettings(seed=seed, timing=timing or Timing())
     factory = None
     if game is not None:
         factory = lambda mode, settings, seed: game()  # noqa: E731

@@ -44,7 +44,7 @@ AUTO_SPIT_VS_COMPUTER = 1.5
 
 
 @dataclass
-class Settings:
+class GameSettings:
     """What the next game is dealt with: Spit variants, Speed's deal, the seed.
 
     ``spit_target`` ends a V4 match; ``speed_target`` above 0 plays Speed as a
@@ -62,9 +62,9 @@ class Settings:
     bot_level: str = "medium"
 
 
-def settings_from_user(user: UserSettings, seed: int | None = None) -> Settings:
+def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
     """The app's game settings from the settings file's."""
-    return Settings(
+    return GameSettings(
         variants=tuple(user.variants),
         long_deal=user.speed_deal == "long",
         seed=seed,
@@ -84,7 +84,7 @@ def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
         return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
 
-def make_game(mode: str, settings: Settings, seed: int) -> Game:
+def make_game(mode: str, settings: GameSettings, seed: int) -> Game:
     """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
     if mode == "spit":
         config = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
@@ -114,7 +114,7 @@ def player_infos(
     return tuple(out)
 
 
-GameFactory = Callable[[str, Settings, int], Game]
+GameFactory = Callable[[str, GameSettings, int], Game]
 
 
 def computer_name(level: str) -> str:
@@ -133,7 +133,7 @@ class SpitApp(App[None]):
     def __init__(
         self,
         start: str | None = None,
-        settings: Settings | None = None,
+        settings: GameSettings | None = None,
         keymap: KeyMap | None = None,
         clock: Clock | None = None,
         agents: dict[int, Agent] | None = None,
@@ -165,7 +165,7 @@ class SpitApp(App[None]):
         """
         super().__init__()
         self.start = start
-        self.settings = settings or Settings()
+        self.settings = settings or GameSettings()
         self.keymap = keymap or KeyMap.default()
         self.use_event_time = clock is None
         self.autotick = clock is None
