@@ -206,11 +206,30 @@ def _add_watch(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cmd_watch)
 
 
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from spit.tui.keymap import KeyMap
+    from spit.tui.texts import SPIT_RULES, keys_text
+
+    console = Console()
+    console.print(Markdown(SPIT_RULES))
+    console.print(Markdown(keys_text(KeyMap.default())))
+    return 0
+
+
+def _add_rules(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("rules", help="print the rules and the default keys")
+    parser.set_defaults(handler=_cmd_rules)
+
+
 #: Sub-command registrars, in the order --help lists them.
 COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_play,
     _add_speed,
     _add_watch,
+    _add_rules,
     add_sim_parser,
     _add_persist,
 ]

@@ -79,3 +79,10 @@ def test_unknown_level_is_a_clear_error(
     assert info.value.code == 2
     assert "unknown level 'godlike'" in capsys.readouterr().err
     assert launched == []
+
+
+def test_rules_prints_the_rules_and_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "Spit" in out and "Speed" in out
+    assert "one rank up or down" in out and "q w e r t" in out
