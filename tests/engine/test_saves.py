@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spit.engine import ReplayError, SpitConfig, SpitGame, dumps, load_game, loads
+from spit.engine import Phase, ReplayError, SpeedGame, SpitConfig, SpitGame, dumps, load_game, loads
 
 from .helpers import all_legal, chain_game, play_chain
 
@@ -245,3 +245,21 @@ def test_save_without_fingerprint_is_refused() -> None:
 def test_legal_actions_of_an_unknown_player_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="no player 3"):
         SpitGame(seed=3).legal_actions(3)
+
+
+@pytest.mark.parametrize("make", [lambda: SpitGame(seed=9), lambda: SpeedGame(seed=9)])
+def test_copy_is_independent_of_the_original(make) -> None:
+    game = make()
+    twin = game.copy()
+    assert twin.fingerprint() == game.fingerprint() and type(twin) is type(game)
+    for action in list(game.legal_actions(0)) + list(game.legal_actions(1)):
+        game.apply(action)
+    assert twin.fingerprint() != game.fingerprint()
+    assert twin.actions == [] and twin.phase is Phase.OPENING
+    assert game.phase is not Phase.OPENING
+    # the copy plays on by itself, from where it was made
+    fresh = make()
+    for action in list(fresh.legal_actions(0)):
+        fresh.apply(action)
+        twin.apply(action)
+    assert twin.fingerprint() == fresh.fingerprint()

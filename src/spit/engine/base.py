@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind
 from spit.engine.cards import DECK_SIZE
-from spit.engine.errors import ConfigError, IllegalAction
+from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
 from spit.engine.rng import Rng
 
@@ -141,6 +141,28 @@ class Game(ABC):
     def start_cards_json(self) -> object:
         """The given starting card order in plain form, or None if dealt from the seed."""
 
+    @classmethod
+    def from_start(cls, config: Any, seed: int, cards: object) -> Game:
+        """Rebuild the starting position of a saved game (see ``to_json``).
+
+        ``cards`` is what ``start_cards_json`` gave (None: dealt from the seed);
+        whatever the constructor refuses becomes a ReplayError.
+        """
+        try:
+            if cards is None:
+                return cls(config, seed)  # type: ignore[call-arg]
+            return cls(config, seed, cards)  # type: ignore[call-arg]
+        except ConfigError as exc:
+            raise ReplayError(str(exc)) from exc
+
+    def copy(self) -> Game:
+        """An independent copy. No deepcopy: the state is small lists of ints
+        (and immutable values), so nested lists are copied and the rest shared."""
+        other = object.__new__(type(self))
+        other.__dict__.update({k: _copy_lists(v) for k, v in self.__dict__.items()})
+        other.rng = self.rng.copy()
+        return other
+
     def fingerprint(self) -> str:
         """A stable hash of the whole state (same state, same string, on any machine)."""
         key = (
@@ -163,3 +185,10 @@ class Game(ABC):
             "actions": [a.to_json() for a in self.actions],
             "fingerprint": self.fingerprint(),
         }
+
+
+def _copy_lists(value: Any) -> Any:
+    """``value`` with every (nested) list copied; anything else is shared."""
+    if isinstance(value, list):
+        return [_copy_lists(v) for v in value]
+    return value

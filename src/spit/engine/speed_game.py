@@ -15,7 +15,7 @@ from spit.engine.actions import FLIP, PLAYERS, STALL, SYSTEM, Action, Kind, call
 from spit.engine.base import Game, Phase
 from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
 from spit.engine.config import SpeedConfig
-from spit.engine.errors import ConfigError, IllegalAction, ReplayError
+from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
     CardPlayed,
     CardTurnedUp,
@@ -244,36 +244,6 @@ class SpeedGame(Game):
 
     def start_cards_json(self) -> object:
         return None if self.start_deck is None else list(self.start_deck)
-
-    @classmethod
-    def from_start(cls, config: SpeedConfig, seed: int, cards: object) -> SpeedGame:
-        """Rebuild the starting position of a saved game (see ``to_json``)."""
-        if cards is None:
-            return cls(config, seed)
-        if not isinstance(cards, list):
-            raise ReplayError("cards must be a list of 52 card ids")
-        try:
-            return cls(config, seed, cards)
-        except ConfigError as exc:
-            raise ReplayError(str(exc)) from exc
-
-    def copy(self) -> SpeedGame:
-        """An independent copy (no deepcopy: only the small lists are copied)."""
-        other = object.__new__(SpeedGame)
-        other.__dict__.update(self.__dict__)
-        other.rng = self.rng.copy()
-        other.actions = list(self.actions)
-        other.hands = [list(h) for h in self.hands]
-        other.draw = [list(d) for d in self.draw]
-        other.side = [list(s) for s in self.side]
-        other.piles = [list(p) for p in self.piles]
-        other._top_rows = list(self._top_rows)
-        other.centre = list(self.centre)
-        other.called = list(self.called)
-        other.scores = list(self.scores)
-        other.games_won = list(self.games_won)
-        other.opening_events = list(self.opening_events)
-        return other
 
     # ------------------------------------------------------------ legal actions
 

@@ -21,7 +21,7 @@ from spit.engine.actions import (
 from spit.engine.base import Game, Phase
 from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
 from spit.engine.config import SpitConfig
-from spit.engine.errors import ConfigError, IllegalAction, ReplayError
+from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
     CardMoved,
     CardPlayed,
@@ -272,36 +272,6 @@ class SpitGame(Game):
 
     def start_cards_json(self) -> object:
         return None if self.start_packets is None else [list(p) for p in self.start_packets]
-
-    @classmethod
-    def from_start(cls, config: SpitConfig, seed: int, cards: object) -> SpitGame:
-        """Rebuild the starting position of a saved game (see ``to_json``)."""
-        if cards is None:
-            return cls(config, seed)
-        if not (isinstance(cards, list) and len(cards) == 2):
-            raise ReplayError("cards must be two lists of card ids")
-        try:
-            return cls(config, seed, cards)
-        except ConfigError as exc:
-            raise ReplayError(str(exc)) from exc
-
-    def copy(self) -> SpitGame:
-        """An independent copy (no deepcopy: only the small lists are copied)."""
-        other = object.__new__(SpitGame)
-        other.__dict__.update(self.__dict__)
-        other.rng = self.rng.copy()
-        other.actions = list(self.actions)
-        other.stocks = [[list(s) for s in st] for st in self.stocks]
-        other.spit = [list(s) for s in self.spit]
-        other.piles = [list(p) for p in self.piles]
-        other.pile_used = list(self.pile_used)
-        other.called = list(self.called)
-        other.slaps = list(self.slaps)
-        other.scores = list(self.scores)
-        other.games_won = list(self.games_won)
-        other.gathered = [list(g) for g in self.gathered]
-        other.opening_events = list(self.opening_events)
-        return other
 
     # ------------------------------------------------------------ legal actions
 
