@@ -16,8 +16,11 @@ class Strategy(Protocol):
     anticipation: float
     watchful: bool
 
+    def observe(self, obs: Any) -> None:
+        """Take in an observation without acting on it (memory; seeing it twice is harmless)."""
+
     def choose(self, obs: Any, rng: random.Random) -> Action | None:
-        """The action to take now, or None to wait for the position to change."""
+        """The action to take now (after observing ``obs``), or None to wait for a change."""
 
     def follow_up(self, obs: Any, action: Action) -> Action | None:
         """The own action this strategy would make next if ``action`` lands as planned."""
@@ -62,7 +65,13 @@ class Bot:
         return self.strategy.watchful
 
     def keeps(self, observation: Any, action: Action) -> bool:
-        """Still make the planned ``action`` in this new position? (Only if legal.)"""
+        """Still make the planned ``action`` in this new position? (Only if legal.)
+
+        The bot has seen the new position, so its strategy remembers it too.
+        """
+        if observation.player != self.player:
+            raise ValueError("a bot may only see its own player's observation")
+        self.strategy.observe(observation)
         return action in observation.legal
 
     def __repr__(self) -> str:

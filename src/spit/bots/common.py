@@ -33,8 +33,12 @@ class StyledStrategy:
         """Whether a planned play is dropped as soon as the piles make it illegal."""
         return self.style.watchful
 
+    def observe(self, obs: Any) -> None:
+        """Take in an observation the bot was shown (a strategy with memory keeps it)."""
+
     def choose(self, obs: Any, rng: random.Random) -> Action | None:
         """The action to take now, or None to wait for the position to change."""
+        self.observe(obs)
         legal = obs.legal
         if not legal:
             return None

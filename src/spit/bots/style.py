@@ -21,6 +21,11 @@ class Style:
     ``watchful``: keep an eye on the piles while a play is on its way, and drop
     it (and think again at once) when the opponent's card makes it illegal,
     instead of slapping down a card that will be refused (R11).
+    ``card_memory`` (Speed only): remember every card seen this deal and read
+    the opponent's stalemates to estimate their hidden hand, then choose the
+    play that leaves them the fewest expected fits (see ``speed_memory``). It
+    replaces the run, options and lookahead scores in Speed, which measured as
+    no help there.
     """
 
     name: str
@@ -32,6 +37,7 @@ class Style:
     lookahead: int = 0
     anticipation: float = 1.0
     watchful: bool = False
+    card_memory: bool = False
 
 
 STYLES: dict[str, Style] = {
@@ -47,5 +53,5 @@ STYLES: dict[str, Style] = {
         "medium", wrong_slap=0.1, keep_options=False, avoid_feeding=False, anticipation=0.9
     ),
     "hard": Style("hard", anticipation=0.75),
-    "expert": Style("expert", lookahead=2, anticipation=0.6, watchful=True),
+    "expert": Style("expert", lookahead=2, anticipation=0.6, watchful=True, card_memory=True),
 }
