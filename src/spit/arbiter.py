@@ -114,6 +114,8 @@ class Arbiter:
         self._tie_winner = 0  # the player who goes first in the next exact tie
         self._phase_since = start
         self._progress_at = start
+        self._timer_key: tuple[int, float, float] | None = None
+        self._timer: tuple[float, str] | None = None
         self._plans: dict[int, _Input | None] = dict.fromkeys(self.agents)
         #: an agent's released plan until the queue hands it to the engine
         self._in_flight: dict[int, _Input | None] = dict.fromkeys(self.agents)
@@ -158,6 +160,15 @@ class Arbiter:
 
     def timer(self) -> tuple[float, str] | None:
         """The next timer as (deadline, what), or None if none runs now."""
+        # The timer only changes with the game (its action count) or the
+        # times it runs from; ticks ask for it several times per position.
+        key = (len(self.game.actions), self._phase_since, self._progress_at)
+        if key != self._timer_key:
+            self._timer_key = key
+            self._timer = self._compute_timer()
+        return self._timer
+
+    def _compute_timer(self) -> tuple[float, str] | None:
         game = self.game
         phase = game.phase
         t = self.timing
