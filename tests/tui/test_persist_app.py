@@ -118,6 +118,24 @@ async def test_settings_screen_refuses_a_bad_value_and_keeps_the_file(clock: Fak
     assert load_settings()[0].slap_time == 4.0
 
 
+async def test_settings_screen_says_when_the_file_cannot_be_written(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the settings folder should be")
+    monkeypatch.setenv("SPIT_CONFIG", str(blocker / "config.toml"))
+    app = configured_app(clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        app.screen.query_one("#name1").value = "Ann"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        message = str(app.screen.query_one("#settings-message").render())
+        assert message.startswith("Not saved:")
+        assert app.names[0] != "Ann"  # nothing was applied either
+
+
 async def test_config_mistakes_are_shown_with_file_and_line_and_defaults_used(
     isolated_dirs: Path,
 ) -> None:

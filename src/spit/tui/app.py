@@ -28,7 +28,7 @@ from spit.bots import LEVELS, make_bot
 from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.replays import PlayerInfo, Replay
 from spit.settings import Settings as UserSettings
-from spit.settings import keymap_table
+from spit.settings import keymap_table, save_settings
 from spit.tui.dialogs import WarningsScreen
 from spit.tui.keymap import KeyMap, KeyMapError
 from spit.tui.screens import GameScreen, TitleScreen
@@ -212,6 +212,19 @@ class SpitApp(App[None]):
         self.names = user.names
         self.keymap, problem = keymap_from_user(user)
         return problem
+
+    def save_user_settings(self, user: UserSettings) -> tuple[Path | None, str | None]:
+        """Write ``user`` to the settings file and use it from the next game.
+
+        Returns (the file written, None) or (None, why it was not saved); when
+        saved but its keys cannot be used, (the file, that problem).
+        """
+        try:
+            path = save_settings(user)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return None, reason
+        return path, self.apply_user_settings(user)
 
     def next_seed(self) -> None:
         """Move to the next seed for 'play again' (a fixed seed steps by one)."""

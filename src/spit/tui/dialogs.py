@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from spit.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS, save_settings
+from spit.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS
 from spit.settings import Settings as UserSettings
 from spit.tui.remap import KeysScreen
 from spit.tui.session import RoundSummary
@@ -238,13 +238,10 @@ class SettingsScreen(Screen[None]):
         except SettingsError as exc:
             self.say(f"Not saved: {exc}", error=True)
             return
-        try:
-            path = save_settings(user)
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.say(f"Not saved: {reason}", error=True)
+        path, problem = self.app.save_user_settings(user)  # type: ignore[attr-defined]
+        if path is None:
+            self.say(f"Not saved: {problem}", error=True)
             return
-        problem = self.app.apply_user_settings(user)  # type: ignore[attr-defined]
         self.say(f"Saved to {path}" + (f" ({problem})" if problem else ""))
 
     def action_back(self) -> None:

@@ -25,7 +25,6 @@ from spit.settings import (
     DEFAULT_KEYS,
     KeyProblem,
     rebind,
-    save_settings,
 )
 from spit.settings import Settings as UserSettings
 from spit.tui.keymap import key_of_event
@@ -176,13 +175,10 @@ class KeysScreen(Screen[None]):
     def action_save(self) -> None:
         """Write the keys to the settings file and use them from the next game."""
         user = self.user.with_changes(keys=(dict(self.keys[0]), dict(self.keys[1])))
-        try:
-            path = save_settings(user)
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.say(f"Not saved: {reason}", error=True)
+        path, problem = self.app.save_user_settings(user)  # type: ignore[attr-defined]
+        if path is None:
+            self.say(f"Not saved: {problem}", error=True)
             return
-        problem = self.app.apply_user_settings(user)  # type: ignore[attr-defined]
         self.saved_keys = (dict(self.keys[0]), dict(self.keys[1]))
         self.refresh_cells()
         if problem:
