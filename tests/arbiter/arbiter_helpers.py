@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spit.engine import SpitGame, parse_cards
+from spit.engine import STALL, Phase, SpitGame, call, parse_cards
 from spit.engine.spit_game import DEAL_ORDER
 
 #: index in a 26-card packet of each stock's face-up card (R3) and of the first spit card
@@ -54,3 +54,17 @@ def deal(
 
 
 __all__ = ["FakeClock", "deal"]
+
+
+def to_slap(game: SpitGame) -> SpitGame:
+    """Stall and spit until the round ends by R15(b) and the slap begins (R16)."""
+    for _ in range(100):
+        if game.phase is Phase.SLAP:
+            return game
+        if game.phase is Phase.PLAY:
+            game.apply(STALL)
+        else:
+            for p in (0, 1):
+                if call(p) in game.legal_actions(p):
+                    game.apply(call(p))
+    raise AssertionError("never reached the slap")

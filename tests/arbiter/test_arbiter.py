@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock, deal
+from arbiter_helpers import FakeClock, deal, to_slap
 
 from spit.arbiter import Applied, Arbiter, Rejected, Timing
 from spit.engine import CLOSE, STALL, Phase, SpitGame, call, card, play, slap
@@ -131,23 +131,9 @@ def test_h2_both_call_spit_happens_at_once(clock: FakeClock) -> None:
     assert len(game.piles[0]) == 2 and len(game.piles[1]) == 2
 
 
-def _to_slap(game: SpitGame) -> None:
-    """Stall and spit until both players are out of spit cards and the round ends (R15b)."""
-    for _ in range(100):
-        if game.phase is Phase.SLAP:
-            return
-        if game.phase is Phase.PLAY:
-            game.apply(STALL)
-        else:
-            for p in (0, 1):
-                if call(p) in game.legal_actions(p):
-                    game.apply(call(p))
-    raise AssertionError("never reached the slap")
-
-
 def slap_phase(clock: FakeClock, timing: Timing | None = None) -> tuple[SpitGame, Arbiter]:
     game = SpitGame(seed=11)
-    _to_slap(game)
+    to_slap(game)
     arbiter = Arbiter(game, timing or Timing(slap_time=3.0), clock)
     return game, arbiter
 

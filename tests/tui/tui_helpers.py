@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from arbiter_helpers import FakeClock, deal
+from arbiter_helpers import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
 
 from spit.arbiter import Timing
-from spit.engine import STALL, Game, Phase, SpitGame, call
+from spit.engine import Game, SpitGame
 from spit.tui.app import GameSettings, SpitApp
 from spit.tui.screens import GameScreen
 
@@ -15,20 +15,6 @@ from spit.tui.screens import GameScreen
 PLAYABLE = (("6D 8C 9C 10C JC", "6H QD 9D 10D JD"), ("5C", "KD"))
 #: no stock top is next to a 5: stalemate right after the opening spit
 STUCK = (("8C 9C 10C JC QC", "8D 9D 10D JD QD"), ("5C 5H", "5D 5S"))
-
-
-def to_slap(game: SpitGame) -> SpitGame:
-    """Stall and spit until the round ends by R15(b) and the slap begins (R16)."""
-    for _ in range(100):
-        if game.phase is Phase.SLAP:
-            return game
-        if game.phase is Phase.PLAY:
-            game.apply(STALL)
-        else:
-            for p in (0, 1):
-                if call(p) in game.legal_actions(p):
-                    game.apply(call(p))
-    raise AssertionError("never reached the slap")
 
 
 def make_app(
