@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from spit.engine import SYSTEM, SpitConfig, SpitGame
-from spit.replays import PlayerInfo, load_replay, new_meta, save_replay
+from spit.store.replays import PlayerInfo, load_replay, new_meta, save_replay
 
 
 def playout(seed: int) -> tuple[SpitGame, list[float]]:

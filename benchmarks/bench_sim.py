@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 
-from spit.sim import Seat, simulate
+from spit.bots.sim import Seat, simulate
 
 
 def main() -> None:

@@ -39,9 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from spit.engine import Kind, Phase, SpitConfig, SpitGame  # noqa: E402
-from spit.tui.board import board_texts  # noqa: E402
-from spit.tui.keymap import KeyMap, Row  # noqa: E402
-from spit.tui.session import Session  # noqa: E402
+from spit.play.keys import KeyMap, Row  # noqa: E402
+from spit.play.session import Session  # noqa: E402
+from spit.tui.widgets.board import board_texts  # noqa: E402
 
 #: terminal control sequences (colours, cursor moves)
 _CSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from arbiter_helpers import FakeClock, deal, to_slap
 
-from spit.arbiter import Applied, Arbiter, Rejected, Timing
 from spit.engine import CLOSE, STALL, Phase, SpitGame, call, card, play, slap
 from spit.engine.events import GameOver, GameWon, PileTaken, RoundOver, Spat
+from spit.realtime.arbiter import Applied, Arbiter, Rejected, Timing
 
 STUCK = ("8C 9C 10C JC QC", "8D 9D 10D JD QD")  # no top is next to a 5
 

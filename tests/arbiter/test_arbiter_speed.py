@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from arbiter_helpers import FakeClock
 
-from spit.arbiter import Applied, Arbiter, Timing
 from spit.engine import FLIP, STALL, Phase, SpeedConfig, SpeedGame, call, parse_cards, play
+from spit.realtime.arbiter import Applied, Arbiter, Timing
 
 
 def speed_deck(p1: str, p2: str, side1: str, side2: str, centre: str) -> list[int]:

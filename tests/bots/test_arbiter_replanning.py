@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from spit.arbiter import Arbiter, Rejected, Timing
+from spit.bots.sim import FakeClock
 from spit.engine import Kind, Phase, SpitGame, call
-from spit.sim import FakeClock
+from spit.realtime.arbiter import Arbiter, Rejected, Timing
 
 
 class FirstLegal:

@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 from spit.bots import LEVELS, STYLES
-from spit.sim import Seat, simulate
+from spit.bots.sim import Seat, simulate
 
 PAIRS = list(zip(LEVELS[1:], LEVELS[:-1], strict=True))
 

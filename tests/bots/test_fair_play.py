@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from spit.arbiter import Arbiter, Timing
 from spit.bots import LEVELS, make_bot
+from spit.bots.sim import FakeClock
 from spit.engine import Game, SpeedGame, SpeedObservation, SpitGame, SpitObservation, call
-from spit.sim import FakeClock
+from spit.realtime.arbiter import Arbiter, Timing
 
 PacketsFn = Callable[..., list[list[int]]]
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from spit.arbiter import Arbiter, Timing
 from spit.bots import LEVELS, REACTIONS, STYLES, Reaction, make_bot, make_strategy
+from spit.bots.sim import FakeClock
 from spit.engine import (
     Kind,
     Phase,
@@ -23,7 +23,7 @@ from spit.engine import (
     slap,
 )
 from spit.engine.spit_game import PileView
-from spit.sim import FakeClock
+from spit.realtime.arbiter import Arbiter, Timing
 
 PacketsFn = Callable[..., list[list[int]]]
 

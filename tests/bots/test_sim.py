@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from spit.bots.sim import ROUND_LIMIT, Seat, derive_seed, play_game, simulate
 from spit.cli import main
-from spit.sim import ROUND_LIMIT, Seat, derive_seed, play_game, simulate
 
 
 @pytest.mark.parametrize("variants", [(), ("V1",), ("V2",), ("V3",), ("V4",), ("V1", "V2", "V3")])

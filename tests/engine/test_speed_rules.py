@@ -13,7 +13,6 @@ import random
 
 import pytest
 
-from spit.arbiter import Arbiter, Timing
 from spit.engine import (
     FLIP,
     STALL,
@@ -45,6 +44,7 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
+from spit.realtime.arbiter import Arbiter, Timing
 
 
 def make_deck(

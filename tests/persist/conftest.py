@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from spit.engine import SYSTEM, SpitConfig, SpitGame
-from spit.replays import PlayerInfo, new_meta, replay_data
+from spit.store.replays import PlayerInfo, new_meta, replay_data
 
 
 @pytest.fixture(autouse=True)

@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from spit import paths
-from spit.arbiter import Arbiter, Timing
 from spit.engine import SpitConfig, SpitGame
-from spit.records import load_results
-from spit.replays import PlayerInfo, load_replay
-from spit.resume import load_match_in_progress, match_in_progress_exists
+from spit.realtime.arbiter import Arbiter, Timing
+from spit.store import paths
+from spit.store.records import load_results
+from spit.store.replays import PlayerInfo, load_replay
+from spit.store.resume import load_match_in_progress, match_in_progress_exists
 
 PLAYERS = (PlayerInfo("Ann"), PlayerInfo("bot", "easy"))
 V4 = SpitConfig(scoring=True, target_score=60)
@@ -52,7 +52,7 @@ def new_arbiter(game, clock, seed=1) -> Arbiter:
 
 
 def test_single_game_saves_replay_and_result():
-    from spit.archive import Archiver
+    from spit.store.archive import Archiver
 
     clock = FakeClock()
     arbiter = new_arbiter(SpitGame(SpitConfig(round_limit=30), seed=6), clock)
@@ -69,7 +69,7 @@ def test_single_game_saves_replay_and_result():
 
 
 def test_match_resumed_after_crash_completes_with_same_fingerprint():
-    from spit.archive import Archiver
+    from spit.store.archive import Archiver
 
     # The whole match, uninterrupted, for reference.
     clock = FakeClock()

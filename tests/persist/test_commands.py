@@ -3,12 +3,13 @@
 import argparse
 import json
 
-from spit import paths, persist_commands
 from spit.cli import main
+from spit.cli import persist as persist_commands
 from spit.engine import SpitConfig, SpitGame
-from spit.records import GameResult, record_result
-from spit.replays import PlayerInfo, new_meta, save_replay
-from spit.resume import save_match_in_progress
+from spit.store import paths
+from spit.store.records import GameResult, record_result
+from spit.store.replays import PlayerInfo, new_meta, save_replay
+from spit.store.resume import save_match_in_progress
 
 ANN, HARD = PlayerInfo("Ann"), PlayerInfo("bot", "hard")
 

@@ -3,8 +3,8 @@
 import pytest
 
 from spit.engine import SpitConfig
-from spit.playback import Playback
-from spit.replays import PlayerInfo, load_replay, new_meta, save_replay
+from spit.play.playback import Playback
+from spit.store.replays import PlayerInfo, load_replay, new_meta, save_replay
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spit import paths, records
 from spit.engine import SpitConfig
-from spit.records import (
+from spit.store import paths, records
+from spit.store.records import (
     GameResult,
     RecordsError,
     compute_stats,
@@ -17,7 +17,7 @@ from spit.records import (
     record_result,
     save_finished_game,
 )
-from spit.replays import PlayerInfo, load_replay, new_meta
+from spit.store.replays import PlayerInfo, load_replay, new_meta
 
 ANN, BOB, HARD, EASY = (
     PlayerInfo("Ann"),

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spit.engine import SpitConfig, play
-from spit.replays import (
+from spit.store.replays import (
     MAX_REPLAY_BYTES,
     PlayerInfo,
     Replay,

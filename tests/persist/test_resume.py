@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from spit import paths
 from spit.engine import SpitConfig, SpitGame
-from spit.replays import PlayerInfo, ReplayFileError, new_meta
-from spit.resume import (
+from spit.store import paths
+from spit.store.replays import PlayerInfo, ReplayFileError, new_meta
+from spit.store.resume import (
     MatchKeeper,
     clear_match_in_progress,
     load_match_in_progress,
@@ -112,7 +112,7 @@ def test_failed_save_is_reported_and_old_file_kept(reference, monkeypatch):
     def boom(*_args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("spit.paths.os.replace", boom)
+    monkeypatch.setattr("spit.store.paths.os.replace", boom)
     while game.round_no < 3:
         game.apply(ref.actions[i])
         i += 1
@@ -145,7 +145,7 @@ def test_killed_writer_leaves_a_whole_file(tmp_path: Path):
         f"""
         import json, sys
         sys.path.insert(0, {str(Path(__file__).parents[2] / "src")!r})
-        from spit.paths import atomic_write
+        from spit.store.paths import atomic_write
         target = {str(target)!r}
         atomic_write(target, json.dumps({{"n": 0, "pad": "x" * 2_000_000}}))
         print("ready", flush=True)
@@ -168,7 +168,7 @@ def test_killed_writer_leaves_a_whole_file(tmp_path: Path):
 
 def test_p7_speed_match_is_kept_and_a_single_speed_game_is_not():
     from spit.engine import SpeedConfig, SpeedGame
-    from spit.resume import is_match
+    from spit.store.resume import is_match
 
     assert is_match(SpeedGame(SpeedConfig(target_score=20), seed=1))
     assert not is_match(SpeedGame(SpeedConfig(), seed=1))

@@ -7,14 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spit import paths
-from spit.settings import (
-    ACTIONS,
-    DEFAULT_KEYS,
+from spit.play.keys import ACTIONS, DEFAULT_KEYS, check_key, keymap_problems
+from spit.store import paths
+from spit.store.settings import (
     Settings,
-    check_key,
     dumps_settings,
-    keymap_problems,
     load_settings,
     save_settings,
     toml_string,
@@ -216,7 +213,7 @@ def test_failed_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.Mo
     def boom(*_args):
         raise OSError("disk full")
 
-    monkeypatch.setattr("spit.paths.os.replace", boom)
+    monkeypatch.setattr("spit.store.paths.os.replace", boom)
     with pytest.raises(OSError):
         save_settings(Settings(names=("New", "File")), path)
     assert path.read_bytes() == before
@@ -231,7 +228,7 @@ def test_written_file_is_plain_toml():
 
 
 def test_keymap_table_rows_form_round_trips():
-    from spit.settings import keymap_table, settings_from_keymap_table
+    from spit.store.settings import keymap_table, settings_from_keymap_table
 
     table = keymap_table(Settings())
     assert table["player1"]["left"] == list("qwert")
@@ -241,6 +238,6 @@ def test_keymap_table_rows_form_round_trips():
 
 def test_bot_levels_are_the_bots_levels():
     from spit.bots import LEVELS
-    from spit.settings import BOT_LEVELS
+    from spit.store.settings import BOT_LEVELS
 
     assert BOT_LEVELS == LEVELS

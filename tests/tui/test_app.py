@@ -5,8 +5,8 @@ from __future__ import annotations
 from arbiter_helpers import FakeClock
 from tui_helpers import make_app, playable, region, screen_of, stuck, to_slap
 
-from spit.arbiter import Timing
 from spit.engine import Phase, SpitGame, card
+from spit.realtime.arbiter import Timing
 from spit.tui.screens import GameScreen, HelpScreen, PauseScreen, TitleScreen
 
 SIZE = (80, 24)

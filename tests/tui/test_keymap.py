@@ -7,8 +7,8 @@ from arbiter_helpers import FakeClock
 from tui_helpers import playable
 
 from spit.engine import Phase, call, move, play, slap
-from spit.tui.keymap import Binding, KeyMap, KeyMapError, Row, key_of_event
-from spit.tui.session import Session
+from spit.play.keys import Binding, KeyMap, KeyMapError, Row, key_of_event
+from spit.play.session import Session
 
 
 def test_default_map_is_the_one_of_the_design_notes() -> None:

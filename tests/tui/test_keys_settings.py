@@ -10,18 +10,19 @@ import pytest
 from arbiter_helpers import FakeClock
 from tui_helpers import playable, screen_of
 
-from spit.arbiter import Timing
 from spit.engine import SYSTEM, Phase, SpeedConfig, SpeedGame, call, card
 from spit.engine.actions import FLIP
-from spit.paths import config_path
-from spit.settings import DEFAULT_KEYS, KeyProblem, load_settings, rebind, save_settings
-from spit.settings import Settings as UserSettings
+from spit.play.keys import DEFAULT_KEYS, KeyProblem, rebind
+from spit.play.texts import keys_text
+from spit.realtime.arbiter import Timing
+from spit.store.paths import config_path
+from spit.store.settings import Settings as UserSettings
+from spit.store.settings import load_settings, save_settings
 from spit.tui.app import SpitApp
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.launch import configured_app
 from spit.tui.remap import KeysScreen
 from spit.tui.screens import GameScreen
-from spit.tui.texts import keys_text
 
 SIZE = (80, 24)
 

@@ -16,12 +16,12 @@ from tui_helpers import make_app, region, screen_of
 from spit import cli
 from spit.engine import Phase, SpitConfig, SpitGame, call, card
 from spit.engine.actions import STALL
-from spit.paths import database_path, match_path, replay_dir
-from spit.records import load_results
-from spit.replays import PlayerInfo, load_replay, new_meta, save_replay
-from spit.resume import match_in_progress_exists
-from spit.settings import Settings as UserSettings
-from spit.settings import load_settings, save_settings
+from spit.store.paths import database_path, match_path, replay_dir
+from spit.store.records import load_results
+from spit.store.replays import PlayerInfo, load_replay, new_meta, save_replay
+from spit.store.resume import match_in_progress_exists
+from spit.store.settings import Settings as UserSettings
+from spit.store.settings import load_settings, save_settings
 from spit.tui.app import SpitApp
 from spit.tui.dialogs import RoundScreen, SettingsScreen, WarningsScreen
 from spit.tui.launch import configured_app

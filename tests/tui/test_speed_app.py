@@ -5,8 +5,8 @@ from __future__ import annotations
 from arbiter_helpers import FakeClock
 from tui_helpers import make_app, region, screen_of
 
-from spit.arbiter import Timing
 from spit.engine import Phase, SpeedConfig, SpeedGame, parse_cards
+from spit.realtime.arbiter import Timing
 
 SIZE = (80, 24)
 

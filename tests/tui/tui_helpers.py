@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from arbiter_helpers import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
 
-from spit.arbiter import Timing
 from spit.engine import Game, SpitGame
+from spit.realtime.arbiter import Timing
 from spit.tui.app import GameSettings, SpitApp
 from spit.tui.screens import GameScreen
 

@@ -22,17 +22,17 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 
-from spit.arbiter import Agent, Clock, Timing
-from spit.archive import Archiver
 from spit.bots import LEVELS, make_bot
 from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
-from spit.replays import PlayerInfo, Replay
-from spit.settings import Settings as UserSettings
-from spit.settings import keymap_table, save_settings
+from spit.play.keys import KeyMap, KeyMapError
+from spit.play.session import Session
+from spit.realtime.arbiter import Agent, Clock, Timing
+from spit.store.archive import Archiver
+from spit.store.replays import PlayerInfo, Replay
+from spit.store.settings import Settings as UserSettings
+from spit.store.settings import keymap_table, save_settings
 from spit.tui.dialogs import WarningsScreen
-from spit.tui.keymap import KeyMap, KeyMapError
 from spit.tui.screens import GameScreen, TitleScreen
-from spit.tui.session import Session
 from spit.tui.viewer import ReplayScreen
 
 log = logging.getLogger("spit.tui")
@@ -161,7 +161,7 @@ class SpitApp(App[None]):
         edits and saves them); ``warnings``: its problems, shown first.
         ``replay``: open the replay viewer on it; ``resumed``: carry on with
         this saved match. ``record``: save every finished game's replay and
-        result, and each match after every round (``spit.archive``).
+        result, and each match after every round (``spit.store.archive``).
         """
         super().__init__()
         self.start = start

@@ -8,10 +8,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from spit.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS
-from spit.settings import Settings as UserSettings
+from spit.play.session import RoundSummary
+from spit.store.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS
+from spit.store.settings import Settings as UserSettings
 from spit.tui.remap import KeysScreen
-from spit.tui.session import RoundSummary
 
 
 class WarningsScreen(ModalScreen[None]):

@@ -11,7 +11,7 @@ import argparse
 import os
 from typing import Any
 
-from spit.settings import load_settings
+from spit.store.settings import load_settings
 from spit.tui.app import SpitApp, keymap_from_user, settings_from_user
 
 

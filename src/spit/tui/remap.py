@@ -2,7 +2,7 @@
 
 Arrows pick a player's key for an action, Enter (or a click) waits for the
 new key, and the next key pressed takes its place (Escape cancels). Every
-check is ``spit.settings.rebind``'s, the same as the settings file's: a key
+check is ``spit.store.settings.rebind``'s, the same as the settings file's: a key
 the app reserves or that another action already uses is refused with the
 reason. ctrl+s writes the keys to the settings file; the app uses them for
 the next game and its help and keys screens.
@@ -19,15 +19,15 @@ from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Static
 
-from spit.settings import (
+from spit.play.keys import (
     ACTION_LABELS,
     ACTIONS,
     DEFAULT_KEYS,
     KeyProblem,
+    key_of_event,
     rebind,
 )
-from spit.settings import Settings as UserSettings
-from spit.tui.keymap import key_of_event
+from spit.store.settings import Settings as UserSettings
 
 Keys = tuple[dict[str, str], dict[str, str]]
 

@@ -18,13 +18,13 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.engine import Phase
-from spit.replays import Replay, ReplayFileError
-from spit.resume import load_match_in_progress, match_in_progress_exists
-from spit.tui.board import TextBox, board_texts
+from spit.play.keys import key_of_event
+from spit.play.session import RoundSummary, Session
+from spit.play.texts import SPIT_RULES, keys_text
+from spit.store.replays import Replay, ReplayFileError
+from spit.store.resume import load_match_in_progress, match_in_progress_exists
 from spit.tui.dialogs import RoundScreen, SettingsScreen
-from spit.tui.keymap import key_of_event
-from spit.tui.session import RoundSummary, Session
-from spit.tui.texts import SPIT_RULES, keys_text
+from spit.tui.widgets.board import TextBox, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.app import SpitApp

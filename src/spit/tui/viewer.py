@@ -1,6 +1,6 @@
 """The replay viewer: a saved game played back on the board at 1x, 2x or 4x.
 
-``spit.playback.Playback`` moves the game on; this screen draws it with the
+``spit.play.playback.Playback`` moves the game on; this screen draws it with the
 same board as a live game, and says what each action did. Keys: space
 pauses, 1/2/4 set the speed, right arrow (or n) steps one action, r
 restarts, Esc leaves.
@@ -19,13 +19,13 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 
-from spit.arbiter import Applied
-from spit.playback import Playback
-from spit.replays import Replay
-from spit.tui.board import TextBox, board_texts
-from spit.tui.keymap import KeyMap
+from spit.play.keys import KeyMap
+from spit.play.playback import Playback
+from spit.play.session import Session
+from spit.realtime.arbiter import Applied
+from spit.store.replays import Replay
 from spit.tui.screens import REGIONS
-from spit.tui.session import Session
+from spit.tui.widgets.board import TextBox, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.app import SpitApp

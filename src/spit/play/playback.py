@@ -6,17 +6,30 @@ passed and repaints the board from ``game`` and the events returned.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from spit.engine import Action, Game
 from spit.engine.events import Event
-from spit.replays import Replay
 
 SPEEDS = (1.0, 2.0, 4.0)
+
+
+class TimedGame(Protocol):
+    """What playback needs of a recorded game (a saved replay is one)."""
+
+    @property
+    def timed(self) -> list[tuple[float, Action]]: ...
+
+    @property
+    def duration(self) -> float: ...
+
+    def fresh_start(self) -> Game: ...
 
 
 class Playback:
     """Drives a replay's starting position with its timed actions."""
 
-    def __init__(self, replay: Replay, speed: float = 1.0) -> None:
+    def __init__(self, replay: TimedGame, speed: float = 1.0) -> None:
         self.replay = replay
         self.game: Game = replay.fresh_start()
         self.index = 0  #: the next action to apply

@@ -11,8 +11,9 @@ import os
 import sys
 from collections.abc import Callable
 
-from spit import __version__, persist_commands
-from spit.sim_cli import add_sim_parser
+from spit import __version__
+from spit.cli import persist as persist_commands
+from spit.cli.sim import add_sim_parser
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -210,8 +211,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from spit.tui.keymap import KeyMap
-    from spit.tui.texts import SPIT_RULES, keys_text
+    from spit.play.keys import KeyMap
+    from spit.play.texts import SPIT_RULES, keys_text
 
     console = Console()
     console.print(Markdown(SPIT_RULES))

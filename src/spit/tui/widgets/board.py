@@ -11,7 +11,8 @@ from rich.text import Text
 from textual.widget import Widget
 
 from spit.engine import Phase
-from spit.tui.keymap import Row
+from spit.play.keys import Row
+from spit.play.session import PILE_NAMES, Session
 from spit.tui.render import (
     DIM,
     KEY_STYLE,
@@ -21,7 +22,6 @@ from spit.tui.render import (
     draw_centre,
     draw_slots,
 )
-from spit.tui.session import PILE_NAMES, Session
 
 
 class TextBox(Widget):

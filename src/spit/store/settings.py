@@ -1,7 +1,7 @@
 """The settings file: key maps, default variants, timing, bot level, names.
 
 A TOML file in the user's config directory (``SPIT_CONFIG`` overrides its
-path; see ``spit.paths``). ``load_settings`` reads it with ``tomllib`` and
+path; see ``spit.store.paths``). ``load_settings`` reads it with ``tomllib`` and
 never fails: a mistake gives a warning naming the file, the line and the
 problem, and only the bad part falls back to its default. ``save_settings``
 writes the whole file atomically with a small TOML writer of its own.
@@ -17,7 +17,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from spit.paths import atomic_write, config_path, read_capped
+from spit.play.keys import (
+    ACTIONS,
+    check_key,
+    default_keys,
+    keymap_problems,
+    shown,
+)
+from spit.store.paths import atomic_write, config_path, read_capped
 
 #: Largest config file we read (a real one is about 1 KB).
 MAX_CONFIG_BYTES = 1_000_000
@@ -27,51 +34,6 @@ BOT_LEVELS = ("easy", "medium", "hard", "expert")
 MAX_NAME = 24
 #: Largest match target score (V4's usual target is 100).
 MAX_TARGET = 100_000
-
-#: Action names of the key map, in the order the file lists them.
-ACTIONS: tuple[str, ...] = (
-    *(f"left{i}" for i in range(1, 6)),  # play stock i onto the left spit pile (or slap it)
-    *(f"right{i}" for i in range(1, 6)),  # play stock i onto the right spit pile (or slap it)
-    *(f"move{i}" for i in range(1, 6)),  # move stock i's top card to an empty slot (R10)
-    "spit",  # call "spit!" (R5, R13)
-)
-
-#: What each action does, in words (the key-remapping screen's rows).
-ACTION_LABELS: dict[str, str] = {
-    **{f"left{i}": f"play stock {i} on the left pile" for i in range(1, 6)},
-    **{f"right{i}": f"play stock {i} on the right pile" for i in range(1, 6)},
-    **{f"move{i}": f"move stock {i} to an empty slot" for i in range(1, 6)},
-    "spit": 'call "spit!"',
-}
-
-#: Keys the app itself uses (Textual's names for them), and what for.
-APP_KEYS: dict[str, str] = {
-    "f1": "help",
-    "space": "pause",
-    " ": "pause",
-    "escape": "the menu and going back",
-    "esc": "the menu and going back",
-    "enter": "menus and playing again",
-    "tab": "moving between fields",
-    "?": "help",
-}
-
-
-def _keymap(left: str, right: str, moves: str, spit: str) -> dict[str, str]:
-    keys = [*left, *right, *moves, spit]
-    return dict(zip(ACTIONS, keys, strict=True))
-
-
-#: The one-keyboard layout of DESIGN.md: the two halves of a QWERTY keyboard.
-DEFAULT_KEYS: tuple[dict[str, str], dict[str, str]] = (
-    _keymap("qwert", "asdfg", "zxcvb", "1"),
-    _keymap("yuiop", "hjkl;", "nm,./", "0"),
-)
-
-
-def _default_keys() -> tuple[dict[str, str], dict[str, str]]:
-    return (dict(DEFAULT_KEYS[0]), dict(DEFAULT_KEYS[1]))
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -83,7 +45,7 @@ class Settings:
     """
 
     names: tuple[str, str] = ("Player 1", "Player 2")
-    keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=_default_keys)
+    keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=default_keys)
     variants: tuple[str, ...] = ()
     speed_deal: str = "standard"
     bot_level: str = "medium"
@@ -95,94 +57,6 @@ class Settings:
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
         return replace(self, **changes)
-
-
-# ---------------------------------------------------------------- checking
-
-
-def check_key(key: object) -> str | None:
-    """The problem with ``key`` as a game key, or None if it is fine.
-
-    ``key`` is one character, or a Textual key name such as ``"f1"`` or
-    ``"ctrl+a"`` (the key-remapping screen passes what was pressed).
-    """
-    if not isinstance(key, str):
-        return f"a key must be a one-character string, got {_show(key)}"
-    lowered = key.strip().lower() if len(key) > 1 else key.lower()
-    if lowered in APP_KEYS:
-        return f"{key!r} cannot be a game key: it is reserved for {APP_KEYS[lowered]}"
-    if lowered.startswith(("ctrl", "control", "^")):
-        return f"{key!r} cannot be a game key (Escape, Tab and Ctrl keys are not allowed)"
-    if lowered.startswith(("alt+", "meta+", "super+", "shift+")):
-        return f"{key!r} cannot be a game key: keys with Alt, Meta or Shift are not allowed"
-    if len(key) != 1:
-        return f"a key must be exactly one character, got {key!r:.30}"
-    if not key.isprintable() or key.isspace():
-        return f"{key!r} is not a printable key"
-    return None
-
-
-def keymap_problems(maps: tuple[Mapping[str, str], Mapping[str, str]]) -> list[str]:
-    """Every problem with a pair of key maps: bad keys, missing actions, duplicates."""
-    problems: list[str] = []
-    seen: dict[str, tuple[int, str]] = {}
-    for p, keymap in enumerate(maps):
-        for action in ACTIONS:
-            key = keymap.get(action)
-            if key is None:
-                problems.append(f"player {p + 1} has no key for {action}")
-                continue
-            bad = check_key(key)
-            if bad:
-                problems.append(f"player {p + 1} {action}: {bad}")
-                continue
-            norm = key.lower()
-            if norm in seen:
-                q, other = seen[norm]
-                problems.append(
-                    f"key {key!r} is used twice: player {q + 1} {other} and player {p + 1} {action}"
-                )
-            else:
-                seen[norm] = (p, action)
-    return problems
-
-
-class KeyProblem(ValueError):
-    """A key that cannot go where it was asked to; the message says why."""
-
-
-def rebind(
-    keys: tuple[Mapping[str, str], Mapping[str, str]], player: int, action: str, key: str
-) -> tuple[dict[str, str], dict[str, str]]:
-    """``keys`` with ``player``'s ``action`` on ``key``; raises KeyProblem if it cannot be.
-
-    The key is checked by ``check_key`` and the result by ``keymap_problems``
-    (the same checks as the settings file's); a key another action already
-    uses is refused, naming that action.
-    """
-    if action not in ACTIONS:
-        raise KeyProblem(f"unknown action {action!r}")
-    bad = check_key(key)
-    if bad:
-        raise KeyProblem(bad)
-    key = key.lower() if key.isalpha() else key
-    maps = (dict(keys[0]), dict(keys[1]))
-    maps[player][action] = key
-    problems = keymap_problems(maps)
-    if not problems:
-        return maps
-    for q in (0, 1):
-        for other in ACTIONS:
-            if (q, other) != (player, action) and maps[q][other].lower() == key.lower():
-                raise KeyProblem(
-                    f"{key!r} is already used by player {q + 1} to {ACTION_LABELS[other]}"
-                )
-    raise KeyProblem(problems[0])
-
-
-def _show(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 30 else text[:27] + "..."
 
 
 def _number(value: object, low: float, high: float) -> float | None:
@@ -286,7 +160,7 @@ class _Reader:
             self.warn(
                 f"game.{key}",
                 f"must be a whole number from {low} to {MAX_TARGET}, "
-                f"got {_show(value)}; using {default}",
+                f"got {shown(value)}; using {default}",
             )
             return default
         return value
@@ -297,7 +171,7 @@ class _Reader:
         value = table[key]
         if not isinstance(value, str) or not value.strip() or not value.isprintable():
             self.warn(
-                f"players.{key}", f"must be a non-empty name, got {_show(value)}; using {default!r}"
+                f"players.{key}", f"must be a non-empty name, got {shown(value)}; using {default!r}"
             )
             return default
         if len(value) > MAX_NAME:
@@ -309,7 +183,7 @@ class _Reader:
             return default
         value = table["variants"]
         if not isinstance(value, list):
-            self.warn("game.variants", f'must be a list such as ["V1", "V3"], got {_show(value)}')
+            self.warn("game.variants", f'must be a list such as ["V1", "V3"], got {shown(value)}')
             return default
         chosen: list[str] = []
         for item in value:
@@ -317,7 +191,7 @@ class _Reader:
             if v not in VARIANTS:
                 self.warn(
                     "game.variants",
-                    f"unknown variant {_show(item)} ignored (choose from {', '.join(VARIANTS)})",
+                    f"unknown variant {shown(item)} ignored (choose from {', '.join(VARIANTS)})",
                 )
             elif v not in chosen:
                 chosen.append(v)
@@ -332,7 +206,7 @@ class _Reader:
         if value not in options:
             self.warn(
                 f"game.{key}",
-                f"must be one of {', '.join(options)}, got {_show(value)}; using {default!r}",
+                f"must be one of {', '.join(options)}, got {shown(value)}; using {default!r}",
             )
             return default
         return value
@@ -347,7 +221,7 @@ class _Reader:
             self.warn(
                 f"timing.{key}",
                 f"must be a number of seconds from {low:g} to {high:g}, "
-                f"got {_show(table[key])}; using {default:g}",
+                f"got {shown(table[key])}; using {default:g}",
             )
             return default
         return value
@@ -362,13 +236,13 @@ class _Reader:
         if number is None:
             self.warn(
                 "timing.auto_spit",
-                f'must be seconds from 0 to 30 or "off", got {_show(value)}; using {default}',
+                f'must be seconds from 0 to 30 or "off", got {shown(value)}; using {default}',
             )
             return default
         return number
 
     def keys(self, table: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
-        maps = _default_keys()
+        maps = default_keys()
         self.unknown(table, "keys.", ("player1", "player2"))
         for p in (0, 1):
             name = f"player{p + 1}"
@@ -386,7 +260,7 @@ class _Reader:
         problems = keymap_problems(maps)
         if problems:
             self.warn("keys", f"{problems[0]}; using the default keys for both players")
-            return _default_keys()
+            return default_keys()
         return maps
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spit.tui.keymap import KeyMap, Row
+from spit.play.keys import KeyMap, Row
 
 SPIT_RULES = """\
 # Spit

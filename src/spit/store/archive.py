@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from spit.arbiter import Arbiter
-from spit.records import RecordStatus, is_match, save_finished_game
-from spit.replays import PlayerInfo, Replay, new_meta, times_from_log
-from spit.resume import MatchKeeper
+from spit.realtime.arbiter import Arbiter
+from spit.store.records import RecordStatus, is_match, save_finished_game
+from spit.store.replays import PlayerInfo, Replay, new_meta, times_from_log
+from spit.store.resume import MatchKeeper
 
 
 class Archiver:

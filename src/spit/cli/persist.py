@@ -16,9 +16,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from spit.records import RecordsError, Stats, Tally, compute_stats, load_results
-from spit.replays import ReplayFileError, load_replay, verify_file
-from spit.resume import clear_match_in_progress, load_match_in_progress
+from spit.store.records import RecordsError, Stats, Tally, compute_stats, load_results
+from spit.store.replays import ReplayFileError, load_replay, verify_file
+from spit.store.resume import clear_match_in_progress, load_match_in_progress
 
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
 Launcher = Callable[[argparse.Namespace], int]

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spit.engine import Game
-from spit.paths import atomic_write, match_path
-from spit.records import is_match
-from spit.replays import Replay, ReplayFileError, ReplayMeta, load_replay, replay_data
+from spit.store.paths import atomic_write, match_path
+from spit.store.records import is_match
+from spit.store.replays import Replay, ReplayFileError, ReplayMeta, load_replay, replay_data
 
 __all__ = [
     "MatchKeeper",

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from spit.arbiter import Agent, Applied, Arbiter, Clock, Outcome, Rejected, Timing
 from spit.engine import Action, Game, Kind, Phase, call, card_name, choose, move, play, slap
 from spit.engine.cards import adjacency_rows
 from spit.engine.events import (
@@ -33,7 +32,8 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
-from spit.tui.keymap import Binding, KeyMap, Row
+from spit.play.keys import Binding, KeyMap, Row
+from spit.realtime.arbiter import Agent, Applied, Arbiter, Clock, Outcome, Rejected, Timing
 
 PILE_NAMES = ("left", "right")
 FLASH_TIME = 1.2  #: seconds a refused move's message stays
@@ -115,7 +115,7 @@ class Session:
         self.listeners: list[Callable[[list[Outcome]], None]] = []
         #: computer levels by player number (set by the app; for the records)
         self.levels: dict[int, str] = {}
-        #: keeps the game's files (``spit.archive.Archiver``), if the app records games
+        #: keeps the game's files (``spit.store.archive.Archiver``), if the app records games
         self.archiver: Any = None
         #: finished rounds of a match waiting to be shown, oldest first
         self.summaries: list[RoundSummary] = []

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from spit.engine import Game
-from spit.paths import database_path
-from spit.replays import PlayerInfo, ReplayMeta, save_replay
+from spit.store.paths import database_path
+from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
 
 SCHEMA_VERSION = 1
 #: Seconds to wait for another spit process that holds the database.

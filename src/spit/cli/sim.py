@@ -14,8 +14,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from spit.bots import LEVELS, MODES
+from spit.bots.sim import FinishHook, Seat, SimulationError, Summary, new_game, simulate
+from spit.engine import Game
 from spit.engine.errors import ConfigError
-from spit.sim import Seat, SimulationError, Summary, new_game, simulate
+from spit.realtime.arbiter import Arbiter
+from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
 
 MAX_GAMES = 10_000_000
 
@@ -120,6 +123,21 @@ def summary_table(summary: Summary) -> Table:
     return table
 
 
+def _replay_saver(args: argparse.Namespace) -> FinishHook | None:
+    """A hook that writes each simulated game's replay to ``--save-replays``."""
+    folder: Path | None = args.save_replays
+    if folder is None:
+        return None
+    players = [PlayerInfo(f"P{p + 1}", bot=str(seat)) for p, seat in enumerate((args.p1, args.p2))]
+
+    def save(game: Game, arbiter: Arbiter, index: int) -> None:
+        times = times_from_log(arbiter.log, arbiter.start_time)
+        name = f"sim-{args.seed}-{index:06d}-{args.mode}.json"
+        save_replay(game, times, new_meta(players), folder, name=name)
+
+    return save
+
+
 def run_sim(args: argparse.Namespace) -> int:
     """Run ``spit sim`` with parsed arguments; return the exit code."""
     err = Console(stderr=True)
@@ -132,7 +150,7 @@ def run_sim(args: argparse.Namespace) -> int:
                 args.seed,
                 args.mode,
                 args.variant,
-                save_replays=args.save_replays,
+                on_finish=_replay_saver(args),
             )
         else:
             columns = (
@@ -154,7 +172,7 @@ def run_sim(args: argparse.Namespace) -> int:
                     args.mode,
                     args.variant,
                     progress=advance,
-                    save_replays=args.save_replays,
+                    on_finish=_replay_saver(args),
                 )
     except (ConfigError, ValueError) as exc:
         print(f"spit sim: error: {exc}", file=sys.stderr)

@@ -10,11 +10,142 @@ call key) calls "spit!" (H2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from spit.settings import DEFAULT_KEYS, check_key
+#: Action names of the key map, in the order the file lists them.
+ACTIONS: tuple[str, ...] = (
+    *(f"left{i}" for i in range(1, 6)),  # play stock i onto the left spit pile (or slap it)
+    *(f"right{i}" for i in range(1, 6)),  # play stock i onto the right spit pile (or slap it)
+    *(f"move{i}" for i in range(1, 6)),  # move stock i's top card to an empty slot (R10)
+    "spit",  # call "spit!" (R5, R13)
+)
+
+#: What each action does, in words (the key-remapping screen's rows).
+ACTION_LABELS: dict[str, str] = {
+    **{f"left{i}": f"play stock {i} on the left pile" for i in range(1, 6)},
+    **{f"right{i}": f"play stock {i} on the right pile" for i in range(1, 6)},
+    **{f"move{i}": f"move stock {i} to an empty slot" for i in range(1, 6)},
+    "spit": 'call "spit!"',
+}
+
+#: Keys the app itself uses (Textual's names for them), and what for.
+APP_KEYS: dict[str, str] = {
+    "f1": "help",
+    "space": "pause",
+    " ": "pause",
+    "escape": "the menu and going back",
+    "esc": "the menu and going back",
+    "enter": "menus and playing again",
+    "tab": "moving between fields",
+    "?": "help",
+}
+
+
+def _keymap(left: str, right: str, moves: str, spit: str) -> dict[str, str]:
+    keys = [*left, *right, *moves, spit]
+    return dict(zip(ACTIONS, keys, strict=True))
+
+
+#: The one-keyboard layout of DESIGN.md: the two halves of a QWERTY keyboard.
+DEFAULT_KEYS: tuple[dict[str, str], dict[str, str]] = (
+    _keymap("qwert", "asdfg", "zxcvb", "1"),
+    _keymap("yuiop", "hjkl;", "nm,./", "0"),
+)
+
+
+def default_keys() -> tuple[dict[str, str], dict[str, str]]:
+    return (dict(DEFAULT_KEYS[0]), dict(DEFAULT_KEYS[1]))
+
+
+def check_key(key: object) -> str | None:
+    """The problem with ``key`` as a game key, or None if it is fine.
+
+    ``key`` is one character, or a Textual key name such as ``"f1"`` or
+    ``"ctrl+a"`` (the key-remapping screen passes what was pressed).
+    """
+    if not isinstance(key, str):
+        return f"a key must be a one-character string, got {shown(key)}"
+    lowered = key.strip().lower() if len(key) > 1 else key.lower()
+    if lowered in APP_KEYS:
+        return f"{key!r} cannot be a game key: it is reserved for {APP_KEYS[lowered]}"
+    if lowered.startswith(("ctrl", "control", "^")):
+        return f"{key!r} cannot be a game key (Escape, Tab and Ctrl keys are not allowed)"
+    if lowered.startswith(("alt+", "meta+", "super+", "shift+")):
+        return f"{key!r} cannot be a game key: keys with Alt, Meta or Shift are not allowed"
+    if len(key) != 1:
+        return f"a key must be exactly one character, got {key!r:.30}"
+    if not key.isprintable() or key.isspace():
+        return f"{key!r} is not a printable key"
+    return None
+
+
+def keymap_problems(maps: tuple[Mapping[str, str], Mapping[str, str]]) -> list[str]:
+    """Every problem with a pair of key maps: bad keys, missing actions, duplicates."""
+    problems: list[str] = []
+    seen: dict[str, tuple[int, str]] = {}
+    for p, keymap in enumerate(maps):
+        for action in ACTIONS:
+            key = keymap.get(action)
+            if key is None:
+                problems.append(f"player {p + 1} has no key for {action}")
+                continue
+            bad = check_key(key)
+            if bad:
+                problems.append(f"player {p + 1} {action}: {bad}")
+                continue
+            norm = key.lower()
+            if norm in seen:
+                q, other = seen[norm]
+                problems.append(
+                    f"key {key!r} is used twice: player {q + 1} {other} and player {p + 1} {action}"
+                )
+            else:
+                seen[norm] = (p, action)
+    return problems
+
+
+class KeyProblem(ValueError):
+    """A key that cannot go where it was asked to; the message says why."""
+
+
+def rebind(
+    keys: tuple[Mapping[str, str], Mapping[str, str]], player: int, action: str, key: str
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``keys`` with ``player``'s ``action`` on ``key``; raises KeyProblem if it cannot be.
+
+    The key is checked by ``check_key`` and the result by ``keymap_problems``
+    (the same checks as the settings file's); a key another action already
+    uses is refused, naming that action.
+    """
+    if action not in ACTIONS:
+        raise KeyProblem(f"unknown action {action!r}")
+    bad = check_key(key)
+    if bad:
+        raise KeyProblem(bad)
+    key = key.lower() if key.isalpha() else key
+    maps = (dict(keys[0]), dict(keys[1]))
+    maps[player][action] = key
+    problems = keymap_problems(maps)
+    if not problems:
+        return maps
+    for q in (0, 1):
+        for other in ACTIONS:
+            if (q, other) != (player, action) and maps[q][other].lower() == key.lower():
+                raise KeyProblem(
+                    f"{key!r} is already used by player {q + 1} to {ACTION_LABELS[other]}"
+                )
+    raise KeyProblem(problems[0])
+
+
+def shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+
 
 ROWS = ("left", "right", "move")
 N_COLUMNS = 5

@@ -25,7 +25,7 @@ from typing import Any
 from spit.engine import Action, Game, ReplayError
 from spit.engine.actions import action_from_json
 from spit.engine.saves import new_game_from_save
-from spit.paths import atomic_write, read_capped, replay_dir
+from spit.store.paths import atomic_write, read_capped, replay_dir
 
 #: Largest replay file we read; a long real game is well under 1 MB.
 MAX_REPLAY_BYTES = 20_000_000

@@ -12,18 +12,19 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from spit.arbiter import Arbiter, Timing
 from spit.bots import LEVELS, MODES, make_bot
 from spit.engine import Game, Kind, SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS
-from spit.replays import PlayerInfo, new_meta, save_replay, times_from_log
+from spit.realtime.arbiter import Arbiter, Timing
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
 ROUND_LIMIT = "round_limit"
 #: A game that needs more arbiter steps than this is a bug, not a long game.
 MAX_STEPS = 5_000_000
+
+#: Called with each finished game, its arbiter and its index in the series.
+FinishHook = Callable[[Game, Arbiter, int], None]
 
 
 class SimulationError(RuntimeError):
@@ -179,11 +180,12 @@ def play_game(
     index: int = 0,
     timing: Timing | None = None,
     round_limit: int | None = None,
-    save_replays: Path | None = None,
+    on_finish: FinishHook | None = None,
 ) -> GameResult:
     """Play game number ``index`` of a series to its end and report it.
 
-    With ``save_replays``, the game's replay is written to that folder.
+    ``on_finish(game, arbiter, index)`` is called once the game is over (the
+    command line uses it to save replays; this layer writes no files).
     """
     game = new_game(mode, variants, derive_seed(seed, index, "game"), round_limit)
     agents = {
@@ -208,19 +210,10 @@ def play_game(
         steps += 1
         if steps > MAX_STEPS:
             raise SimulationError(f"game {index} did not end within {MAX_STEPS} steps")
-    if save_replays is not None:
-        _save_replay(game, arbiter, seats, save_replays, f"sim-{seed}-{index:06d}-{mode}.json")
+    if on_finish is not None:
+        on_finish(game, arbiter, index)
     moves = sum(1 for _, a in arbiter.log if a.kind is Kind.PLAY or a.kind is Kind.MOVE)
     return GameResult(game.winner, game.result, game.round_no, moves, arbiter.elapsed(clock.now))
-
-
-def _save_replay(
-    game: Game, arbiter: Arbiter, seats: tuple[Seat, Seat], folder: Path, name: str
-) -> None:
-    """Write one simulated game's replay (times from the arbiter's log)."""
-    players = [PlayerInfo(f"P{p + 1}", bot=str(seat)) for p, seat in enumerate(seats)]
-    times = times_from_log(arbiter.log, arbiter.start_time)
-    save_replay(game, times, new_meta(players), folder, name=name)
 
 
 def simulate(
@@ -232,11 +225,11 @@ def simulate(
     timing: Timing | None = None,
     progress: Callable[[int], None] | None = None,
     round_limit: int | None = None,
-    save_replays: Path | None = None,
+    on_finish: FinishHook | None = None,
 ) -> Summary:
     """Play ``games`` games; ``progress(done)`` is called after each one.
 
-    ``save_replays``: a folder to write every game's replay to (OSError if it cannot).
+    ``on_finish`` is passed to ``play_game`` for every game.
     """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
@@ -246,7 +239,7 @@ def simulate(
     summary = Summary(seats, mode, names, seed)
     start = time.perf_counter()
     for index in range(games):
-        result = play_game(seats, mode, variants, seed, index, timing, round_limit, save_replays)
+        result = play_game(seats, mode, variants, seed, index, timing, round_limit, on_finish)
         summary.results.append(result)
         if progress is not None:
             progress(index + 1)

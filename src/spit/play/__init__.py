@@ -1,0 +1,1 @@
+"""The play controller without Textual: sessions, keys, narration, playback."""

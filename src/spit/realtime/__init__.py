@@ -1,0 +1,1 @@
+"""The real-time layer: the arbiter orders timestamped inputs and runs the timers."""

@@ -1,0 +1,1 @@
+"""Files on disk: paths, settings, records, replays, saved games, the archiver."""
