@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spit.bots import LEVELS, MODES, make_bot
-from spit.engine import Game, Kind, SpeedConfig, SpeedGame, SpitConfig, SpitGame
-from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS
+from spit.engine import AnyGame, Kind, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.engine.config import DEFAULT_ROUND_LIMIT, SPEED_VARIANT_FIELDS, VARIANT_FIELDS
 from spit.realtime.arbiter import Arbiter, Timing
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
@@ -24,7 +24,7 @@ ROUND_LIMIT = "round_limit"
 MAX_STEPS = 5_000_000
 
 #: Called with each finished game, its arbiter and its index in the series.
-FinishHook = Callable[[Game, Arbiter, int], None]
+FinishHook = Callable[[AnyGame, Arbiter, int], None]
 
 
 class SimulationError(RuntimeError):
@@ -154,21 +154,28 @@ def derive_seed(seed: int, index: int, role: str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def new_game(mode: str, variants: Sequence[str], seed: int, round_limit: int | None = None) -> Game:
+def new_game(
+    mode: str, variants: Sequence[str], seed: int, round_limit: int | None = None
+) -> AnyGame:
     """A fresh game of ``mode`` with the given variant ids (and H4 round limit)."""
-    extra = {} if round_limit is None else {"round_limit": round_limit}
+    limit = DEFAULT_ROUND_LIMIT if round_limit is None else round_limit
     if mode == "spit":
-        return SpitGame(SpitConfig.from_variants(list(variants), **extra), seed)
+        return SpitGame(SpitConfig.from_variants(list(variants), round_limit=limit), seed)
     if mode == "speed":
-        flags: dict[str, object] = dict(extra)
         names = {k.upper(): v for k, v in SPEED_VARIANT_FIELDS.items()}
+        flags: set[str] = set()
         for v in variants:
             name = names.get(v.strip().upper())
             if name is None:
                 choices = ", ".join(SPEED_VARIANT_FIELDS)
                 raise ValueError(f"unknown Speed variant {v!r}; choose from {choices}")
-            flags[name] = True
-        return SpeedGame(SpeedConfig(**flags), seed)  # type: ignore[arg-type]
+            flags.add(name)
+        config = SpeedConfig(
+            long_deal="long_deal" in flags,
+            alternating_colours="alternating_colours" in flags,
+            round_limit=limit,
+        )
+        return SpeedGame(config, seed)
     raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
 
 

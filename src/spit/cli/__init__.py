@@ -10,10 +10,15 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from spit import __version__
 from spit.cli import persist as persist_commands
+from spit.cli.parsing import CommandParser
 from spit.cli.sim import add_sim_parser
+
+if TYPE_CHECKING:
+    from spit.cli.parsing import Subparsers
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -124,7 +129,7 @@ def _launch_resume(args: argparse.Namespace) -> int:
     return launch_resume(args)
 
 
-def _add_persist(sub: argparse._SubParsersAction) -> None:
+def _add_persist(sub: Subparsers) -> None:
     persist_commands.register(sub, {"replay": _launch_replay, "resume": _launch_resume})
 
 
@@ -158,7 +163,7 @@ def _add_vs(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_play(sub: argparse._SubParsersAction) -> None:
+def _add_play(sub: Subparsers) -> None:
     parser = sub.add_parser("play", help="play Spit, two players at one keyboard")
     _add_game_options(parser)
     parser.add_argument(
@@ -172,7 +177,7 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cmd_play)
 
 
-def _add_speed(sub: argparse._SubParsersAction) -> None:
+def _add_speed(sub: Subparsers) -> None:
     parser = sub.add_parser("speed", help="play Speed, two players at one keyboard")
     _add_game_options(parser)
     _add_vs(parser)
@@ -189,7 +194,7 @@ def _add_speed(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cmd_speed)
 
 
-def _add_watch(sub: argparse._SubParsersAction) -> None:
+def _add_watch(sub: Subparsers) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
     _add_game_options(parser)
     parser.add_argument(
@@ -220,13 +225,13 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_rules(sub: argparse._SubParsersAction) -> None:
+def _add_rules(sub: Subparsers) -> None:
     parser = sub.add_parser("rules", help="print the rules and the default keys")
     parser.set_defaults(handler=_cmd_rules)
 
 
 #: Sub-command registrars, in the order --help lists them.
-COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
+COMMANDS: list[Callable[[Subparsers], object]] = [
     _add_play,
     _add_speed,
     _add_watch,
@@ -246,7 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"spit {__version__}")
     _add_game_options(parser)
     parser.set_defaults(handler=_cmd_menu)
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    sub = parser.add_subparsers(
+        title="commands", metavar="COMMAND", parser_class=CommandParser
+    )
     for add in COMMANDS:
         add(sub)
     return parser

@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -20,12 +21,15 @@ from spit.store.records import RecordsError, Stats, Tally, compute_stats, load_r
 from spit.store.replays import ReplayFileError, load_replay, verify_file
 from spit.store.resume import clear_match_in_progress, load_match_in_progress
 
+if TYPE_CHECKING:
+    from spit.cli.parsing import Subparsers
+
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
 Launcher = Callable[[argparse.Namespace], int]
 
 
 def register(
-    subparsers: argparse._SubParsersAction, launchers: dict[str, Launcher] | None = None
+    subparsers: Subparsers, launchers: dict[str, Launcher] | None = None
 ) -> None:
     """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
     launchers = launchers or {}
@@ -124,7 +128,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ReplayFileError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 1
-    launch = getattr(args, "launch", None)
+    launch: Launcher | None = getattr(args, "launch", None)
     if launch is None:
         ok, line = verify_file(args.files[0])
         print(line)
@@ -157,7 +161,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     names = " vs ".join(p.label for p in replay.meta.players)
     scores = getattr(game, "scores", None)
     score_text = f", score {scores[0]}-{scores[1]}" if scores is not None else ""
-    launch = getattr(args, "launch", None)
+    launch: Launcher | None = getattr(args, "launch", None)
     if launch is None:
         print(f"Unfinished match: {names}, round {game.round_no}{score_text}.")
         print("spit: the game screen is not available in this build")

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -15,10 +14,14 @@ from rich.table import Table
 
 from spit.bots import LEVELS, MODES
 from spit.bots.sim import FinishHook, Seat, SimulationError, Summary, new_game, simulate
-from spit.engine import Game
+from spit.cli.parsing import CommandParser
+from spit.engine import AnyGame
 from spit.engine.errors import ConfigError
 from spit.realtime.arbiter import Arbiter
 from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+
+if TYPE_CHECKING:
+    from spit.cli.parsing import Subparsers
 
 MAX_GAMES = 10_000_000
 
@@ -50,21 +53,12 @@ def _seed(text: str) -> int:
     return value
 
 
-def _one_line_error(prog: str) -> Callable[[str], NoReturn]:
-    """A ``parser.error`` that prints one line, not the usage block."""
-
-    def error(message: str) -> NoReturn:
-        print(f"{prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-    return error
-
-
-def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_sim_parser(subparsers: Subparsers) -> CommandParser:
     """Add ``sim`` to the ``spit`` command's sub-commands."""
     levels = ", ".join(LEVELS)
     parser = subparsers.add_parser(
         "sim",
+        one_line_errors=True,
         help="play bots against bots, headless, and print statistics",
         description=(
             "Play bot against bot through the arbiter on a simulated clock. A seat is a "
@@ -93,7 +87,6 @@ def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
         metavar="DIR",
         help="write every game's replay (JSON) into this folder",
     )
-    parser.error = _one_line_error(parser.prog)  # type: ignore[method-assign]
     parser.set_defaults(func=run_sim)
     return parser
 
@@ -130,7 +123,7 @@ def _replay_saver(args: argparse.Namespace) -> FinishHook | None:
         return None
     players = [PlayerInfo(f"P{p + 1}", bot=str(seat)) for p, seat in enumerate((args.p1, args.p2))]
 
-    def save(game: Game, arbiter: Arbiter, index: int) -> None:
+    def save(game: AnyGame, arbiter: Arbiter, index: int) -> None:
         times = times_from_log(arbiter.log, arbiter.start_time)
         name = f"sim-{args.seed}-{index:06d}-{args.mode}.json"
         save_replay(game, times, new_meta(players), folder, name=name)

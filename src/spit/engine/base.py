@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind
 from spit.engine.cards import DECK_SIZE
@@ -28,15 +29,44 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"  #: won (R20, P6, H5, V4, P7) or drawn (H4)
 
 
-class Game(ABC):
+class GameConfig(Protocol):
+    """What every mode's rules configuration offers (a frozen dataclass in practice)."""
+
+    @property
+    def alternating_colours(self) -> bool:
+        """V3: a card must also be of the other colour."""
+
+    @property
+    def target_score(self) -> int:
+        """The score that ends a match (0: no match, in Speed)."""
+
+    @property
+    def round_limit(self) -> int:
+        """H4: rounds (or deals) before a draw."""
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The optional rule ids in force."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready form."""
+
+
+ConfigT = TypeVar("ConfigT", bound=GameConfig)
+ObservationT = TypeVar("ObservationT")
+
+
+class Game(ABC, Generic[ConfigT, ObservationT]):
     """A game of one mode. Mutable: ``apply`` changes it in place.
 
-    Subclasses implement ``check`` (raise IllegalAction with the reason, change
-    nothing) and ``_perform`` (change the state, return the events).
+    Generic over its rules configuration and what a player may see of it
+    (``observation``). Subclasses implement ``check`` (raise IllegalAction
+    with the reason, change nothing) and ``_perform`` (change the state,
+    return the events).
     """
 
     mode: ClassVar[str]
-    config: Any
+    config: ConfigT
     seed: int
     rng: Rng
     phase: Phase
@@ -47,8 +77,16 @@ class Game(ABC):
     winner: int | None
     result: str
     actions: list[Action]
+    #: the two piles cards are played on, each ending with its top card (every mode has them)
+    piles: list[list[int]]
 
-    def _start(self, config: Any, config_type: type, seed: int) -> None:
+    @abstractmethod
+    def __init__(
+        self, config: ConfigT | None = None, seed: int = 0, cards: Sequence[Any] | None = None, /
+    ) -> None:
+        """Deal from ``seed``, or from the given starting cards (each mode reads them its way)."""
+
+    def _start(self, config: ConfigT | None, config_type: type[ConfigT], seed: int) -> None:
         """Set up what every mode has: config, seed, generator, log, scores, result."""
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise ConfigError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
@@ -134,7 +172,11 @@ class Game(ABC):
         """Sorted legal actions of ``player`` (0, 1 or SYSTEM); None: both players."""
 
     @abstractmethod
-    def state_key(self) -> tuple:
+    def observation(self, player: int) -> ObservationT:
+        """What ``player`` may know of the state (all a bot ever sees)."""
+
+    @abstractmethod
+    def state_key(self) -> tuple[object, ...]:
         """Every fact of the state as nested tuples of ints and strings."""
 
     @abstractmethod
@@ -142,20 +184,22 @@ class Game(ABC):
         """The given starting card order in plain form, or None if dealt from the seed."""
 
     @classmethod
-    def from_start(cls, config: Any, seed: int, cards: object) -> Game:
+    def from_start(cls, config: ConfigT, seed: int, cards: object) -> Self:
         """Rebuild the starting position of a saved game (see ``to_json``).
 
         ``cards`` is what ``start_cards_json`` gave (None: dealt from the seed);
         whatever the constructor refuses becomes a ReplayError.
         """
+        if cards is not None and not isinstance(cards, list):
+            raise ReplayError("the starting cards must be a list")
         try:
             if cards is None:
-                return cls(config, seed)  # type: ignore[call-arg]
-            return cls(config, seed, cards)  # type: ignore[call-arg]
+                return cls(config, seed)
+            return cls(config, seed, cards)
         except ConfigError as exc:
             raise ReplayError(str(exc)) from exc
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent copy. No deepcopy: the state is small lists of ints
         (and immutable values), so nested lists are copied and the rest shared."""
         other = object.__new__(type(self))
@@ -185,6 +229,10 @@ class Game(ABC):
             "actions": [a.to_json() for a in self.actions],
             "fingerprint": self.fingerprint(),
         }
+
+
+#: A game of any mode (code that works with every mode, e.g. saving or the arbiter).
+AnyGame: TypeAlias = Game[Any, Any]
 
 
 def _copy_lists(value: Any) -> Any:

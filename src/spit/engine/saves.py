@@ -7,10 +7,11 @@ file gives a ReplayError with a one-line reason.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 from spit.engine.actions import action_from_json
-from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, Game
+from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, AnyGame, GameConfig
 from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, ReplayError
 from spit.engine.speed_game import SpeedGame
@@ -19,18 +20,21 @@ from spit.engine.spit_game import SpitGame
 #: Largest number of actions a save may hold (a generous bound on a real game).
 MAX_ACTIONS = 2_000_000
 
-_MODES: dict[str, tuple[type, type]] = {
-    "spit": (SpitGame, SpitConfig),
-    "speed": (SpeedGame, SpeedConfig),
+#: A mode's config parser: its plain form in, the config out (ConfigError if bad).
+ConfigParser: TypeAlias = Callable[[object], GameConfig]
+
+_MODES: dict[str, tuple[type[AnyGame], ConfigParser]] = {
+    "spit": (SpitGame, SpitConfig.from_dict),
+    "speed": (SpeedGame, SpeedConfig.from_dict),
 }
 
 
-def register_mode(name: str, game_cls: type, config_cls: type) -> None:
+def register_mode(name: str, game_cls: type[AnyGame], parse_config: ConfigParser) -> None:
     """Make a game mode loadable (used by each mode's module)."""
-    _MODES[name] = (game_cls, config_cls)
+    _MODES[name] = (game_cls, parse_config)
 
 
-def new_game_from_save(data: Any) -> Game:
+def new_game_from_save(data: Any) -> AnyGame:
     """The starting position of a saved game, without its actions applied."""
     if not isinstance(data, dict):
         raise ReplayError("a saved game must be a JSON object")
@@ -42,9 +46,9 @@ def new_game_from_save(data: Any) -> Game:
     mode = data.get("mode")
     if not isinstance(mode, str) or mode not in _MODES:
         raise ReplayError(f"unknown game mode {mode!r:.30}")
-    game_cls, config_cls = _MODES[mode]
+    game_cls, parse_config = _MODES[mode]
     try:
-        config = config_cls.from_dict(data.get("config"))
+        config = parse_config(data.get("config"))
     except (ConfigError, TypeError) as exc:
         raise ReplayError(f"bad config: {exc}") from exc
     seed = data.get("seed")
@@ -53,7 +57,7 @@ def new_game_from_save(data: Any) -> Game:
     return game_cls.from_start(config, seed, data.get("cards"))
 
 
-def load_game(data: Any, check_fingerprint: bool = True) -> Game:
+def load_game(data: Any, check_fingerprint: bool = True) -> AnyGame:
     """Rebuild a game from its saved form by replaying every action.
 
     Raises ReplayError if the data is malformed, an action is illegal, or the
@@ -79,12 +83,12 @@ def load_game(data: Any, check_fingerprint: bool = True) -> Game:
     return game
 
 
-def dumps(game: Game) -> str:
+def dumps(game: AnyGame) -> str:
     """The saved form of ``game`` as a JSON string."""
     return json.dumps(game.to_json(), separators=(",", ":"))
 
 
-def loads(text: str | bytes) -> Game:
+def loads(text: str | bytes) -> AnyGame:
     """Parse a JSON string saved by ``dumps`` (see ``load_game``)."""
     try:
         data = json.loads(text)

@@ -130,7 +130,7 @@ class SpitObservation:
         return cards
 
 
-class SpitGame(Game):
+class SpitGame(Game[SpitConfig, SpitObservation]):
     """A game (or V4 match) of Spit. ``apply`` actions; read events.
 
     Pile ``p`` is player ``p``'s spit pile. Stock lists run bottom to top; only
@@ -223,11 +223,10 @@ class SpitGame(Game):
     def observation(self, player: int) -> SpitObservation:
         """What ``player`` may see (also fine for a spectator: Spit hides nothing more)."""
         views = _STOCK_VIEWS
-        stocks = tuple(
-            [
-                tuple([views[s[-1]][len(s) - 1] if s else _EMPTY_STOCK for s in side])
-                for side in self.stocks
-            ]
+        mine, theirs = self.stocks
+        stocks = (
+            tuple([views[s[-1]][len(s) - 1] if s else _EMPTY_STOCK for s in mine]),
+            tuple([views[s[-1]][len(s) - 1] if s else _EMPTY_STOCK for s in theirs]),
         )
         (a, b), (used_a, used_b) = self.piles, self.pile_used
         piles = (
@@ -239,9 +238,9 @@ class SpitGame(Game):
             phase=self.phase,
             round_no=self.round_no,
             config=self.config,
-            stocks=stocks,  # type: ignore[arg-type]
+            stocks=stocks,
             spit_counts=(len(self.spit[0]), len(self.spit[1])),
-            piles=piles,  # type: ignore[arg-type]
+            piles=piles,
             called=(self.called[0], self.called[1]),
             slaps=tuple(self.slaps),
             chooser=self.chooser,
@@ -252,7 +251,7 @@ class SpitGame(Game):
             legal=tuple(self.legal_actions(player)),
         )
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         return (
             self.phase.value,
             self.round_no,

@@ -13,7 +13,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from spit.engine import Action, Game, Kind, Phase, call, card_name, choose, move, play, slap
+from spit.engine import (
+    Action,
+    AnyGame,
+    Kind,
+    Phase,
+    SpeedGame,
+    SpitGame,
+    call,
+    card_name,
+    choose,
+    move,
+    play,
+    slap,
+)
 from spit.engine.cards import adjacency_rows
 from spit.engine.events import (
     CardMoved,
@@ -71,7 +84,7 @@ class RoundSummary:
     match_over: bool = False
 
 
-def game_mode_scored(game: Game) -> bool:
+def game_mode_scored(game: AnyGame) -> bool:
     """True in a match (Spit V4, Speed P7), where a won game does not end the match."""
     if game.mode == "speed":
         return bool(getattr(game.config, "target_score", 0))
@@ -83,7 +96,7 @@ class Session:
 
     def __init__(
         self,
-        game: Game,
+        game: AnyGame,
         keymap: KeyMap | None = None,
         timing: Timing | None = None,
         clock: Clock | None = None,
@@ -263,7 +276,9 @@ class Session:
         """A player's display name."""
         return self.names[player]
 
-    def _set_flash(self, text: str, player: int | None, now: float, column: int | None = None):
+    def _set_flash(
+        self, text: str, player: int | None, now: float, column: int | None = None
+    ) -> None:
         self.flash = Flash(text, player, column, now + FLASH_TIME)
         self.version += 1
 
@@ -350,15 +365,17 @@ class Session:
         card = self._card_in(action.player, action.source)
         if len(pile) < 2 or card is None:
             return False
-        rows = adjacency_rows(bool(getattr(self.game.config, "alternating_colours", False)))
+        rows = adjacency_rows(self.game.config.alternating_colours)
         return rows[pile[-2]][card]
 
     def _card_in(self, player: int, column: int) -> int | None:
         """The face-up card of a player's stock (Spit) or hand slot (Speed)."""
         game = self.game
-        if game.mode == "speed":
+        if isinstance(game, SpeedGame):
             hand = game.hands[player]
             return hand[column] if 0 <= column < len(hand) else None
+        if not isinstance(game, SpitGame):
+            return None
         stocks = game.stocks[player]
         if 0 <= column < len(stocks) and stocks[column]:
             return stocks[column][-1]
@@ -469,11 +486,11 @@ class Session:
                 left = math.ceil(countdown[0])
                 return f"Nobody has played for a while: {word} in {left} s"
             rule = "one rank up or down"
-            if getattr(game.config, "alternating_colours", False):
+            if game.config.alternating_colours:
                 rule += ", other colour"
             return f"Play! {rule}, on either pile"
         if phase is Phase.STALEMATE:
-            if speed:
+            if not isinstance(game, SpitGame):
                 return f"Both stuck: the side piles turn over{secs}"
             head = "Nobody played for a while: SPIT!" if self.stalled else "Both stuck: SPIT!"
             spit_counts = [len(s) for s in game.spit]

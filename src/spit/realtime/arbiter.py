@@ -12,11 +12,11 @@ goes through the same queue as a human's key.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from spit.engine import CLOSE, FLIP, STALL, SYSTEM, Action, Game, Kind, Phase, call
+from spit.engine import CLOSE, FLIP, STALL, SYSTEM, Action, AnyGame, Kind, Phase, call
 from spit.engine.errors import EngineError
 from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
 
@@ -72,16 +72,27 @@ Outcome = Applied | Rejected
 
 
 class Agent(Protocol):
-    """A computer player: sees only its observation, answers with a delayed action.
-
-    An agent may also have ``watchful = True`` and a method
-    ``keeps(observation, action) -> bool``: the arbiter then shows it every new
-    position while an action is planned, and drops the plan when ``keeps`` says
-    it no longer makes sense (the agent plans again from that moment).
-    """
+    """A computer player: sees only its observation, answers with a delayed action."""
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
         """Return (delay in seconds, action), or None to wait for the next change."""
+
+
+@runtime_checkable
+class WatchfulAgent(Agent, Protocol):
+    """An agent that may watch the piles while its action is on the way.
+
+    While ``watchful`` is true the arbiter shows it every new position during
+    a planned action, and drops the plan when ``keeps`` says it no longer makes
+    sense (the agent plans again from that moment).
+    """
+
+    @property
+    def watchful(self) -> bool:
+        """True while the agent wants to see positions change under its plan."""
+
+    def keeps(self, observation: Any, action: Action) -> bool:
+        """Still make the planned ``action`` in this new position?"""
 
 
 @dataclass(order=True, slots=True)
@@ -96,15 +107,18 @@ class Arbiter:
 
     def __init__(
         self,
-        game: Game,
+        game: AnyGame,
         timing: Timing | None = None,
         clock: Clock = time.monotonic,
-        agents: dict[int, Agent] | None = None,
+        agents: Mapping[int, Agent] | None = None,
     ) -> None:
         self.game = game
         self.timing = timing or Timing()
         self.clock = clock
         self.agents: dict[int, Agent] = dict(agents or {})
+        self._watchers: dict[int, WatchfulAgent] = {
+            p: agent for p, agent in self.agents.items() if isinstance(agent, WatchfulAgent)
+        }
         start = clock()
         self.start_time = start
         #: every applied action with its time, in order: the replay log
@@ -305,16 +319,17 @@ class Arbiter:
             if self._in_flight[p] is not None or self._planned_version[p] == self._version:
                 continue
             pending = self._plans[p]
-            if pending is not None and not getattr(agent, "watchful", False):
+            watcher = self._watchers.get(p)
+            if pending is not None and (watcher is None or not watcher.watchful):
                 continue  # committed to its plan until the action lands or is refused
             self._planned_version[p] = self._version
             if self.game.over:
                 continue
             observation = self.game.observation(p)
-            if pending is not None:
+            if pending is not None and watcher is not None:
                 # A watchful agent sees the position change under its hand: if its
                 # planned action no longer fits, it drops it and thinks again now.
-                if agent.keeps(observation, pending.action):  # type: ignore[attr-defined]
+                if watcher.keeps(observation, pending.action):
                     continue
                 self._plans[p] = None
             plan = agent.plan(observation, now)

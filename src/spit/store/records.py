@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spit.engine import Game
+from spit.engine import AnyGame
 from spit.store.paths import database_path
 from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
 
@@ -73,7 +73,7 @@ class GameResult:
     @classmethod
     def from_game(
         cls,
-        game: Game,
+        game: AnyGame,
         players: Sequence[PlayerInfo],
         duration: float,
         replay: str | None = None,
@@ -98,7 +98,7 @@ class GameResult:
         )
 
 
-def is_match(game: Game) -> bool:
+def is_match(game: AnyGame) -> bool:
     """True for a game played as a scored match of rounds (V4, or Speed's P7)."""
     config = game.config
     return bool(getattr(config, "scoring", False) or getattr(config, "match", False))
@@ -167,7 +167,7 @@ def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
 
 
 def save_finished_game(
-    game: Game, times: Sequence[float], meta: ReplayMeta, database: Path | None = None
+    game: AnyGame, times: Sequence[float], meta: ReplayMeta, database: Path | None = None
 ) -> RecordStatus:
     """Save the replay of a finished game and record its result; never raises.
 

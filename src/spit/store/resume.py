@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from spit.engine import Game
+from spit.engine import AnyGame
 from spit.store.paths import atomic_write, match_path
 from spit.store.records import is_match
 from spit.store.replays import Replay, ReplayFileError, ReplayMeta, load_replay, replay_data
@@ -31,7 +31,7 @@ __all__ = [
 
 
 def save_match_in_progress(
-    game: Game, times: Sequence[float], meta: ReplayMeta, path: Path | None = None
+    game: AnyGame, times: Sequence[float], meta: ReplayMeta, path: Path | None = None
 ) -> Path:
     """Write the match so far (atomically); raises OSError if it cannot."""
     path = Path(path) if path is not None else match_path()
@@ -105,7 +105,7 @@ class MatchKeeper:
         """Every action time of the match: earlier sessions, then this one."""
         return self.prior_times + [self.offset + float(t) for t in session_times]
 
-    def update(self, game: Game, session_times: Sequence[float]) -> str | None:
+    def update(self, game: AnyGame, session_times: Sequence[float]) -> str | None:
         """Save when a new round has been dealt; clear the file when the match is over.
 
         Returns a message for the players if the save failed (the match goes on).

@@ -23,7 +23,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.engine import AnyGame, SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Session
 from spit.realtime.arbiter import Agent, Clock, Timing
@@ -84,18 +84,18 @@ def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
         return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
 
-def make_game(mode: str, settings: GameSettings, seed: int) -> Game:
+def make_game(mode: str, settings: GameSettings, seed: int) -> AnyGame:
     """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
     if mode == "spit":
-        config = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
-        return SpitGame(config, seed)
+        rules = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
+        return SpitGame(rules, seed)
     if mode == "speed":
-        config = SpeedConfig(
+        speed_rules = SpeedConfig(
             long_deal=settings.long_deal,
             alternating_colours="V3" in settings.variants,
             target_score=settings.speed_target,
         )
-        return SpeedGame(config, seed)
+        return SpeedGame(speed_rules, seed)
     raise ValueError(f"unknown game mode {mode!r}")
 
 
@@ -114,7 +114,7 @@ def player_infos(
     return tuple(out)
 
 
-GameFactory = Callable[[str, GameSettings, int], Game]
+GameFactory = Callable[[str, GameSettings, int], AnyGame]
 
 
 def computer_name(level: str) -> str:

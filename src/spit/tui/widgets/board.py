@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
-from spit.engine import Phase
+from spit.engine import Phase, SpeedGame, SpitGame
 from spit.play.keys import Row
 from spit.play.session import PILE_NAMES, Session
 from spit.tui.render import (
@@ -59,10 +59,9 @@ def _info_line(session: Session, p: int) -> Text:
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(f" {session.name(p)} ", "bold reverse")
     speed = game.mode == "speed"
-    if speed:
-        draw = getattr(game, "draw", [[], []])[p]
-        out.append(f"  draw pile {len(draw)}", "bold")
-    else:
+    if isinstance(game, SpeedGame):
+        out.append(f"  draw pile {len(game.draw[p])}", "bold")
+    elif isinstance(game, SpitGame):
         out.append(f"  spit cards {len(game.spit[p])}", "bold")
     phase = game.phase
     called = getattr(game, "called", (False, False))
@@ -85,12 +84,14 @@ def _slots(session: Session, p: int) -> list[Slot]:
     keymap = session.keymap
     flash = session.flash
     slots: list[Slot] = []
-    if game.mode == "speed":
+    if isinstance(game, SpeedGame):
         hand = game.hands[p]
         for i, c in enumerate(hand):
             keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
             hit = flash is not None and flash.player == p and flash.column == i
             slots.append(Slot(c, "", keys, hit))
+        return slots
+    if not isinstance(game, SpitGame):
         return slots
     for i, stock in enumerate(game.stocks[p]):
         top = stock[-1] if stock else None
@@ -106,12 +107,12 @@ def _centre(session: Session) -> Text:
     for j in (0, 1):
         pile = game.piles[j]
         landed = session.landed.get(j)
-        if game.mode == "speed":
-            label = f"{PILE_NAMES[j]} pile"
-            in_use = True
-        else:
+        if isinstance(game, SpitGame):
             label = f"{PILE_NAMES[j]} pile (P{j + 1})"
             in_use = bool(game.pile_used[j])
+        else:
+            label = f"{PILE_NAMES[j]} pile"
+            in_use = True
         piles.append(
             PileShow(
                 pile[-1] if pile else None,
@@ -119,11 +120,11 @@ def _centre(session: Session) -> Text:
                 label,
                 f"P{landed.player + 1}" if landed else None,
                 in_use,
-                face_down=game.mode == "speed" and not pile and bool(game.centre),
+                face_down=isinstance(game, SpeedGame) and not pile and bool(game.centre),
             )
         )
     sides = None
-    if game.mode == "speed":
+    if isinstance(game, SpeedGame):
         side = game.side
         sides = (SideShow(len(side[0])), SideShow(len(side[1])))
     return draw_centre((piles[0], piles[1]), sides, banner=_banner(session))
