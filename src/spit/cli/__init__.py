@@ -104,13 +104,14 @@ def _run_tui(
     except argparse.ArgumentTypeError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 2
+    from spit.tui.dealer import Opening
+
     app = configured_app(
-        start,
+        Opening(start, opponents or {}),
         variants=variants,
         long_deal=bool(getattr(args, "long_deal", False)),
         seed=getattr(args, "seed", None),
         target=getattr(args, "target", None),
-        opponents=opponents,
     )
     return run(app)
 

@@ -9,9 +9,9 @@ landed on. It knows no Textual, so tests drive it with a fake clock.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 from spit.engine import (
     Action,
@@ -91,8 +91,23 @@ def game_mode_scored(game: AnyGame) -> bool:
     return bool(getattr(game.config, "scoring", False))
 
 
+class Recorder(Protocol):
+    """Keeps a game's files as it goes (``spit.store.archive.Archiver``)."""
+
+    #: what the players should be told (a failed save, or "result saved"), else None
+    message: str | None
+
+    def __call__(self, outcomes: list[Outcome]) -> None:
+        """Look at the game after a tick; save whatever is due."""
+
+
 class Session:
-    """A game with its arbiter, driven by key presses and ticks."""
+    """A game with its arbiter, driven by key presses and ticks.
+
+    ``levels``: computer levels by player number (for the records);
+    ``recorder``: given the session's arbiter, what keeps the game's files
+    (called after every tick that changed something; None: nothing is kept).
+    """
 
     def __init__(
         self,
@@ -100,8 +115,10 @@ class Session:
         keymap: KeyMap | None = None,
         timing: Timing | None = None,
         clock: Clock | None = None,
-        agents: dict[int, Agent] | None = None,
+        agents: Mapping[int, Agent] | None = None,
         names: tuple[str, str] = ("Player 1", "Player 2"),
+        levels: Mapping[int, str] | None = None,
+        recorder: Callable[[Arbiter], Recorder] | None = None,
     ) -> None:
         import time
 
@@ -126,10 +143,13 @@ class Session:
         self._takes: list[str] = []
         self._takes_short: list[str] = []  # the same, short enough for the news line
         self.listeners: list[Callable[[list[Outcome]], None]] = []
-        #: computer levels by player number (set by the app; for the records)
-        self.levels: dict[int, str] = {}
-        #: keeps the game's files (``spit.store.archive.Archiver``), if the app records games
-        self.archiver: Any = None
+        #: computer levels by player number (for the records)
+        self.levels: dict[int, str] = dict(levels or {})
+        #: keeps the game's files, if the app records games
+        self.archiver: Recorder | None = None
+        if recorder is not None:
+            self.archiver = recorder(self.arbiter)
+            self.listeners.append(self.archiver)
         #: finished rounds of a match waiting to be shown, oldest first
         self.summaries: list[RoundSummary] = []
         self._round: RoundSummary | None = None

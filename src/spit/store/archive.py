@@ -5,18 +5,24 @@ tick, e.g. as a TUI session listener). During a match it saves the match in
 progress after every round; when the game or match ends it saves the replay
 and records the result. It never raises: problems become ``message``, which
 the UI shows ("result not saved: ...").
+
+Given a ``Writer``, the archiver only decides on the caller's thread what to
+save (and copies it); the writing itself (files, fsync, a SQLite database
+another program may hold locked) runs on the writer's thread, so a game on
+an event loop never waits for the disk. ``on_saved`` is called (on that
+thread) after each write, for the UI to show the new ``message``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from spit.realtime.arbiter import Arbiter
 from spit.store.records import RecordStatus, is_match, save_finished_game
-from spit.store.replays import PlayerInfo, Replay, new_meta, times_from_log
+from spit.store.replays import PlayerInfo, Replay, ReplayMeta, new_meta, times_from_log
 from spit.store.resume import MatchKeeper
+from spit.store.writer import Writer
 
 
 class Archiver:
@@ -29,20 +35,26 @@ class Archiver:
         resumed: Replay | None = None,
         database: Path | None = None,
         match_file: Path | None = None,
+        writer: Writer | None = None,
+        on_saved: Callable[[], None] | None = None,
     ) -> None:
         self.arbiter = arbiter
         self.database = database
+        #: runs the writes (None: right away, on the caller's thread)
+        self.writer = writer
+        self.on_saved = on_saved
         if resumed is not None:
             self.keeper = MatchKeeper.resuming(resumed, match_file)
         else:
             self.keeper = MatchKeeper(new_meta(players), path=match_file)
         #: what the players should be told (a failed save, or "result saved"), else None
         self.message: str | None = None
-        #: the outcome of recording the finished game (None until it ends)
+        #: the outcome of recording the finished game (None until it is written)
         self.status: RecordStatus | None = None
+        self._finished = False
 
     @property
-    def meta(self) -> Any:
+    def meta(self) -> ReplayMeta:
         """The replay metadata (players and start date)."""
         return self.keeper.meta
 
@@ -61,14 +73,35 @@ class Archiver:
         return self.keeper.all_times(self.session_times())
 
     def __call__(self, outcomes: object = None) -> None:
-        """Look at the game after a tick; save whatever is due."""
-        if self.status is not None:
+        """Look at the game after a tick; save whatever is due (on the writer, if any)."""
+        if self._finished:
             return
         game = self.arbiter.game
         if is_match(game):
-            problem = self.keeper.update(game, self.session_times())
-            if problem:
-                self.message = problem
+            job = self.keeper.due(game, self.session_times())
+            if job is not None:
+                self._run(lambda: self._match_saved(job()))
         if game.over:
-            self.status = save_finished_game(game, self.times(), self.keeper.meta, self.database)
-            self.message = self.status.message
+            self._finished = True
+            final, times, meta = game.copy(), self.times(), self.keeper.meta
+            self._run(lambda: self._recorded(save_finished_game(final, times, meta, self.database)))
+
+    def _run(self, job: Callable[[], None]) -> None:
+        if self.writer is None:
+            job()
+        else:
+            self.writer.submit(job)
+
+    def _match_saved(self, problem: str | None) -> None:
+        if problem:
+            self.message = problem
+            self._saved()
+
+    def _recorded(self, status: RecordStatus) -> None:
+        self.status = status
+        self.message = status.message
+        self._saved()
+
+    def _saved(self) -> None:
+        if self.on_saved is not None:
+            self.on_saved()

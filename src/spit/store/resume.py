@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from spit.engine import AnyGame
 from spit.store.paths import atomic_write, match_path
@@ -110,19 +111,46 @@ class MatchKeeper:
 
         Returns a message for the players if the save failed (the match goes on).
         """
+        job = self.due(game, session_times)
+        return None if job is None else job()
+
+    def due(
+        self, game: AnyGame, session_times: Sequence[float]
+    ) -> Callable[[], str | None] | None:
+        """The write ``game`` calls for now, or None: ``update`` in two halves.
+
+        Deciding (and copying what to write) happens here, on the caller's
+        thread; the returned job touches only that copy and the file, so it
+        may run on another thread while the game goes on. The job returns a
+        message for the players if the save failed (then the next call tries
+        again).
+        """
         if not is_match(game):
             return None
         if game.over:
-            clear_match_in_progress(self.path)
-            return None
+            path = self.path
+            return lambda: clear_match_in_progress(path)
         if game.round_no <= self.saved_round:
             return None
+        last_saved, self.saved_round = self.saved_round, game.round_no
         try:
-            save_match_in_progress(game, self.all_times(session_times), self.meta, self.path)
+            data = replay_data(game, self.all_times(session_times), self.meta)
+        except ValueError as exc:
+            error = exc  # ``exc`` itself is unbound when the block ends
+            return lambda: self._failed(error, last_saved)
+        return lambda: self._write(data, last_saved)
+
+    def _write(self, data: dict[str, Any], last_saved: int) -> str | None:
+        try:
+            path = Path(self.path) if self.path is not None else match_path()
+            atomic_write(path, json.dumps(data, separators=(",", ":")))
         except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.problem = f"match not saved: {reason}"
-            return self.problem
-        self.saved_round = game.round_no
+            return self._failed(exc, last_saved)
         self.problem = None
         return None
+
+    def _failed(self, exc: Exception, last_saved: int) -> str:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        self.problem = f"match not saved: {reason}"
+        self.saved_round = last_saved  # try again on the next call
+        return self.problem

@@ -9,51 +9,52 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
 from spit.store.settings import load_settings
-from spit.tui.app import SpitApp, keymap_from_user, settings_from_user
+from spit.tui.app import SpitApp
+from spit.tui.dealer import (
+    AppDependencies,
+    AppSettings,
+    Opening,
+    keymap_from_user,
+    settings_from_user,
+)
 
 
 def configured_app(
-    start: str | None = None,
+    opening: Opening | None = None,
     variants: tuple[str, ...] | None = None,
     long_deal: bool = False,
     seed: int | None = None,
     target: int | None = None,
-    **kwargs: Any,
+    deps: AppDependencies | None = None,
 ) -> SpitApp:
     """The app with the settings file applied, then the command-line choices.
 
-    ``variants`` replaces the file's variants when given; ``target`` is the
-    match target: for Speed it plays a P7 match to it, for Spit it turns on
-    V4 with that target.
+    ``opening``: what to open first (default: the title menu). ``variants``
+    replaces the file's variants when given; ``target`` is the match target:
+    for Speed it plays a P7 match to it, for Spit it turns on V4 with that
+    target. ``deps``: the app's dependencies (tests).
     """
+    opening = opening or Opening()
     user, warnings = load_settings()
-    settings = settings_from_user(user, seed=seed)
+    game = settings_from_user(user, seed=seed)
     if variants is not None:
-        settings.variants = variants
+        game.variants = variants
     if long_deal:
-        settings.long_deal = True
+        game.long_deal = True
     if target is not None:
-        if start == "speed":
-            settings.speed_target = target
+        if opening.mode == "speed":
+            game.speed_target = target
         else:
-            settings.spit_target = target
-            if "V4" not in settings.variants:
-                settings.variants = tuple(sorted((*settings.variants, "V4")))
+            game.spit_target = target
+            if "V4" not in game.variants:
+                game.variants = tuple(sorted((*game.variants, "V4")))
     keymap, problem = keymap_from_user(user)
     if problem:
         warnings.append(problem)
-    return SpitApp(
-        start=start,
-        settings=settings,
-        keymap=keymap,
-        names=user.names,
-        user_settings=user,
-        warnings=warnings,
-        **kwargs,
-    )
+    settings = AppSettings(user, game, keymap, user.names, warnings)
+    return SpitApp(settings, opening, deps)
 
 
 def run(app: SpitApp) -> int:
@@ -62,14 +63,15 @@ def run(app: SpitApp) -> int:
     # wants the key's effect on screen sooner. Idle costs nothing either way.
     os.environ.setdefault("TEXTUAL_FPS", "120")
     app.run()
+    app.finish_writes()
     return app.return_code or 0
 
 
 def launch_replay(args: argparse.Namespace) -> int:
     """``spit replay FILE``: the viewer on the replay the command loaded."""
-    return run(configured_app(replay=args.replay))
+    return run(configured_app(Opening(replay=args.replay)))
 
 
 def launch_resume(args: argparse.Namespace) -> int:
     """``spit resume``: carry on with the saved match the command loaded."""
-    return run(configured_app(resumed=args.replay))
+    return run(configured_app(Opening(resumed=args.replay)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from rich.markup import escape
 from rich.text import Text
@@ -12,22 +12,22 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.engine import Phase
-from spit.play.keys import key_of_event
+from spit.play.keys import KeyMap, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay, ReplayFileError
 from spit.store.resume import load_match_in_progress, match_in_progress_exists
-from spit.tui.dialogs import RoundScreen, SettingsScreen
+from spit.tui.dealer import AppSettings, Dealer
+from spit.tui.dialogs import RoundScreen, SaveSettings, SettingsScreen
+from spit.tui.messages import PlayRequested
 from spit.tui.widgets.board import TextBox, board_texts
-
-if TYPE_CHECKING:
-    from spit.tui.app import SpitApp
 
 log = logging.getLogger("spit.tui")
 
@@ -57,11 +57,20 @@ class GameScreen(Screen[None]):
         Binding("enter", "again", "Play again", show=False),
     ]
 
+    class Saved(Message):
+        """The background writer finished a save of this screen's game (posted from its thread)."""
+
     def __init__(
-        self, mode: str, opponents: dict[int, str] | None = None, resumed: Replay | None = None
+        self,
+        mode: str,
+        dealer: Dealer,
+        opponents: Mapping[int, str] | None = None,
+        resumed: Replay | None = None,
     ) -> None:
         super().__init__()
         self.mode = mode
+        #: deals the sessions, with the app's settings and clock
+        self.dealer = dealer
         #: computer levels by player number (empty: two people at the keyboard)
         self.opponents = dict(opponents or {})
         #: a saved match to carry on with (used by the first deal only)
@@ -71,11 +80,6 @@ class GameScreen(Screen[None]):
         self._pauses: set[str] = set()
         self.error: str | None = None
         self._painted = -1  # the session version last painted
-
-    @property
-    def spit_app(self) -> SpitApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="board"):
@@ -90,10 +94,11 @@ class GameScreen(Screen[None]):
 
     def new_game(self) -> None:
         """Deal a fresh game with the app's settings."""
-        app = self.spit_app
         try:
             resumed, self.resumed = self.resumed, None
-            self.session = app.make_session(self.mode, self.opponents, resumed=resumed)
+            self.session = self.dealer.deal(
+                self.mode, self.opponents, resumed=resumed, on_saved=self._saved
+            )
             if resumed is not None:  # play again deals a new game with the same players
                 self.opponents = dict(self.session.levels)
         except Exception as exc:  # a bad setting or a missing mode: say so, keep running
@@ -110,7 +115,17 @@ class GameScreen(Screen[None]):
 
     def now(self) -> float:
         """The game clock's time."""
-        return self.spit_app.clock()
+        return self.dealer.clock()
+
+    def _saved(self) -> None:
+        """Called on the writer's thread: repaint on the event loop."""
+        self.post_message(self.Saved())
+
+    def on_game_screen_saved(self, message: Saved) -> None:
+        """A save finished: show what the archiver says (the flash line)."""
+        if self.session is not None:
+            self.session.version += 1
+            self.run_tick()
 
     def on_key(self, event: events.Key) -> None:
         """Game keys become timestamped inputs; everything else goes to bindings."""
@@ -126,7 +141,7 @@ class GameScreen(Screen[None]):
             return
         try:
             now = self.now()
-            stamp = event.time if self.spit_app.use_event_time else now
+            stamp = event.time if self.dealer.real_time else now
             session.press(key, min(stamp, now), now)
         except Exception as exc:
             self.fail(exc)
@@ -199,7 +214,7 @@ class GameScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
         session = self.session
-        if session is None or self._pauses or not self.spit_app.autotick:
+        if session is None or self._pauses or not self.dealer.real_time:
             return
         wake = session.next_wakeup(now)
         if wake is None:
@@ -243,7 +258,7 @@ class GameScreen(Screen[None]):
         """Show keys and short rules; the game waits."""
         self._set_paused("help", True)
         self.app.push_screen(
-            HelpScreen(self.spit_app.keymap), lambda _: self._set_paused("help", False)
+            HelpScreen(self.dealer.settings.keymap), lambda _: self._set_paused("help", False)
         )
 
     def action_pause(self) -> None:
@@ -267,7 +282,7 @@ class GameScreen(Screen[None]):
     def action_again(self) -> None:
         """Play again once the game is over."""
         if self.session is None or self.session.game.phase is Phase.GAME_OVER:
-            self.spit_app.next_seed()
+            self.dealer.next_seed()
             self.new_game()
 
     # ------------------------------------------------------------------- sizes
@@ -324,7 +339,7 @@ class HelpScreen(ModalScreen[None]):
         Binding("space", "close", show=False),
     ]
 
-    def __init__(self, keymap: Any) -> None:
+    def __init__(self, keymap: KeyMap) -> None:
         super().__init__()
         self.keymap = keymap
 
@@ -380,9 +395,16 @@ The real-time card game for two people at one keyboard."""
 
 
 class TitleScreen(Screen[None]):
-    """The title menu."""
+    """The title menu: shows the ``settings`` in force; a game chosen is a ``PlayRequested``."""
 
     BINDINGS = [Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+
+    def __init__(self, settings: AppSettings, save_settings: SaveSettings) -> None:
+        super().__init__()
+        #: the app's settings in force (read, never written, here)
+        self.settings = settings
+        #: writes the settings file (for the settings screens)
+        self.save_settings = save_settings
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
@@ -404,7 +426,7 @@ class TitleScreen(Screen[None]):
         return [Option(label, id=key) for key, label in entries]
 
     def on_screen_resume(self) -> None:
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = self.settings.game
         variants = " ".join(settings.variants) or "none"
         deal = "long" if settings.long_deal else "standard"
         self.query_one("#title-settings", Static).update(
@@ -434,34 +456,35 @@ class TitleScreen(Screen[None]):
             self.on_screen_resume()
             return
         note.display = False
-        self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
+        self.post_message(PlayRequested(replay.final.mode, resumed=replay))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
         app = self.app
         if choice in ("spit", "speed"):
-            app.push_screen(GameScreen(choice))
+            self.post_message(PlayRequested(choice))
         elif choice == "resume":
             self.resume_match()
         elif choice in ("vs-spit", "vs-speed"):
             mode = choice.removeprefix("vs-")
-            app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+            level = self.settings.game.bot_level
+            app.push_screen(LevelScreen(level), lambda level: self._start_vs(mode, level))
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
-            app.push_screen(DocScreen(keys_text(app.keymap)))  # type: ignore[attr-defined]
+            app.push_screen(DocScreen(keys_text(self.settings.keymap)))
         elif choice == "settings":
-            app.push_screen(SettingsScreen())
+            app.push_screen(SettingsScreen(self.settings, self.save_settings))
         elif choice == "quit":
             app.exit()
 
     def _start_vs(self, mode: str, level: str | None) -> None:
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
-            self.app.push_screen(GameScreen(mode, {1: level}))
+            self.post_message(PlayRequested(mode, {1: level}))
 
     def key_f1(self) -> None:
-        self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
+        self.app.push_screen(DocScreen(keys_text(self.settings.keymap)))
 
 
 LEVEL_TEXTS = {
@@ -477,6 +500,11 @@ class LevelScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
 
+    def __init__(self, default: str = "medium") -> None:
+        super().__init__()
+        #: the level highlighted first (the settings' computer level)
+        self.default = default
+
     def compose(self) -> ComposeResult:
         with Vertical(id="level-box"):
             yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
@@ -487,8 +515,8 @@ class LevelScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
-        default = getattr(self.app.settings, "bot_level", "medium")  # type: ignore[attr-defined]
         order = list(LEVEL_TEXTS)
+        default = self.default
         levels.highlighted = order.index(default if default in order else "medium")
         levels.focus()
 

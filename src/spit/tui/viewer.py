@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,13 +23,10 @@ from spit.engine.events import Event
 from spit.play.keys import KeyMap
 from spit.play.playback import Playback
 from spit.play.session import Session
-from spit.realtime.arbiter import Applied
+from spit.realtime.arbiter import Applied, Clock
 from spit.store.replays import Replay
 from spit.tui.screens import REGIONS
 from spit.tui.widgets.board import TextBox, board_texts
-
-if TYPE_CHECKING:
-    from spit.tui.app import SpitApp
 
 log = logging.getLogger("spit.tui")
 
@@ -63,20 +59,21 @@ class ReplayScreen(Screen[None]):
         Binding("q", "leave", show=False),
     ]
 
-    def __init__(self, replay: Replay, leave_exits: bool = False) -> None:
+    def __init__(
+        self, replay: Replay, clock: Clock, autotick: bool = True, leave_exits: bool = False
+    ) -> None:
+        """``clock``: the app's clock; ``autotick``: wake up for the next action (the
+        real clock; tests tick by hand); ``leave_exits``: Esc quits the app."""
         super().__init__()
         self.replay = replay
+        self.clock = clock
+        self.autotick = autotick
         self.leave_exits = leave_exits
         self.playback = Playback(replay)
         self.session = self._session()
         self._last: float | None = None
         self._timer: Timer | None = None
         self.error: str | None = None
-
-    @property
-    def spit_app(self) -> SpitApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
 
     def _session(self) -> Session:
         """A session that only describes and draws the replayed game (its arbiter never runs)."""
@@ -89,7 +86,7 @@ class ReplayScreen(Screen[None]):
                 yield TextBox(id=region)
 
     def on_mount(self) -> None:
-        self._last = self.spit_app.clock()
+        self._last = self.clock()
         self.run_tick()
 
     # ---------------------------------------------------------------- playing
@@ -97,7 +94,7 @@ class ReplayScreen(Screen[None]):
     def run_tick(self) -> None:
         """Play the actions now due, repaint, and wake up for the next one."""
         try:
-            now = self.spit_app.clock()
+            now = self.clock()
             last = now if self._last is None else self._last
             self._last = now
             self._show(self.playback.advance(now - last), now)
@@ -107,7 +104,7 @@ class ReplayScreen(Screen[None]):
             self.error = f"Internal error ({type(exc).__name__}: {exc}); Esc leaves"
             self.playback.paused = True
             with contextlib.suppress(Exception):
-                self.repaint(self.spit_app.clock())
+                self.repaint(self.clock())
 
     def _show(self, applied: list[tuple[Action, list[Event]]], now: float) -> None:
         for action, events_ in applied:
@@ -120,7 +117,7 @@ class ReplayScreen(Screen[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if not self.spit_app.autotick:
+        if not self.autotick:
             return
         waits = [w for w in (self.playback.wait(),) if w is not None]
         waits += [landed.until - now for landed in self.session.landed.values()]
@@ -169,7 +166,7 @@ class ReplayScreen(Screen[None]):
         """Pause and apply just the next action."""
         self.run_tick()
         self.playback.paused = True
-        now = self.spit_app.clock()
+        now = self.clock()
         self._last = now
         self._show(self.playback.step(), now)
         self._schedule(now)
@@ -178,7 +175,7 @@ class ReplayScreen(Screen[None]):
         """Back to the deal."""
         self.playback.restart()
         self.session = self._session()
-        self._last = self.spit_app.clock()
+        self._last = self.clock()
         self.run_tick()
 
     def action_leave(self) -> None:
