@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spit.engine import Action, Game, Kind, card_name
-from spit.engine.cards import adjacency_rows
 from spit.engine.events import (
     CardMoved,
     CardPlayed,
@@ -63,13 +62,6 @@ class RoundSummary:
     totals: tuple[int, int] = (0, 0)
     takes: list[str] = field(default_factory=list)
     match_over: bool = False
-
-
-def game_mode_scored(game: Game) -> bool:
-    """True in a match (Spit V4, Speed P7), where a won game does not end the match."""
-    if game.mode == "speed":
-        return bool(getattr(game.config, "target_score", 0))
-    return bool(getattr(game.config, "scoring", False))
 
 
 class Narrator:
@@ -132,7 +124,7 @@ class Narrator:
 
     def _summarize(self, event: Event) -> None:
         """Collect a match round's story: how it ended, points, piles taken."""
-        if not game_mode_scored(self.game):
+        if not self.game.is_match:
             return
         names = self.names
         if isinstance(event, RoundOver):
@@ -190,19 +182,12 @@ class Narrator:
         card = self._card_in(action.player, action.source)
         if len(pile) < 2 or card is None:
             return False
-        rows = adjacency_rows(bool(getattr(self.game.config, "alternating_colours", False)))
-        return rows[pile[-2]][card]
+        return self.game.fits(card, pile[-2])
 
     def _card_in(self, player: int, column: int) -> int | None:
-        """The face-up card of a player's stock (Spit) or hand slot (Speed)."""
-        game = self.game
-        if game.mode == "speed":
-            hand = game.hands[player]
-            return hand[column] if 0 <= column < len(hand) else None
-        stocks = game.stocks[player]
-        if 0 <= column < len(stocks) and stocks[column]:
-            return stocks[column][-1]
-        return None
+        """The face-up card of a player's stock or hand slot."""
+        columns = self.game.columns(player)
+        return columns[column][0] if 0 <= column < len(columns) else None
 
     def _describe_event(self, event: Event, outcome: Applied, now: float) -> None:
         names = self.names
@@ -220,13 +205,13 @@ class Narrator:
                 f"to empty slot {event.slot + 1}"
             )
         elif isinstance(event, SpitCalled):
-            if self.game.mode == "speed":
+            if self.game.info.side_piles:
                 self.news = f"{names[event.player]} is ready"
             else:
                 self.news = f"{names[event.player]} called spit!"
         elif isinstance(event, Spat):
             self.landed[event.pile] = Landed(event.player, now + LANDED_TIME)
-            if self.game.mode != "speed":
+            if not self.game.info.side_piles:
                 self.news = "SPIT! New cards on the spit piles"
             elif outcome.action.kind is Kind.FLIP:
                 self.news = "Both stuck: the side piles turned a card onto each pile"
@@ -266,5 +251,5 @@ class Narrator:
                 # one 80-column line: the full story is on the between-rounds screen
                 taken = ", ".join(self._takes_short) or self.round_news
                 self.news = f"Round {self.game.round_no} dealt: {taken}"
-        elif isinstance(event, GameWon) and game_mode_scored(self.game):
+        elif isinstance(event, GameWon) and self.game.is_match:
             self.news = f"{names[event.player]} won a game; the match goes on with a new deal"

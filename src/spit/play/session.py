@@ -21,7 +21,6 @@ from spit.play.narration import (
     Landed,
     Narrator,
     RoundSummary,
-    game_mode_scored,
 )
 from spit.play.status import result_text, status_text
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Outcome, Timing
@@ -33,7 +32,6 @@ __all__ = [
     "Landed",
     "RoundSummary",
     "Session",
-    "game_mode_scored",
 ]
 
 COUNTDOWN_FROM = 5.0  #: the H6 stall countdown shows in its last seconds
@@ -106,18 +104,16 @@ class Session:
         """The action a key means in the current phase, or a hint why it means nothing."""
         p, row, col = binding
         phase = self.game.phase
-        speed = self.game.mode == "speed"
-        if phase is Phase.OPENING or (phase is Phase.STALEMATE and not speed):
+        info = self.game.info
+        if phase is Phase.OPENING or (phase is Phase.STALEMATE and not info.side_piles):
             return call(p)
         if phase is Phase.PLAY:
             if row is Row.LEFT or row is Row.RIGHT:
                 return play(p, col, int(row))
             if row is Row.MOVE:
-                return (
-                    "Speed has no moves: top row plays left, home row plays right"
-                    if speed
-                    else move(p, col)
-                )
+                if info.has_moves:
+                    return move(p, col)
+                return f"{info.title} has no moves: top row plays left, home row plays right"
             return call(p)  # the engine says why no spit is due
         if phase is Phase.STALEMATE:
             return "wait: the side piles are turning over"

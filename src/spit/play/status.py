@@ -20,9 +20,9 @@ def result_text(game: Game, names: tuple[str, str]) -> str:
     if winner is None:
         return "The game is a draw."
     if game.result == "score":
-        if game.mode == "speed":
-            return f"{names[winner]} reaches the target score and wins the match!"
-        return f"{names[winner]} wins the match with the lowest score!"
+        if game.info.lowest_score_wins:
+            return f"{names[winner]} wins the match with the lowest score!"
+        return f"{names[winner]} reaches the target score and wins the match!"
     if game.result == "R20":
         return f"{names[winner]} has no cards left and wins the game!"
     if game.result == "P6":
@@ -45,7 +45,7 @@ def status_text(
     ``stalled`` is True when the stalemate came from the stall timer (H6).
     """
     phase = game.phase
-    speed = game.mode == "speed"
+    speed = game.info.side_piles  # the side piles, not calls, end a stalemate (P4)
     if paused:
         return "Paused."
     secs = f" ({math.ceil(countdown[0])} s)" if countdown else ""
@@ -59,7 +59,7 @@ def status_text(
             left = math.ceil(countdown[0])
             return f"Nobody has played for a while: {word} in {left} s"
         rule = "one rank up or down"
-        if getattr(game.config, "alternating_colours", False):
+        if game.config.alternating_colours:
             rule += ", other colour"
         return f"Play! {rule}, on either pile"
     if phase is Phase.STALEMATE:
