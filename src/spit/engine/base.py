@@ -9,9 +9,10 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind
-from spit.engine.cards import DECK_SIZE
+from spit.engine.cards import DECK_SIZE, adjacency_rows
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
+from spit.engine.modes import Mode, get_mode
 from spit.engine.rng import Rng
 
 SAVE_FORMAT = "spit-game"
@@ -47,6 +48,10 @@ class GameConfig(Protocol):
     @property
     def variants(self) -> tuple[str, ...]:
         """The optional rule ids in force."""
+
+    @property
+    def match(self) -> bool:
+        """True for a match of rounds scored to the target; False for a single game."""
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready form."""
@@ -124,6 +129,21 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         return True
 
     @property
+    def info(self) -> Mode:
+        """This game's mode: its name, classes, variants and table shape."""
+        return get_mode(self.mode)
+
+    @property
+    def is_match(self) -> bool:
+        """True for a match of rounds scored to a target (V4, P7), where a won
+        game does not end the match; False for a single game."""
+        return bool(self.config.match)
+
+    def fits(self, card: int, onto: int) -> bool:
+        """True if ``card`` may be played onto a pile showing ``onto`` (R8, V3)."""
+        return adjacency_rows(bool(self.config.alternating_colours))[onto][card]
+
+    @property
     def over(self) -> bool:
         """True once the game (or match) has ended."""
         return self.phase is Phase.GAME_OVER
@@ -174,6 +194,27 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     @abstractmethod
     def observation(self, player: int) -> ObservationT:
         """What ``player`` may know of the state (all a bot ever sees)."""
+
+    @abstractmethod
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each of a player's face-up places (stock or hand slot), left to right:
+        its face-up card (None: empty) and how many cards lie under it."""
+
+    @abstractmethod
+    def reserve_size(self, player: int) -> int:
+        """Cards the player holds face down besides the columns (spit cards, draw pile)."""
+
+    def pile_in_use(self, pile: int) -> bool:
+        """True if ``pile`` is played on this round (a mode may leave one out, R18)."""
+        return True
+
+    def side_pile_sizes(self) -> tuple[int, int] | None:
+        """Cards in each side pile (Speed's P4), or None in a mode without them."""
+        return None
+
+    def centre_face_down(self) -> bool:
+        """True while face-down centre cards wait to be turned up (Speed's P2)."""
+        return False
 
     @abstractmethod
     def state_key(self) -> tuple[object, ...]:

@@ -7,32 +7,15 @@ file gives a ReplayError with a one-line reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, TypeAlias
+from typing import Any
 
 from spit.engine.actions import action_from_json
-from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, AnyGame, GameConfig
-from spit.engine.config import SpeedConfig, SpitConfig
+from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, AnyGame
 from spit.engine.errors import ConfigError, EngineError, ReplayError
-from spit.engine.speed_game import SpeedGame
-from spit.engine.spit_game import SpitGame
+from spit.engine.modes import get_mode, mode_names
 
 #: Largest number of actions a save may hold (a generous bound on a real game).
 MAX_ACTIONS = 2_000_000
-
-#: A mode's config parser: its plain form in, the config out (ConfigError if bad).
-ConfigParser: TypeAlias = Callable[[object], GameConfig]
-
-_MODES: dict[str, tuple[type[AnyGame], ConfigParser]] = {
-    "spit": (SpitGame, SpitConfig.from_dict),
-    "speed": (SpeedGame, SpeedConfig.from_dict),
-}
-
-
-def register_mode(name: str, game_cls: type[AnyGame], parse_config: ConfigParser) -> None:
-    """Make a game mode loadable (used by each mode's module)."""
-    _MODES[name] = (game_cls, parse_config)
-
 
 def new_game_from_save(data: Any) -> AnyGame:
     """The starting position of a saved game, without its actions applied."""
@@ -44,17 +27,17 @@ def new_game_from_save(data: Any) -> AnyGame:
     if type(version) is not int or version != SAVE_VERSION:
         raise ReplayError(f"unsupported save version {data.get('version')!r:.20}")
     mode = data.get("mode")
-    if not isinstance(mode, str) or mode not in _MODES:
+    if not isinstance(mode, str) or mode not in mode_names():
         raise ReplayError(f"unknown game mode {mode!r:.30}")
-    game_cls, parse_config = _MODES[mode]
+    info = get_mode(mode)
     try:
-        config = parse_config(data.get("config"))
+        config = info.config_class.from_dict(data.get("config"))
     except (ConfigError, TypeError) as exc:
         raise ReplayError(f"bad config: {exc}") from exc
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise ReplayError("seed must be a whole number from 0 to 2**64-1")
-    return game_cls.from_start(config, seed, data.get("cards"))
+    return info.game_class.from_start(config, seed, data.get("cards"))
 
 
 def load_game(data: Any, check_fingerprint: bool = True) -> AnyGame:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from spit.realtime.arbiter import Arbiter
-from spit.store.records import RecordStatus, is_match, save_finished_game
+from spit.store.records import RecordStatus, save_finished_game
 from spit.store.replays import PlayerInfo, Replay, ReplayMeta, new_meta, times_from_log
 from spit.store.resume import MatchKeeper
 from spit.store.writer import Writer
@@ -77,7 +77,7 @@ class Archiver:
         if self._finished:
             return
         game = self.arbiter.game
-        if is_match(game):
+        if game.is_match:
             job = self.keeper.due(game, self.session_times())
             if job is not None:
                 self._run(lambda: self._match_saved(job()))

@@ -17,14 +17,12 @@ from typing import Any
 
 from spit.engine import AnyGame
 from spit.store.paths import atomic_write, match_path
-from spit.store.records import is_match
 from spit.store.replays import Replay, ReplayFileError, ReplayMeta, load_replay, replay_data
 
 __all__ = [
     "MatchKeeper",
     "ReplayFileError",
     "clear_match_in_progress",
-    "is_match",
     "load_match_in_progress",
     "match_in_progress_exists",
     "save_match_in_progress",
@@ -125,7 +123,7 @@ class MatchKeeper:
         message for the players if the save failed (then the next call tries
         again).
         """
-        if not is_match(game):
+        if not game.is_match:
             return None
         if game.over:
             path = self.path

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spit.engine import AnyGame, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.engine import AnyGame, get_mode
 from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Recorder, Session
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Timing
@@ -55,6 +55,10 @@ class GameSettings:
     speed_target: int = 0
     computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
     bot_level: str = "medium"
+
+    def target_score(self, mode: str) -> int:
+        """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
+        return int(getattr(self, f"{mode}_target", 0))
 
 
 def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
@@ -136,18 +140,15 @@ class Opening:
 
 
 def make_game(mode: str, settings: GameSettings, seed: int) -> AnyGame:
-    """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
-    if mode == "spit":
-        rules = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
-        return SpitGame(rules, seed)
-    if mode == "speed":
-        speed_rules = SpeedConfig(
-            long_deal=settings.long_deal,
-            alternating_colours="V3" in settings.variants,
-            target_score=settings.speed_target,
-        )
-        return SpeedGame(speed_rules, seed)
-    raise ValueError(f"unknown game mode {mode!r}")
+    """A new game of ``mode`` (a registered mode's name) with the settings' rules.
+
+    The settings list every mode's variants together; each mode takes those it
+    has (Speed's long deal is its P1b) and its own match target.
+    """
+    info = get_mode(mode)
+    chosen = (*settings.variants, *(("P1b",) if settings.long_deal else ()))
+    config = info.config(info.known_variants(chosen), target_score=settings.target_score(mode))
+    return info.new_game(config, seed)
 
 
 GameFactory = Callable[[str, GameSettings, int], AnyGame]
