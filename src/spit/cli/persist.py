@@ -14,15 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-
-from spit.store.records import RecordsError, Stats, Tally, compute_stats, load_results
-from spit.store.replays import ReplayFileError, load_replay, verify_file
-from spit.store.resume import clear_match_in_progress, load_match_in_progress
-
 if TYPE_CHECKING:
+    # rich's tables, SQLite and the replays load only when one of these commands runs
+    from rich.console import Console
+    from rich.table import Table
+
     from spit.cli.parsing import Subparsers
+    from spit.store.records import Stats, Tally
 
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
 Launcher = Callable[[argparse.Namespace], int]
@@ -59,6 +57,8 @@ def _duration(seconds: float | None) -> str:
 
 
 def _table(title: str, first: str, tallies: list[Tally]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     table.add_column(first)
     for name in ("Played", "Won", "Lost", "Drawn", "Streak", "Best streak"):
@@ -98,6 +98,10 @@ def print_stats(stats: Stats, console: Console) -> None:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """``spit stats [--json]``."""
+    from rich.console import Console
+
+    from spit.store.records import RecordsError, compute_stats, load_results
+
     try:
         results, skipped = load_results()
     except RecordsError as exc:
@@ -113,6 +117,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches."""
+    from spit.store.replays import ReplayFileError, load_replay, verify_file
+
     if args.verify:
         failed = 0
         for path in args.files:
@@ -140,6 +146,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """``spit resume`` continues the saved match; ``--discard`` deletes it."""
+    from spit.store.replays import ReplayFileError
+    from spit.store.resume import clear_match_in_progress, load_match_in_progress
+
     try:
         replay = load_match_in_progress()
     except ReplayFileError as exc:

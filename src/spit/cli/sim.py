@@ -8,25 +8,25 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-
-from spit.bots import LEVELS, MODES
-from spit.bots.sim import FinishHook, Seat, SimulationError, Summary, new_game, simulate
 from spit.cli.parsing import CommandParser
-from spit.engine import AnyGame
-from spit.engine.errors import ConfigError
-from spit.realtime.arbiter import Arbiter
-from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+from spit.engine import mode_names
+from spit.store.settings import BOT_LEVELS
 
 if TYPE_CHECKING:
+    # the bots, rich's progress bar and the replays load only when ``spit sim`` runs
+    from rich.table import Table
+
+    from spit.bots.sim import FinishHook, Seat, Summary
     from spit.cli.parsing import Subparsers
+    from spit.engine import AnyGame
+    from spit.realtime.arbiter import Arbiter
 
 MAX_GAMES = 10_000_000
 
 
 def _seat(text: str) -> Seat:
+    from spit.bots.sim import Seat
+
     try:
         return Seat.parse(text)
     except ValueError as exc:
@@ -55,7 +55,7 @@ def _seed(text: str) -> int:
 
 def add_sim_parser(subparsers: Subparsers) -> CommandParser:
     """Add ``sim`` to the ``spit`` command's sub-commands."""
-    levels = ", ".join(LEVELS)
+    levels = ", ".join(BOT_LEVELS)
     parser = subparsers.add_parser(
         "sim",
         one_line_errors=True,
@@ -65,11 +65,12 @@ def add_sim_parser(subparsers: Subparsers) -> CommandParser:
             f"level ({levels}) or STRATEGY:REACTION, e.g. expert:easy."
         ),
     )
-    parser.add_argument("--p1", type=_seat, default=Seat("medium", "medium"), metavar="LEVEL")
-    parser.add_argument("--p2", type=_seat, default=Seat("medium", "medium"), metavar="LEVEL")
+    # a string default goes through ``type`` too, and only when ``sim`` runs
+    parser.add_argument("--p1", type=_seat, default="medium", metavar="LEVEL")
+    parser.add_argument("--p2", type=_seat, default="medium", metavar="LEVEL")
     parser.add_argument("--games", type=_games, default=100, metavar="N")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S")
-    parser.add_argument("--mode", choices=MODES, default="spit")
+    parser.add_argument("--mode", choices=mode_names(), default="spit")
     parser.add_argument(
         "--variant",
         action="append",
@@ -92,6 +93,8 @@ def add_sim_parser(subparsers: Subparsers) -> CommandParser:
 
 
 def summary_table(summary: Summary) -> Table:
+    from rich.table import Table
+
     """The figures of a simulation as a rich table."""
     variants = " ".join(summary.variants) or "none"
     table = Table(title=f"{summary.mode}: {summary.seats[0]} vs {summary.seats[1]}")
@@ -118,6 +121,8 @@ def summary_table(summary: Summary) -> Table:
 
 def _replay_saver(args: argparse.Namespace) -> FinishHook | None:
     """A hook that writes each simulated game's replay to ``--save-replays``."""
+    from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+
     folder: Path | None = args.save_replays
     if folder is None:
         return None
@@ -133,6 +138,18 @@ def _replay_saver(args: argparse.Namespace) -> FinishHook | None:
 
 def run_sim(args: argparse.Namespace) -> int:
     """Run ``spit sim`` with parsed arguments; return the exit code."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from spit.bots.sim import SimulationError, new_game, simulate
+    from spit.engine.errors import ConfigError
+
     err = Console(stderr=True)
     try:
         new_game(args.mode, args.variant, 0)  # bad variants fail before the progress bar

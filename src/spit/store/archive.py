@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from spit.engine import AnyGame
 from spit.realtime.arbiter import Arbiter
-from spit.store.records import RecordStatus, save_finished_game
 from spit.store.replays import PlayerInfo, Replay, ReplayMeta, new_meta, times_from_log
 from spit.store.resume import MatchKeeper
 from spit.store.writer import Writer
+
+if TYPE_CHECKING:
+    from spit.store.records import RecordStatus
 
 
 class Archiver:
@@ -84,13 +88,19 @@ class Archiver:
         if game.over:
             self._finished = True
             final, times, meta = game.copy(), self.times(), self.keeper.meta
-            self._run(lambda: self._recorded(save_finished_game(final, times, meta, self.database)))
+            self._run(lambda: self._record(final, times, meta))
 
     def _run(self, job: Callable[[], None]) -> None:
         if self.writer is None:
             job()
         else:
             self.writer.submit(job)
+
+    def _record(self, game: AnyGame, times: list[float], meta: ReplayMeta) -> None:
+        # SQLite loads here, when the first game ends (on the writer's thread)
+        from spit.store.records import save_finished_game
+
+        self._recorded(save_finished_game(game, times, meta, self.database))
 
     def _match_saved(self, problem: str | None) -> None:
         if problem:

@@ -13,15 +13,17 @@ import contextlib
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spit.engine import AnyGame
 from spit.store.paths import atomic_write, match_path
-from spit.store.replays import Replay, ReplayFileError, ReplayMeta, load_replay, replay_data
+
+if TYPE_CHECKING:
+    # the replays module loads when a match is saved or read, not for the title menu
+    from spit.store.replays import Replay, ReplayMeta
 
 __all__ = [
     "MatchKeeper",
-    "ReplayFileError",
     "clear_match_in_progress",
     "load_match_in_progress",
     "match_in_progress_exists",
@@ -33,6 +35,8 @@ def save_match_in_progress(
     game: AnyGame, times: Sequence[float], meta: ReplayMeta, path: Path | None = None
 ) -> Path:
     """Write the match so far (atomically); raises OSError if it cannot."""
+    from spit.store.replays import replay_data
+
     path = Path(path) if path is not None else match_path()
     atomic_write(path, json.dumps(replay_data(game, times, meta), separators=(",", ":")))
     return path
@@ -49,6 +53,8 @@ def load_match_in_progress(path: Path | None = None) -> Replay | None:
     Raises ReplayFileError (one line naming the file) if the file is damaged;
     the file is then left where it is for the player to inspect or discard.
     """
+    from spit.store.replays import ReplayFileError, load_replay
+
     path = Path(path) if path is not None else match_path()
     if not path.exists():
         return None
@@ -130,6 +136,8 @@ class MatchKeeper:
             return lambda: clear_match_in_progress(path)
         if game.round_no <= self.saved_round:
             return None
+        from spit.store.replays import replay_data
+
         last_saved, self.saved_round = self.saved_round, game.round_no
         try:
             data = replay_data(game, self.all_times(session_times), self.meta)

@@ -37,7 +37,6 @@ from spit.tui.dealer import (
     player_infos,
     settings_from_user,
 )
-from spit.tui.dialogs import WarningsScreen
 from spit.tui.messages import PlayRequested, SettingsChanged
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.viewer import ReplayScreen
@@ -93,6 +92,8 @@ class SpitApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(TitleScreen(self.settings, self.deps.save_settings))
         if self.settings.warnings:
+            from spit.tui.dialogs import WarningsScreen
+
             self.push_screen(WarningsScreen(self.settings.warnings), lambda _: self.open_start())
         else:
             self.open_start()

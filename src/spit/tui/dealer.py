@@ -26,11 +26,11 @@ from spit.engine import AnyGame, get_mode
 from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Recorder, Session
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Timing
-from spit.store.replays import PlayerInfo, Replay
 from spit.store.settings import BOT_LEVELS, keymap_table, save_settings
 from spit.store.settings import Settings as UserSettings
 
 if TYPE_CHECKING:
+    from spit.store.replays import PlayerInfo, Replay
     from spit.store.writer import Writer
 
 #: H2: against the computer the spit is automatic after this countdown (seconds),
@@ -194,6 +194,7 @@ def player_infos(
     names: tuple[str, str], levels: Mapping[int, str], agents: Mapping[int, Agent]
 ) -> tuple[PlayerInfo, PlayerInfo]:
     """Who plays each side, for the records: a name, or a computer and its level."""
+    from spit.store.replays import PlayerInfo
     out = []
     for p in (0, 1):
         if p in levels:

@@ -15,7 +15,7 @@ from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import SettingsChanged
 from spit.tui.remap import KeysScreen
 
-__all__ = ["RoundScreen", "SaveSettings", "SettingsScreen", "WarningsScreen"]
+__all__ = ["RoundScreen", "SettingsScreen", "WarningsScreen"]
 
 
 class WarningsScreen(ModalScreen[None]):

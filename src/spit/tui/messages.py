@@ -8,11 +8,13 @@ and it bubbles up to ``SpitApp``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from spit.store.replays import Replay
-from spit.store.settings import Settings as UserSettings
+if TYPE_CHECKING:
+    from spit.store.replays import Replay
+    from spit.store.settings import Settings as UserSettings
 
 
 class PlayRequested(Message):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 from rich.text import Text
@@ -15,19 +16,23 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Markdown, OptionList, Static
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.engine import Phase
 from spit.play.keys import KeyMap, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
-from spit.store.replays import Replay, ReplayFileError
-from spit.store.resume import load_match_in_progress, match_in_progress_exists
-from spit.tui.dealer import AppSettings, Dealer
-from spit.tui.dialogs import RoundScreen, SaveSettings, SettingsScreen
+from spit.store.resume import match_in_progress_exists
+from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import PlayRequested
 from spit.tui.widgets.board import TextBox, board_texts
+
+if TYPE_CHECKING:
+    # loaded when first needed, not before the first board: replays (and the
+    # dialogs' and Markdown's widgets) cost start-up time a game may never use
+    from spit.store.replays import Replay
 
 log = logging.getLogger("spit.tui")
 
@@ -166,6 +171,8 @@ class GameScreen(Screen[None]):
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""
+        from spit.tui.dialogs import RoundScreen
+
         session = self.session
         if session is None:
             return
@@ -302,6 +309,13 @@ class GameScreen(Screen[None]):
             self._set_paused("size", small)
 
 
+def _markdown(text: str) -> Widget:
+    """A Markdown widget (its parser loads with the first help or rules page)."""
+    from textual.widgets import Markdown
+
+    return Markdown(text)
+
+
 class PauseScreen(ModalScreen[str]):
     """The game is paused."""
 
@@ -339,7 +353,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+            yield _markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
 
     def action_close(self) -> None:
@@ -358,7 +372,7 @@ class DocScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="doc"):
-            yield Markdown(self.markdown)
+            yield _markdown(self.markdown)
         yield Static("Esc: back   arrows: scroll", classes="hint")
 
     def action_back(self) -> None:
@@ -437,6 +451,9 @@ class TitleScreen(Screen[None]):
 
     def resume_match(self) -> None:
         """Carry on with the saved match; a damaged file is reported, not opened."""
+        from spit.store.replays import ReplayFileError
+        from spit.store.resume import load_match_in_progress
+
         note = self.query_one("#title-note", Static)
         try:
             replay = load_match_in_progress()
@@ -468,6 +485,8 @@ class TitleScreen(Screen[None]):
         elif choice == "keys":
             app.push_screen(DocScreen(keys_text(self.settings.keymap)))
         elif choice == "settings":
+            from spit.tui.dialogs import SettingsScreen
+
             app.push_screen(SettingsScreen(self.settings, self.save_settings))
         elif choice == "quit":
             app.exit()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,9 +25,11 @@ from spit.play.keys import KeyMap
 from spit.play.playback import Playback
 from spit.play.session import Session
 from spit.realtime.arbiter import Applied, Clock
-from spit.store.replays import Replay
 from spit.tui.screens import REGIONS
 from spit.tui.widgets.board import TextBox, board_texts
+
+if TYPE_CHECKING:
+    from spit.store.replays import Replay
 
 log = logging.getLogger("spit.tui")
 
