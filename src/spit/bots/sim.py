@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, Kind, get_mode
+from spit.engine import Game, Kind, Result, get_mode
 from spit.realtime.arbiter import Arbiter, Timing
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
-ROUND_LIMIT = "round_limit"
+ROUND_LIMIT = Result.ROUND_LIMIT
 #: A game that needs more arbiter steps than this is a bug, not a long game.
 MAX_STEPS = 5_000_000
 
@@ -68,7 +68,7 @@ class GameResult:
     """How one simulated game ended."""
 
     winner: int | None
-    result: str
+    result: Result
     rounds: int
     moves: int
     seconds: float

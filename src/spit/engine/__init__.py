@@ -27,6 +27,7 @@ from spit.engine.cards import card, card_name, card_names, parse_card, parse_car
 from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, IllegalAction, ReplayError
 from spit.engine.modes import Mode, all_modes, get_mode, mode_names, register_mode
+from spit.engine.results import Result, RoundEnd
 from spit.engine.saves import dumps, load_game, loads
 
 # Each mode's module registers its Mode when it loads: these imports are the
@@ -51,6 +52,8 @@ __all__ = [
     "Mode",
     "Phase",
     "ReplayError",
+    "Result",
+    "RoundEnd",
     "SpeedConfig",
     "SpeedGame",
     "SpeedObservation",

@@ -12,6 +12,7 @@ from spit.engine.cards import DECK_SIZE, adjacency_rows
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
 from spit.engine.modes import Mode, get_mode
+from spit.engine.results import Result
 from spit.engine.rng import Rng
 
 SAVE_FORMAT = "spit-game"
@@ -46,7 +47,7 @@ class Game(ABC):
     scores: list[int]
     games_won: list[int]
     winner: int | None
-    result: str
+    result: Result
     actions: list[Action]
 
     def _start(self, config: Any, config_type: type, seed: int) -> None:
@@ -64,7 +65,7 @@ class Game(ABC):
         self.scores = [0, 0]
         self.games_won = [0, 0]
         self.winner = None
-        self.result = ""
+        self.result = Result.NONE
         self.phase = Phase.OPENING
 
     def apply(self, action: Action) -> list[Event]:
@@ -124,7 +125,7 @@ class Game(ABC):
         self.phase = phase
         events.append(PhaseChanged(phase.value))
 
-    def _finish(self, events: list[Event], winner: int | None, reason: str) -> None:
+    def _finish(self, events: list[Event], winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""
         self.winner = winner
         self.result = reason

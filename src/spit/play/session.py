@@ -24,6 +24,7 @@ from spit.play.narration import (
 )
 from spit.play.status import result_text, status_text
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Outcome, Timing
+from spit.realtime.timers import TimerKind
 
 __all__ = [
     "COUNTDOWN_FROM",
@@ -167,11 +168,11 @@ class Session:
             times.append(now + step)
         else:
             timer = self.arbiter.timer()
-            if timer is not None and timer[1] == "stall":
+            if timer is not None and timer[1] is TimerKind.STALL:
                 times.append(timer[0] - COUNTDOWN_FROM)
         return min(times) if times else None
 
-    def countdown(self, now: float) -> tuple[float, str] | None:
+    def countdown(self, now: float) -> tuple[float, TimerKind] | None:
         """Seconds left on the visible timer and what it is for, or None."""
         if self.arbiter.paused:
             return None
@@ -182,7 +183,7 @@ class Session:
         left = deadline - now
         if left <= 0:
             return None
-        if what == "stall" and left > COUNTDOWN_FROM:
+        if what is TimerKind.STALL and left > COUNTDOWN_FROM:
             return None
         return left, what
 

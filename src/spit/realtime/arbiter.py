@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from spit.engine import CLOSE, FLIP, STALL, SYSTEM, Action, Game, Kind, Phase, call
 from spit.engine.errors import EngineError
 from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
+from spit.realtime.timers import TimerKind
 
 Clock = Callable[[], float]
 
@@ -115,7 +116,7 @@ class Arbiter:
         self._phase_since = start
         self._progress_at = start
         self._timer_key: tuple[int, float, float] | None = None
-        self._timer: tuple[float, str] | None = None
+        self._timer: tuple[float, TimerKind] | None = None
         self._plans: dict[int, _Input | None] = dict.fromkeys(self.agents)
         #: an agent's released plan until the queue hands it to the engine
         self._in_flight: dict[int, _Input | None] = dict.fromkeys(self.agents)
@@ -158,7 +159,7 @@ class Arbiter:
 
     # ------------------------------------------------------------------ timing
 
-    def timer(self) -> tuple[float, str] | None:
+    def timer(self) -> tuple[float, TimerKind] | None:
         """The next timer as (deadline, what), or None if none runs now."""
         # The timer only changes with the game (its action count) or the
         # times it runs from; ticks ask for it several times per position.
@@ -168,7 +169,7 @@ class Arbiter:
             self._timer = self._compute_timer()
         return self._timer
 
-    def _compute_timer(self) -> tuple[float, str] | None:
+    def _compute_timer(self) -> tuple[float, TimerKind] | None:
         game = self.game
         phase = game.phase
         t = self.timing
@@ -178,14 +179,14 @@ class Arbiter:
             phase is Phase.STALEMATE and FLIP not in game.legal_actions(SYSTEM)
         ):
             wait = t.auto_spit if t.auto_spit is not None else t.stall_time
-            return (self._phase_since + wait, "call")
+            return (self._phase_since + wait, TimerKind.CALL)
         system = game.legal_actions(SYSTEM)
         if FLIP in system:
-            return (self._phase_since + t.flip_delay, "flip")
+            return (self._phase_since + t.flip_delay, TimerKind.FLIP)
         if CLOSE in system:
-            return (self._phase_since + t.slap_time, "close")
+            return (self._phase_since + t.slap_time, TimerKind.CLOSE)
         if STALL in system:
-            return (self._progress_at + t.stall_time, "stall")
+            return (self._progress_at + t.stall_time, TimerKind.STALL)
         return None
 
     def next_deadline(self) -> float | None:
@@ -255,16 +256,16 @@ class Arbiter:
                 return min(preferred)
         return first
 
-    def _fire(self, timer: tuple[float, str], outcomes: list[Outcome]) -> None:
+    def _fire(self, timer: tuple[float, TimerKind], outcomes: list[Outcome]) -> None:
         deadline, what = timer
-        if what == "call":
+        if what is TimerKind.CALL:
             for p in (0, 1):
                 if call(p) in self.game.legal_actions(p):
                     self._apply(deadline, call(p), outcomes, auto=True)
                     if self.game.phase not in (Phase.OPENING, Phase.STALEMATE):
                         break
             return
-        action = {"flip": FLIP, "close": CLOSE, "stall": STALL}[what]
+        action = {TimerKind.FLIP: FLIP, TimerKind.CLOSE: CLOSE, TimerKind.STALL: STALL}[what]
         self._apply(deadline, action, outcomes, auto=True)
 
     def _apply(
