@@ -60,7 +60,7 @@ def test_default_key_maps_have_no_problems():
     assert set(DEFAULT_KEYS[0]) == set(ACTIONS)
 
 
-@pytest.mark.parametrize("key", ["escape", "Tab", "ctrl+c", "\t", "\x1b", "ab", " ", "", "?", 5])
+@pytest.mark.parametrize("key", ["escape", "Tab", "ctrl+c", "\t", "\x1b", "ab", " ", "", 5])
 def test_bad_game_keys_are_refused(key):
     assert check_key(key) is not None
 
@@ -225,15 +225,6 @@ def test_written_file_is_plain_toml():
     data = tomllib.loads(text)
     assert data["keys"]["player2"]["right5"] == ";"
     assert data["timing"]["auto_spit"] == 2.0
-
-
-def test_keymap_table_rows_form_round_trips():
-    from spit.store.settings import keymap_table, settings_from_keymap_table
-
-    table = keymap_table(Settings())
-    assert table["player1"]["left"] == list("qwert")
-    assert table["player2"]["move"] == list("nm,./") and table["player2"]["call"] == "0"
-    assert settings_from_keymap_table(Settings(), table) == Settings()
 
 
 def test_bot_levels_are_the_bots_levels():

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -396,30 +395,3 @@ def toml_value(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     raise TypeError(f"cannot write {type(value).__name__} to TOML settings")
-
-
-def keymap_table(settings: Settings) -> dict[str, dict[str, object]]:
-    """The key maps in rows form (``{"player1": {"left": [...], "call": "1"}, ...}``),
-    as the TUI's ``KeyMap.from_dict`` reads them."""
-    out: dict[str, dict[str, object]] = {}
-    for p, keymap in enumerate(settings.keys):
-        out[f"player{p + 1}"] = {
-            "left": [keymap[f"left{i}"] for i in range(1, 6)],
-            "right": [keymap[f"right{i}"] for i in range(1, 6)],
-            "move": [keymap[f"move{i}"] for i in range(1, 6)],
-            "call": keymap["spit"],
-        }
-    return out
-
-
-def settings_from_keymap_table(settings: Settings, table: Mapping[str, Any]) -> Settings:
-    """``settings`` with its keys taken from a rows-form table (see ``keymap_table``)."""
-    maps: list[dict[str, str]] = []
-    for p in (0, 1):
-        player = table[f"player{p + 1}"]
-        keymap = {
-            f"{row}{i + 1}": player[row][i] for row in ("left", "right", "move") for i in range(5)
-        }
-        keymap["spit"] = player["call"]
-        maps.append(keymap)
-    return settings.with_changes(keys=(maps[0], maps[1]))

@@ -18,7 +18,7 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.engine import Phase
-from spit.play.keys import key_of_event
+from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay, ReplayFileError
@@ -51,10 +51,10 @@ class GameScreen(Screen[None]):
     """The board: both players' cards, the spit piles, the phase in words."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "help", "Help"),
-        Binding("space", "pause", "Pause"),
-        Binding("escape", "menu", "Menu"),
-        Binding("enter", "again", "Play again", show=False),
+        Binding(HELP_KEY, "help", "Help"),
+        Binding(PAUSE_KEY, "pause", "Pause"),
+        Binding(MENU_KEY, "menu", "Menu"),
+        Binding(AGAIN_KEY, "again", "Play again", show=False),
     ]
 
     def __init__(
@@ -291,10 +291,10 @@ class PauseScreen(ModalScreen[str]):
     """The game is paused."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("space", "resume", "Resume"),
-        Binding("escape", "resume", "Resume"),
+        Binding(PAUSE_KEY, "resume", "Resume"),
+        Binding(MENU_KEY, "resume", "Resume"),
         Binding("m", "menu", "Menu"),
-        Binding("f1", "resume", show=False),
+        Binding(HELP_KEY, "resume", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -313,9 +313,9 @@ class HelpScreen(ModalScreen[None]):
     """Keys and short rules."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "close", "Close"),
-        Binding("escape", "close", "Close"),
-        Binding("space", "close", show=False),
+        Binding(HELP_KEY, "close", "Close"),
+        Binding(MENU_KEY, "close", "Close"),
+        Binding(PAUSE_KEY, "close", show=False),
     ]
 
     def __init__(self, keymap: Any) -> None:
