@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.engine.config import VARIANT_FIELDS
 from spit.play.keys import (
     ACTIONS,
     check_key,
@@ -27,9 +29,11 @@ from spit.store.paths import atomic_write, config_path, read_capped
 
 #: Largest config file we read (a real one is about 1 KB).
 MAX_CONFIG_BYTES = 1_000_000
-VARIANTS = ("V1", "V2", "V3", "V4")
+#: The variants a settings file may choose: Spit's (V3 applies to Speed too).
+VARIANTS: tuple[str, ...] = tuple(VARIANT_FIELDS)
 SPEED_DEALS = ("standard", "long")
-BOT_LEVELS = ("easy", "medium", "hard", "expert")
+#: The computer levels, weakest first (the bots' own list).
+BOT_LEVELS: tuple[str, ...] = LEVELS
 MAX_NAME = 24
 #: Largest match target score (V4's usual target is 100).
 MAX_TARGET = 100_000
@@ -47,7 +51,7 @@ class Settings:
     keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=default_keys)
     variants: tuple[str, ...] = ()
     speed_deal: str = "standard"
-    bot_level: str = "medium"
+    bot_level: str = DEFAULT_LEVEL
     auto_spit: float | None = 2.0
     slap_time: float = 3.0
     spit_target: int = 100

@@ -38,9 +38,8 @@ from spit.tui.viewer import ReplayScreen
 log = logging.getLogger("spit.tui")
 
 
-#: H2: against the computer the spit is automatic after this countdown (seconds),
-#: unless the settings choose another (or "off").
-AUTO_SPIT_VS_COMPUTER = 1.5
+#: The settings file's defaults: the one source of the app's defaults too.
+_DEFAULTS = UserSettings()
 
 
 @dataclass
@@ -52,14 +51,15 @@ class GameSettings:
     against the computer (None: the players call, as between two people).
     """
 
-    variants: tuple[str, ...] = ()
-    long_deal: bool = False
+    variants: tuple[str, ...] = _DEFAULTS.variants
+    long_deal: bool = _DEFAULTS.speed_deal == "long"
     seed: int | None = None
     timing: Timing = field(default_factory=Timing)
-    spit_target: int = 100
-    speed_target: int = 0
-    computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
-    bot_level: str = "medium"
+    spit_target: int = _DEFAULTS.spit_target
+    speed_target: int = _DEFAULTS.speed_target
+    #: H2 against the computer: the game calls "spit!" after this many seconds
+    computer_auto_spit: float | None = _DEFAULTS.auto_spit
+    bot_level: str = _DEFAULTS.bot_level
 
     def target_score(self, mode: str) -> int:
         """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""

@@ -17,6 +17,7 @@ from textual.timer import Timer
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.engine import Phase
 from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
@@ -475,15 +476,14 @@ class LevelScreen(ModalScreen[str | None]):
         with Vertical(id="level-box"):
             yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
             yield OptionList(
-                *[Option(text, id=level) for level, text in LEVEL_TEXTS.items()], id="levels"
+                *[Option(LEVEL_TEXTS[level], id=level) for level in LEVELS], id="levels"
             )
             yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
-        default = getattr(self.app.settings, "bot_level", "medium")  # type: ignore[attr-defined]
-        order = list(LEVEL_TEXTS)
-        levels.highlighted = order.index(default if default in order else "medium")
+        default = getattr(self.app.settings, "bot_level", DEFAULT_LEVEL)  # type: ignore[attr-defined]
+        levels.highlighted = LEVELS.index(default if default in LEVELS else DEFAULT_LEVEL)
         levels.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
