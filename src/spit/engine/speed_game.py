@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from spit.engine.actions import FLIP, PLAYERS, STALL, SYSTEM, Action, Kind, call, play
 from spit.engine.base import Game, Phase
@@ -140,6 +141,14 @@ class SpeedGame(Game):
     """
 
     mode = "speed"
+    PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]] = {
+        Phase.OPENING: (Kind.CALL,),
+        Phase.PLAY: (Kind.PLAY, Kind.CALL),
+        Phase.STALEMATE: (),  # P4: the side piles turn by themselves
+        Phase.SLAP: (),
+        Phase.CHOOSE: (),
+        Phase.GAME_OVER: (),
+    }
 
     def __init__(
         self,

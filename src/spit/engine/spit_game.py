@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from spit.engine.actions import (
     CLOSE,
@@ -139,6 +140,14 @@ class SpitGame(Game):
     """
 
     mode = "spit"
+    PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]] = {
+        Phase.OPENING: (Kind.CALL,),
+        Phase.PLAY: (Kind.PLAY, Kind.MOVE, Kind.CALL),
+        Phase.STALEMATE: (Kind.CALL,),
+        Phase.SLAP: (Kind.SLAP,),
+        Phase.CHOOSE: (Kind.CHOOSE,),
+        Phase.GAME_OVER: (),
+    }
 
     def __init__(
         self,
