@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock, deal, to_slap
+from tests.support import FakeClock, deal, to_slap
 
 from spit.engine import CLOSE, STALL, Phase, SpitGame, call, card, play, slap
 from spit.engine.events import GameOver, GameWon, PileTaken, RoundOver, Spat

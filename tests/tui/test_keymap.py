@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import playable
 
 from spit.engine import Phase, call, move, play, slap

@@ -7,7 +7,7 @@ Every test runs with SPIT_CONFIG and SPIT_DATA_DIR in its own tmp_path
 from __future__ import annotations
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import playable, screen_of
 
 from spit.engine import SYSTEM, Phase, SpeedConfig, SpeedGame, call, card

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from spit.bots import LEVELS, make_bot
 from spit.engine import Game, Kind, Result, get_mode
 from spit.realtime.arbiter import Arbiter, Timing
+from spit.realtime.clock import ManualClock
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
 ROUND_LIMIT = Result.ROUND_LIMIT
@@ -51,16 +52,6 @@ class Seat:
         if self.strategy == self.reaction:
             return self.strategy
         return f"{self.strategy}:{self.reaction}"
-
-
-class FakeClock:
-    """A clock that only moves when told to."""
-
-    def __init__(self, now: float = 0.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +180,7 @@ def play_game(
         )
         for p, seat in enumerate(seats)
     }
-    clock = FakeClock()
+    clock = ManualClock(0.0)
     arbiter = Arbiter(game, timing or Timing(), clock, agents)
     steps = 0
     while not game.over:
