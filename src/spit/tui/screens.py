@@ -18,7 +18,8 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
-from spit.engine import Phase
+from spit.bots import MODES as BOT_MODES
+from spit.engine import Phase, all_modes, mode_names
 from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
@@ -353,10 +354,12 @@ class DocScreen(Screen[None]):
 
 
 MENU = (
-    ("spit", "Play Spit (two players)"),
-    ("speed", "Play Speed (two players)"),
-    ("vs-spit", "Play Spit against the computer"),
-    ("vs-speed", "Play Speed against the computer"),
+    *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
+    *(
+        (f"vs-{mode.name}", f"Play {mode.title} against the computer")
+        for mode in all_modes()
+        if mode.name in BOT_MODES
+    ),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -434,11 +437,11 @@ class TitleScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
         app = self.app
-        if choice in ("spit", "speed"):
+        if choice in mode_names():
             app.push_screen(GameScreen(choice))
         elif choice == "resume":
             self.resume_match()
-        elif choice in ("vs-spit", "vs-speed"):
+        elif choice is not None and choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
         elif choice == "rules":
