@@ -9,8 +9,11 @@ test advances that clock and ticks.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
+import signal
 import tempfile
 import time
 import traceback
@@ -117,6 +120,11 @@ def player_infos(
 GameFactory = Callable[[str, GameSettings, int], Game]
 
 
+def exit_message(lines: list[str]) -> Text | None:
+    """What the terminal shows after the app closed (plain text, never markup)."""
+    return Text("\n".join(lines)) if lines else None
+
+
 def computer_name(level: str) -> str:
     """How a computer player is named on the board."""
     return f"Computer ({level})"
@@ -128,7 +136,11 @@ class SpitApp(App[None]):
     CSS_PATH = "spit.tcss"
     TITLE = "Spit"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]  # noqa: RUF012
+    BINDINGS = [Binding("ctrl+q", "save_and_quit", "Quit", priority=True)]  # noqa: RUF012
+    #: signals that save the game in progress and close the app cleanly
+    SAVE_SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
 
     def __init__(
         self,
@@ -185,13 +197,65 @@ class SpitApp(App[None]):
         self.replay = replay
         self.resumed = resumed
         self.record = record
+        self._signals: list[int] = []
 
     def on_mount(self) -> None:
+        self.catch_signals()
         self.push_screen(TitleScreen())
         if self.warnings:
             self.push_screen(WarningsScreen(self.warnings), lambda _: self.open_start())
         else:
             self.open_start()
+
+    # ----------------------------------------------------- leaving, quitting
+
+    def catch_signals(self) -> None:
+        """SIGTERM and SIGHUP save the game in progress and close the app cleanly.
+
+        The app then leaves the alternate screen, shows the cursor and turns
+        mouse reporting off as on a normal quit. Where the event loop cannot
+        take signals (not the main thread, Windows) nothing changes.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+            for signum in self.SAVE_SIGNALS:
+                loop.add_signal_handler(signum, self.on_signal, signum)
+                self._signals.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            log.info("signals are not caught here")
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):
+            loop = asyncio.get_running_loop()
+            for signum in self._signals:
+                loop.remove_signal_handler(signum)
+        self._signals.clear()
+
+    def on_signal(self, signum: int) -> None:
+        """A signal asked the app to stop: save, then close as a quit would."""
+        name = signal.Signals(signum).name
+        log.info("%s: saving and quitting", name)
+        lines = self.save_games_in_progress()
+        self.exit(
+            return_code=128 + signum, message=exit_message([*lines, f"spit: stopped by {name}."])
+        )
+
+    def save_games_in_progress(self) -> list[str]:
+        """Save every unfinished game the app holds; one line per game for the player."""
+        lines: list[str] = []
+        for screen in list(self.screen_stack):
+            if not isinstance(screen, GameScreen) or not screen.in_progress:
+                continue
+            problem = screen.save_progress()
+            if problem:
+                lines.append(f"spit: the game was NOT saved: {problem}")
+            else:
+                lines.append("spit: your game is saved; 'spit resume' carries on with it.")
+        return lines
+
+    def action_save_and_quit(self) -> None:
+        """ctrl+q: quit at once; a game in progress is saved first (nothing is lost)."""
+        self.exit(message=exit_message(self.save_games_in_progress()))
 
     def open_start(self) -> None:
         """Open what the command asked for: a game, a resumed match or a replay."""
@@ -282,7 +346,8 @@ class SpitApp(App[None]):
         if not self.record:
             return
         players = player_infos(session.names, levels, session.agents)
-        session.archiver = Archiver(session.arbiter, players, resumed=resumed)
+        people = len(session.agents) < 2  # two computers playing: nothing to resume
+        session.archiver = Archiver(session.arbiter, players, resumed=resumed, keep_progress=people)
         session.listeners.append(session.archiver)
 
     def _fatal_error(self) -> None:
