@@ -22,9 +22,9 @@ from spit.tui.screens import GameScreen, PauseScreen, TitleScreen
 
 SIZE = (80, 24)
 #: every key either player uses in play with the default key map
-GAME_KEYS = [
-    k for p in (0, 1) for row in KeyMap.default().rows[p] for k in row
-] + list(KeyMap.default().calls)
+GAME_KEYS = [k for p in (0, 1) for row in KeyMap.default().rows[p] for k in row] + list(
+    KeyMap.default().calls
+)
 
 
 async def start_playing(app: SpitApp, pilot) -> GameScreen:
