@@ -65,8 +65,8 @@ def keys_text(keymap: KeyMap, n_columns: int = 5) -> str:
         "|---|---|",
         "| `F1` | this help (the game pauses) |",
         "| `space` | pause / resume |",
-        "| `Esc` | menu (from the board) / back |",
+        "| `Esc` | leave the game (asks first; the game is saved) / back |",
         "| `Enter` | play again (when the game is over) |",
-        "| `ctrl+q` | quit at any time |",
+        "| `ctrl+q` | save the game and quit, at any time |",
     ]
     return "\n".join(lines)

@@ -166,7 +166,12 @@ def board_texts(session: Session, now: float) -> dict[str, Text]:
         flash_text.append("✗ " + flash.text, "bold bright_red")
     status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
     footer = Text(no_wrap=True, overflow="ellipsis")
-    for key, what in (("F1", "help"), ("space", "pause"), ("Esc", "menu"), ("ctrl+q", "quit")):
+    for key, what in (
+        ("F1", "help"),
+        ("space", "pause"),
+        ("Esc", "leave"),
+        ("ctrl+q", "save+quit"),
+    ):
         footer.append(f" {key} ", "reverse")
         footer.append(f" {what}  ")
     return {
