@@ -37,6 +37,7 @@ from spit.realtime.arbiter import Agent, Applied, Arbiter, Clock, Outcome, Rejec
 
 PILE_NAMES = ("left", "right")
 FLASH_TIME = 1.2  #: seconds a refused move's message stays
+HELD_TIME = 0.8  #: seconds the "held key, ignored" note stays
 LANDED_TIME = 0.5  #: seconds a pile stays highlighted after a card lands
 COUNTDOWN_FROM = 5.0  #: the H6 stall countdown shows in its last seconds
 
@@ -48,6 +49,17 @@ class Flash:
     text: str
     player: int | None
     column: int | None
+    until: float
+    #: how many times in a row this very message was given while it showed
+    count: int = 1
+
+
+@dataclass(slots=True)
+class Held:
+    """A key press taken as a held-key repeat (and ignored), noted briefly."""
+
+    key: str
+    player: int
     until: float
 
 
@@ -103,6 +115,8 @@ class Session:
         self.news = ""
         self.round_news = ""
         self.flash: Flash | None = None
+        #: the last key press ignored as a held-key repeat, while it is noted
+        self.held: Held | None = None
         self.landed: dict[int, Landed] = {}
         self.stalled = False
         #: every key press that reached the session, in order: (time, key, used)
@@ -134,13 +148,15 @@ class Session:
         binding = self.keymap.lookup(key)
         if binding is None:
             return False
+        now = at if now is None else now
         last = self._last_press.get(key)
         self._last_press[key] = at
         if last is not None and 0 <= at - last < self.keymap.repeat_window:
             self.inputs.append((at, key, False))
+            self.held = Held(key, binding.player, now + HELD_TIME)
+            self.version += 1
             return True
         self.inputs.append((at, key, True))
-        now = at if now is None else now
         if binding.player in self.agents:
             self._set_flash(f"{self.names[binding.player]} is played by the computer", None, now)
             return True
@@ -196,6 +212,9 @@ class Session:
         if self.flash is not None and self.flash.until <= now:
             self.flash = None
             changed = True
+        if self.held is not None and self.held.until <= now:
+            self.held = None
+            changed = True
         for pile in [p for p, landed in self.landed.items() if landed.until <= now]:
             del self.landed[pile]
             changed = True
@@ -218,6 +237,8 @@ class Session:
             times.append(deadline)
         if self.flash is not None:
             times.append(self.flash.until)
+        if self.held is not None:
+            times.append(self.held.until)
         times.extend(landed.until for landed in self.landed.values())
         countdown = self.countdown(now)
         if countdown is not None:
@@ -263,8 +284,13 @@ class Session:
         """A player's display name."""
         return self.names[player]
 
-    def _set_flash(self, text: str, player: int | None, now: float, column: int | None = None):
-        self.flash = Flash(text, player, column, now + FLASH_TIME)
+    def _set_flash(
+        self, text: str, player: int | None, now: float, column: int | None = None
+    ) -> None:
+        """Show ``text`` for a moment; the same message again while it shows counts up."""
+        last = self.flash
+        count = last.count + 1 if last is not None and last.text == text else 1
+        self.flash = Flash(text, player, column, now + FLASH_TIME, count)
         self.version += 1
 
     def _describe_opening(self, events: list[Event]) -> None:

@@ -68,35 +68,52 @@ def _info_line(session: Session, p: int) -> Text:
     called = getattr(game, "called", (False, False))
     if phase in (Phase.OPENING, Phase.STALEMATE) and called[p]:
         out.append("  ✓ called" if not speed else "  ✓ ready", "green bold")
-    out.append("   call key ", DIM)
-    out.append(session.keymap.calls[p], KEY_STYLE)
+    computer = p in session.agents
+    if speed and hidden_hand(session, p):
+        out.append(f"  hand {len(game.hands[p])}", "bold")
+    if not computer:  # a computer player has no keys
+        out.append("   call key ", DIM)
+        out.append(session.keymap.calls[p], KEY_STYLE)
     scores = getattr(game, "scores", None)
     config = game.config
     scored = config.scoring if game.mode == "spit" else getattr(config, "target_score", 0) > 0
     if scores is not None and scored:
         out.append(f"   score {scores[p]}", "bold")
-    if p in session.agents:
+    if computer:
         out.append("   (computer)", DIM)
     return out
+
+
+def hidden_hand(session: Session, p: int) -> bool:
+    """True for a computer's Speed hand in a game against a person: shown face down.
+
+    (Spit's stock tops are face up by the rules and stay shown; when two
+    computers play each other there is nobody to hide anything from.)
+    """
+    agents = session.agents
+    return session.game.mode == "speed" and p in agents and len(agents) < 2
 
 
 def _slots(session: Session, p: int) -> list[Slot]:
     game = session.game
     keymap = session.keymap
     flash = session.flash
+    computer = p in session.agents
     slots: list[Slot] = []
     if game.mode == "speed":
         hand = game.hands[p]
+        hidden = hidden_hand(session, p)
         for i, c in enumerate(hand):
-            keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
+            keys = "" if computer else f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
             hit = flash is not None and flash.player == p and flash.column == i
-            slots.append(Slot(c, "", keys, hit))
+            slots.append(Slot(c, "", keys, hit, face_down=hidden))
         return slots
     for i, stock in enumerate(game.stocks[p]):
         top = stock[-1] if stock else None
         below = f"+{len(stock) - 1}" if len(stock) > 1 else ""
         hit = flash is not None and flash.player == p and flash.column == i
-        slots.append(Slot(top, below, keymap.column_keys(p, i), hit))
+        keys = "" if computer else keymap.column_keys(p, i)
+        slots.append(Slot(top, below, keys, hit))
     return slots
 
 
@@ -150,6 +167,26 @@ def _banner(session: Session) -> tuple[str, ...]:
     return ()
 
 
+def flash_line(session: Session) -> Text:
+    """A refused move (counted when the same message comes again) and a held key's note."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    flash = session.flash
+    if flash is not None:
+        out.append("✗ " + flash.text, "bold bright_red")
+        if flash.count > 1:
+            out.append(f" (×{flash.count})", "bold reverse bright_red")
+    held = session.held
+    if held is not None:
+        window = f"{session.keymap.repeat_window:g}"
+        if flash is None:
+            who = session.name(held.player)
+            note = f"· {who}: {held.key} again within {window} s: taken as a held key, ignored"
+        else:
+            note = f"   · {held.key} held: ignored"
+        out.append(note, DIM)
+    return out
+
+
 def board_texts(session: Session, now: float) -> dict[str, Text]:
     """The text of every region of the board, by widget id."""
     game = session.game
@@ -160,10 +197,7 @@ def board_texts(session: Session, now: float) -> dict[str, Text]:
     top.append(f"  round {game.round_no}", "bold")
     if variants:
         top.append("  variants " + " ".join(variants), DIM)
-    flash = session.flash
-    flash_text = Text(no_wrap=True, overflow="ellipsis")
-    if flash is not None:
-        flash_text.append("✗ " + flash.text, "bold bright_red")
+    flash_text = flash_line(session)
     status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
     footer = Text(no_wrap=True, overflow="ellipsis")
     for key, what in (
