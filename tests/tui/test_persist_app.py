@@ -75,6 +75,7 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         assert isinstance(screen, SettingsScreen)
         screen.query_one("#name1").value = "Ann"
         screen.query_one("#slap_time").value = "2.5"
+        screen.query_one("#repeat_window").value = "0.3"
         screen.query_one("#spit_target").value = "40"
         screen.query_one("#speed_target").value = "20"
         screen.query_one("#auto_spit").value = "off"
@@ -87,6 +88,7 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         assert warnings == []
         assert saved.names == ("Ann", "Player 2") and saved.variants == ("V4",)
         assert saved.slap_time == 2.5 and saved.auto_spit is None
+        assert saved.repeat_window == 0.3 and app.keymap.repeat_window == 0.3
         assert saved.spit_target == 40 and saved.speed_target == 20
         assert app.names == ("Ann", "Player 2") and app.settings.timing.slap_time == 2.5
         assert app.settings.spit_target == 40 and app.settings.variants == ("V4",)

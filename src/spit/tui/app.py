@@ -82,7 +82,8 @@ def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSetti
 def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
     """The key map of the settings file, or the default and why it could not be used."""
     try:
-        return KeyMap.from_dict(keymap_table(user)), None
+        table: dict[str, object] = {**keymap_table(user), "repeat_window": user.repeat_window}
+        return KeyMap.from_dict(table), None
     except KeyMapError as exc:
         return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
