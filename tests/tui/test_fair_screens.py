@@ -133,3 +133,51 @@ async def test_the_board_is_centred_in_a_large_terminal(clock: FakeClock) -> Non
             assert (board.width, board.height) == (80, 24)
             assert board.x == (width - 80) // 2 and board.y == (height - 24) // 2
         app = make_app(clock, playable)
+
+
+def fully_visible(app, widget) -> bool:
+    """True if every cell of ``widget`` is on screen, not scrolled or clipped away."""
+    try:
+        geometry = app.screen.find_widget(widget)
+    except Exception:  # not on screen at all (scrolled out of its container)
+        return False
+    region = geometry.region
+    screen = app.screen.region
+    visible = region.intersection(geometry.clip).intersection(screen)
+    return region.area > 0 and visible == region
+
+
+async def test_every_screen_shows_its_keys_without_scrolling_at_80x24(clock: FakeClock) -> None:
+    from spit.play.keys import KeyMap
+    from spit.play.session import RoundSummary
+    from spit.tui.confirm import ConfirmScreen
+    from spit.tui.dialogs import RoundScreen, SettingsScreen, WarningsScreen
+    from spit.tui.remap import KeysScreen
+    from spit.tui.saved import SavedGamesScreen
+    from spit.tui.screens import DocScreen, HelpScreen, LevelScreen, TitleScreen
+
+    summary = RoundSummary(3, "Ann emptied her layout!", (4, 9), (20, 31), ["Ann took left (12)"])
+    warnings = [f"config.toml, line {n}: timing.slap_time: bad value {n}" for n in range(1, 30)]
+    screens = {
+        "title": TitleScreen,
+        "help": lambda: HelpScreen(KeyMap.default()),
+        "rules": lambda: DocScreen("# Rules\n\n" + "A long line of rules.\n\n" * 60),
+        "warnings": lambda: WarningsScreen(warnings),
+        "round": lambda: RoundScreen(summary, ("Ann", "Bob"), "V4: the rule in words."),
+        "settings": SettingsScreen,
+        "keys": KeysScreen,
+        "level": LevelScreen,
+        "saved": SavedGamesScreen,
+        "confirm": lambda: ConfirmScreen("Leave this game?", "It is saved. " * 8, "go", "stay"),
+    }
+    app = make_app(clock, start=None)
+    async with app.run_test(size=SIZE) as pilot:
+        for name, make in screens.items():
+            app.push_screen(make())
+            await pilot.pause()
+            hints = list(app.screen.query(".hint"))
+            assert hints, name
+            hidden = [str(h.render())[:40] for h in hints if not fully_visible(app, h)]
+            assert hidden == [], f"{name}: {hidden}"
+            app.pop_screen()
+            await pilot.pause()

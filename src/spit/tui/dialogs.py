@@ -35,12 +35,13 @@ class WarningsScreen(ModalScreen[None]):
         self.warnings = warnings
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="warnings-box"):
+        with Vertical(id="warnings-box"):
             yield Static("[b]The settings file has mistakes[/b]", classes="box-title")
-            for warning in self.warnings:
-                yield Static(f"• {warning}", markup=False, classes="warning")
+            with VerticalScroll(id="warnings-list"):
+                for warning in self.warnings:
+                    yield Static(f"• {warning}", markup=False, classes="warning")
             yield Static("The bad parts use their defaults; everything else applies.")
-            yield Static("Enter: continue", classes="hint")
+            yield Static("Enter: continue (arrows scroll)", classes="hint")
 
     def action_close(self) -> None:
         """Go on to the game or the menu."""

@@ -421,9 +421,13 @@ class HelpScreen(ModalScreen[None]):
         self.keymap = keymap
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+        with Vertical(id="help-box"):
+            with VerticalScroll(id="help-text"):
+                yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-text").focus()
 
     def action_close(self) -> None:
         """Back to where we were."""
