@@ -362,7 +362,7 @@ class GameScreen(Screen[None]):
             note.update(
                 f"The terminal is {width}x{height}; Spit needs at least "
                 f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: the game is paused "
-                "and goes on when it fits.\n\nctrl+q quits."
+                "and goes on when it fits.\n\nctrl+q saves the game and quits."
             )
         if small != ("size" in self._pauses):
             self._set_paused("size", small)
