@@ -145,8 +145,6 @@ def shown(value: object) -> str:
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-
-
 ROWS = ("left", "right", "move")
 N_COLUMNS = 5
 

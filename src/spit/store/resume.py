@@ -26,7 +26,6 @@ from pathlib import Path
 
 from spit.engine import Game
 from spit.store.paths import atomic_write, match_path, saved_dir
-from spit.store.records import is_match
 from spit.store.replays import (
     Replay,
     ReplayFileError,
@@ -44,7 +43,6 @@ __all__ = [
     "delete_saved_game",
     "find_saved_game",
     "has_saved_games",
-    "is_match",
     "list_saved_games",
     "new_save_path",
     "save_game",
@@ -89,19 +87,12 @@ class SavedGame:
                 "date": date,
             }
         game = self.replay.final
-        config = game.config
-        if game.mode == "speed":
-            parts = ["long deal"] if getattr(config, "long_deal", False) else []
-            if getattr(config, "alternating_colours", False):
-                parts.insert(0, "V3")
-            variants = " ".join(parts)
-        else:
-            variants = " ".join(getattr(config, "variants", ()))
-        scores = getattr(game, "scores", None)
-        score = f"{scores[0]}-{scores[1]}" if scores is not None and is_match(game) else ""
+        variants = " ".join(game.config.variants)
+        scores = game.scores
+        score = f"{scores[0]}-{scores[1]}" if game.is_match else ""
         return {
             "id": self.id,
-            "mode": "Speed" if game.mode == "speed" else "Spit",
+            "mode": game.info.title,
             "variants": variants or "-",
             "players": " vs ".join(p.label for p in self.replay.meta.players),
             "round": str(game.round_no),

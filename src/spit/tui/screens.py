@@ -20,7 +20,6 @@ from spit.engine import Phase
 from spit.play.keys import key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
-from spit.store.records import is_match
 from spit.store.replays import Replay
 from spit.store.resume import has_saved_games
 from spit.tui.confirm import ConfirmScreen
@@ -118,7 +117,7 @@ class GameScreen(Screen[None]):
         if session is None:
             return
         notice = resumed_notice(session)
-        session.news = notice
+        session.narrator.news = notice
         session.version += 1
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(notice), self._after_pause)
@@ -170,13 +169,7 @@ class GameScreen(Screen[None]):
         if session is None:
             return
         game = session.game
-        target = getattr(game.config, "target_score", 0)
-        if game.mode == "speed":
-            rule = (
-                f"P7: the winner scores the cards left in the loser's draw pile; first to {target}."
-            )
-        else:
-            rule = f"V4: a point per card still held; the match ends at {target}, lowest wins."
+        rule = game.info.match_rule.format(target=game.config.target_score)
         self._set_paused("round", True)
         self.app.push_screen(
             RoundScreen(summary, session.names, rule), lambda _: self._after_round()
@@ -371,8 +364,8 @@ class GameScreen(Screen[None]):
 def resumed_notice(session: Session) -> str:
     """'Resumed: round 3, score 12-20' for a game picked up again."""
     game = session.game
-    scores = getattr(game, "scores", None)
-    score = f", score {scores[0]}–{scores[1]}" if scores is not None and is_match(game) else ""
+    scores = game.scores
+    score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
     return f"Resumed: round {game.round_no}{score}"
 
 
