@@ -227,4 +227,5 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print("spit: the game screen is not available in this build")
         return 1
     args.replay = chosen.replay
-    return launch(args)
+    code: int = launch(args)
+    return code

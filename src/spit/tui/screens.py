@@ -316,10 +316,11 @@ class GameScreen(Screen[None]):
         if session is None or session.archiver is None:
             return None
         try:
-            return session.archiver.save_now()
+            problem: str | None = session.archiver.save_now()
         except Exception as exc:  # never let a save stop the player from leaving
             log.exception("cannot save the game")
             return f"game not saved: {exc}"
+        return problem
 
     def on_unmount(self) -> None:
         """However the board goes away, an unfinished game is saved."""
