@@ -145,7 +145,7 @@ HINTS = {
     "bot_level": "against the computer",
     "auto_spit": 'seconds (0-30) or "off"',
     "slap_time": "0.5 to 30 seconds (H3)",
-    "repeat_window": "0-2 s: a quicker 2nd press is a held key",
+    "repeat_window": "0 to 2 seconds (0: off)",
     "spit_target": "lowest total wins",
     "speed_target": "0: single games (P7)",
 }
