@@ -59,7 +59,8 @@ def keys_text(keymap: KeyMap, n_columns: int = 5) -> str:
         "row onto the right pile.",
         "",
         f"Holding a key down does not play twice: a second press of the same key "
-        f"within {keymap.repeat_window:g} s of the last one is ignored.",
+        f"within {keymap.repeat_window:g} s of the last one is ignored (the message line "
+        "says so; the window is a setting).",
         "",
         "| app key | does |",
         "|---|---|",
