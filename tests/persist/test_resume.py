@@ -177,12 +177,17 @@ def test_damaged_and_finished_files_are_listed_with_a_reason_and_can_be_deleted(
     (folder / "cut.json").write_text(json.dumps(replay_data(ref, times, META))[:-40])
     save_game(ref, times, META, folder / "over.json")
     (folder / "zero.json").write_bytes(b"")
+    os.mkfifo(folder / "pipe.json")  # reading it would wait forever
+    (folder / "dir.json").mkdir()
     games = {g.id: g for g in list_saved_games()}
-    assert set(games) == {"cut", "over", "zero"}
+    assert set(games) == {"cut", "over", "zero", "pipe", "dir"}
     assert not any(g.ok for g in games.values())
     assert "not valid JSON" in games["cut"].problem
     assert games["over"].problem == "this game is already over"
     assert "unreadable" in games["zero"].describe()
+    assert games["pipe"].problem == games["dir"].problem == "not a regular file"
+    (folder / "dir.json").rmdir()
+    del games["dir"]
     for game in games.values():
         delete_saved_game(game)
     assert list_saved_games() == []

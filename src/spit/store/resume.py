@@ -124,6 +124,8 @@ def read_saved_game(path: Path) -> SavedGame:
     path = Path(path)
     stem = path.name.removesuffix(".json")
     saved_at = _saved_at(path)
+    if not path.is_file():  # a folder, a FIFO (reading it would wait forever), a dead link
+        return SavedGame(stem, path, saved_at, problem="not a regular file")
     try:
         replay = load_replay(path)
     except ReplayFileError as exc:
