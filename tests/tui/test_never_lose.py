@@ -118,6 +118,27 @@ async def test_ctrl_q_in_a_game_saves_it_then_quits(clock: FakeClock, capsys) ->
     assert "your game is saved; 'spit resume' carries on" in capsys.readouterr().err
 
 
+async def test_ctrl_q_asks_when_the_game_cannot_be_saved(clock: FakeClock) -> None:
+    saved_dir().parent.mkdir(parents=True)
+    saved_dir().write_text("a file where the saved-games folder should be")
+    app = make_app(clock, playable)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_playing(app, pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.is_running
+        assert "could not be saved" in str(app.screen.query_one("#confirm-title").render())
+        assert screen.paused  # the clock waits while the box is up
+        await pilot.press("escape")  # keep playing
+        await pilot.pause()
+        assert app.screen is screen and not screen.paused and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("enter")  # quit without saving, knowingly
+        await pilot.pause()
+        assert not app.is_running
+
+
 async def test_sigterm_saves_the_game_and_closes_the_app(clock: FakeClock) -> None:
     app = make_app(clock, playable)
     async with app.run_test(size=SIZE) as pilot:
@@ -192,3 +213,23 @@ async def test_saved_games_screen_resumes_or_deletes_and_shows_damaged_files(
         assert resumed.fingerprint() == game.fingerprint()
         assert resumed.phase is Phase.PLAY
         assert "Resumed: round 1" in screen_of(app).query_one("#news").text.plain
+
+
+async def test_leaving_asks_again_when_the_game_cannot_be_saved(clock: FakeClock) -> None:
+    saved_dir().parent.mkdir(parents=True)
+    saved_dir().write_text("a file where the saved-games folder should be")
+    app = make_app(clock, playable, start=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = await start_playing(app, pilot)
+        await pilot.press("escape", "enter")  # save and leave... but it cannot be saved
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "If you leave now it is lost" in str(app.screen.query_one("#confirm-text").render())
+        await pilot.press("escape")  # keep playing
+        await pilot.pause()
+        assert app.screen is screen and not screen.paused
+        await pilot.press("escape", "enter", "enter")  # leave without saving, knowingly
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)

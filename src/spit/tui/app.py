@@ -34,6 +34,7 @@ from spit.store.archive import Archiver
 from spit.store.replays import PlayerInfo, Replay
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import keymap_table, save_settings
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import WarningsScreen
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.viewer import ReplayScreen
@@ -256,8 +257,37 @@ class SpitApp(App[None]):
         return lines
 
     def action_save_and_quit(self) -> None:
-        """ctrl+q: quit at once; a game in progress is saved first (nothing is lost)."""
-        self.exit(message=exit_message(self.save_games_in_progress()))
+        """ctrl+q: quit at once; a game in progress is saved first (nothing is lost).
+
+        If a game cannot be saved, ask before quitting: it would be lost.
+        """
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "quit-unsaved":
+            self.exit(message=exit_message(self.save_games_in_progress()))  # asked: quit
+            return
+        lines = self.save_games_in_progress()
+        unsaved = [line for line in lines if "NOT saved" in line]
+        if not unsaved:
+            self.exit(message=exit_message(lines))
+            return
+        games = [s for s in self.screen_stack if isinstance(s, GameScreen)]
+        for game in games:
+            game.hold("quit", True)
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit(message=exit_message(lines))
+                return
+            for game in games:
+                game.hold("quit", False)
+
+        box = ConfirmScreen(
+            "The game could not be saved",
+            f"{unsaved[0].removeprefix('spit: ')}. If you quit now it is lost.",
+            yes="quit without saving",
+            no="keep playing",
+            id="quit-unsaved",
+        )
+        self.push_screen(box, answer)
 
     def open_start(self) -> None:
         """Open what the command asked for: a game, a resumed match or a replay."""

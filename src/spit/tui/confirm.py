@@ -24,9 +24,9 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, title: str, text: str, yes: str, no: str) -> None:
+    def __init__(self, title: str, text: str, yes: str, no: str, id: str | None = None) -> None:
         """``yes`` and ``no`` name what Enter and Escape do ("save and leave")."""
-        super().__init__()
+        super().__init__(id=id)
         self.title_text = title
         self.text = text
         self.yes = yes

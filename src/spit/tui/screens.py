@@ -242,6 +242,10 @@ class GameScreen(Screen[None]):
         self.repaint(now)
         self.schedule(now)
 
+    def hold(self, reason: str, on: bool) -> None:
+        """Stop (or start again) the game clock for ``reason`` while a box is up."""
+        self._set_paused(reason, on)
+
     @property
     def paused(self) -> bool:
         """True while the game clock is stopped for any reason."""
