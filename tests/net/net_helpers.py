@@ -50,11 +50,14 @@ class Recorder:
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["t"] == kind]
 
-    async def wait_for(self, test: Callable[[dict[str, Any]], bool], timeout: float = 5.0):
-        """The first message (already received or yet to come) that passes ``test``."""
+    async def wait_for(
+        self, test: Callable[[dict[str, Any]], bool], timeout: float = 5.0, start: int = 0
+    ) -> dict[str, Any]:
+        """The first message from number ``start`` on (received or yet to come) that
+        passes ``test``."""
 
         async def scan() -> dict[str, Any]:
-            seen = 0
+            seen = start
             while True:
                 for msg in self.messages[seen:]:
                     if test(msg):

@@ -80,6 +80,7 @@ class Guest:
         self._out: _Delay | None = None
         self._in: _Delay | None = None
         self._last_word: str | None = None
+        self.answer_pings = True
 
     @classmethod
     async def connect(
@@ -95,13 +96,20 @@ class Guest:
         timeout: float = 15.0,
         on_message: Callable[[dict[str, Any]], None] | None = None,
         client_key: asyncssh.SSHKey | None = None,
+        say_hello: bool = True,
+        answer_pings: bool = True,
     ) -> Guest:
-        """Connect and log in; raise JoinError with a clear reason if that fails."""
+        """Connect and log in; raise JoinError with a clear reason if that fails.
+
+        ``say_hello=False`` leaves the hello to the caller and ``answer_pings=False``
+        keeps quiet (tests of bad peers).
+        """
         try:
             fingerprint, _secret = split_code(code)
         except CodeError as exc:
             raise JoinError(str(exc)) from None
         guest = cls(clock, latency)
+        guest.answer_pings = answer_pings
         if on_message is not None:
             guest.on_message = on_message
         client = _Client(fingerprint)
@@ -146,13 +154,14 @@ class Guest:
             guest._out = _Delay(latency / 2)
             guest._in = _Delay(latency / 2)
         guest._reader = asyncio.create_task(guest._read())
-        guest.send(
-            "hello",
-            v=proto.VERSION,
-            app=__version__,
-            name=name[:40],
-            role="watch" if watch else "play",
-        )
+        if say_hello:
+            guest.send(
+                "hello",
+                v=proto.VERSION,
+                app=__version__,
+                name=name[:40],
+                role="watch" if watch else "play",
+            )
         return guest
 
     # ------------------------------------------------------------ sending
@@ -219,7 +228,8 @@ class Guest:
     def _receive(self, msg: dict[str, Any]) -> None:
         kind = msg["t"]
         if kind == "ping":
-            self.send("pong", t0=msg["t0"], tc=self.clock())
+            if self.answer_pings:
+                self.send("pong", t0=msg["t0"], tc=self.clock())
             return
         if kind == "hello":
             problem = proto.version_problem(msg["v"])

@@ -222,6 +222,7 @@ class Match:
         self.closed_reason = reason
         self.finished = True
         self._broadcast(proto.encode("bye", reason=reason))
+        self.wake()
 
     # ------------------------------------------------------------------ input
 
