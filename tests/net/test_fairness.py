@@ -129,3 +129,41 @@ def test_local_keyboard_goes_through_the_same_rule() -> None:
     local = Stamper.local(0.15)
     assert local.stamp(9.99, 10.0) == 9.99
     assert local.stamp(5.0, 10.0) == 9.85  # the host's own player gains no more than a guest
+
+
+async def test_over_loopback_a_slow_guest_who_pressed_first_wins() -> None:
+    """The same race through a real host: guest 100 ms round trip (and a clock
+    1000 s off), the host's own keyboard on a zero-delay link."""
+    import asyncio
+    import time
+
+    from net_helpers import LIMIT, Recorder, join, quick_host
+
+    async def body() -> str:
+        game, host_play, guest_play = race_position()
+        host = quick_host(game, remote_seats=(1,), window=0.12)
+        await host.start()
+        try:
+            mine = Recorder()
+            local = host.local_seat(0, mine)
+            guest, theirs = await join(
+                host, 1, latency=0.1, clock=lambda: time.monotonic() + GUEST_OFFSET
+            )
+            run = asyncio.create_task(host.run())
+            await asyncio.sleep(0.8)  # pings settle the clock estimate
+            assert host.match.seats[1].stamper.rtt is not None
+            assert host.match.seats[1].stamper.rtt >= 0.1
+            press = time.monotonic()
+            guest.action(guest_play, at=press + GUEST_OFFSET)
+            await asyncio.sleep(max(0.0, press + 0.03 - time.monotonic()))
+            local.press(host_play, at=press + 0.03)
+            host_verdict = await mine.wait_for(lambda m: m["t"] == "verdict")
+            guest_verdict = await theirs.wait_for(lambda m: m["t"] == "verdict")
+            assert host_verdict["ok"] != guest_verdict["ok"]
+            run.cancel()
+            await guest.close()
+            return "guest" if guest_verdict["ok"] else "host"
+        finally:
+            await host.close()
+
+    assert await asyncio.wait_for(body(), LIMIT) == "guest"

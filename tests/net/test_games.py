@@ -31,6 +31,7 @@ SPEED_KEYS = {
     "pile_tops",
     "pile_sizes",
     "ready",
+    "timer",
 }
 SPIT_KEYS = {
     "player",
@@ -48,6 +49,7 @@ SPIT_KEYS = {
     "called",
     "slaps",
     "chooser",
+    "timer",
 }
 
 

@@ -219,6 +219,7 @@ class Host:
             replay=self._replay_json,
             on_outcomes=self._on_outcomes,
             on_save=self._save,
+            result_text=self._result_text,
         )
         self.match.wake = self._wake.set
         self.match.take_over = self._take_over
@@ -519,6 +520,14 @@ class Host:
         driver_box.append(driver)
         self._bots[seat] = driver
         self.match.attach(seat, local, Stamper.local(self.cap), self.clock())
+
+    def _result_text(self) -> str:
+        """The result in the words of a local game (the play layer's)."""
+        from types import SimpleNamespace
+
+        from spit.play.session import Session
+
+        return Session.result_text(SimpleNamespace(game=self.game, names=self.match.names))  # type: ignore[arg-type]
 
     def _on_outcomes(self, outcomes: list[Any]) -> None:
         if self._archiver is not None:

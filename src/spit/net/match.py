@@ -297,7 +297,7 @@ class Match:
         for seat in self.seats:
             self._send_state(seat)
         if self.watchers:
-            public = proto.encode("state", obs=self._public_obs())
+            public = proto.encode("state", obs=self._with_timer(self._public_obs()))
             for link in self.watchers:
                 link.send(public)
         if self.game.over and not self.finished:
@@ -361,7 +361,16 @@ class Match:
         obs = proto.observation_json(self.game.observation(seat.number))  # type: ignore[attr-defined]
         if obs != seat.last_obs:
             seat.last_obs = obs
-            seat.link.send(proto.encode("state", obs=obs))
+            seat.link.send(proto.encode("state", obs=self._with_timer(obs)))
+
+    def _with_timer(self, obs: dict[str, Any]) -> dict[str, Any]:
+        """The observation with the running timer: seconds left (on the host's clock,
+        the hold window included) and what it is for, so screens can count down."""
+        timer = None if self.arbiter.paused else self.arbiter.timer()
+        if timer is None:
+            return obs
+        left = max(0.0, timer[0] + self.window - self.clock())
+        return {**obs, "timer": [round(left, 3), timer[1]]}
 
     def _public_obs(self) -> dict[str, Any]:
         """What a spectator sees: the public part of player 1's observation."""

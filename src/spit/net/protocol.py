@@ -177,6 +177,14 @@ def parse_action(data: list[Any]) -> Action:
     return action
 
 
+def any_action(data: list[Any]) -> Action:
+    """Any action (a player's or the game's own) from its JSON form, checked."""
+    try:
+        return action_from_json(data)
+    except ReplayError as exc:
+        raise ProtocolError(f"bad action: {exc}") from None
+
+
 # ------------------------------------------------------------------ observations
 
 
