@@ -523,11 +523,9 @@ class Host:
 
     def _result_text(self) -> str:
         """The result in the words of a local game (the play layer's)."""
-        from types import SimpleNamespace
+        from spit.play.status import result_text
 
-        from spit.play.session import Session
-
-        return Session.result_text(SimpleNamespace(game=self.game, names=self.match.names))  # type: ignore[arg-type]
+        return result_text(self.game, self.match.names)
 
     def _on_outcomes(self, outcomes: list[Any]) -> None:
         if self._archiver is not None:

@@ -16,10 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from spit.engine import Action, Kind, Phase, SpeedConfig, SpitConfig
+from spit.engine.cards import adjacency_rows
 from spit.engine.events import Event
+from spit.engine.modes import Mode, get_mode
 from spit.net import protocol as proto
 from spit.play.keys import Binding, KeyMap
+from spit.play.narration import Narrator
 from spit.play.session import Session
+from spit.play.status import status_text
 from spit.realtime.arbiter import Applied, Clock, Outcome, Rejected
 
 #: A card the viewer may not see (the opponent's Speed hand): drawn face down.
@@ -54,6 +58,32 @@ class ShadowGame:
     def over(self) -> bool:
         """True once the host says the game is over."""
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def info(self) -> Mode:
+        """The mode's record (table shape, words)."""
+        return get_mode(self.mode)
+
+    @property
+    def is_match(self) -> bool:
+        """True for a scored match."""
+        return bool(self.config.match)
+
+    def fits(self, card: int, onto: int | None) -> bool:
+        """True if ``card`` may go on a pile showing ``onto`` (False if that was never seen)."""
+        if onto is None or card < 0:
+            return False
+        return bool(adjacency_rows(bool(self.config.alternating_colours))[onto][card])
+
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each face-up place: its card (None: empty; HIDDEN: face down) and cards under it."""
+        if self.mode == "speed":
+            return [(c, 0) for c in self.hands[player]]
+        return [(s[-1] if s else None, max(0, len(s) - 1)) for s in self.stocks[player]]
+
+    def reserve_size(self, player: int) -> int:
+        """Spit cards or draw pile."""
+        return len(self.draw[player] if self.mode == "speed" else self.spit[player])
 
     def update(self, obs: dict[str, Any]) -> None:
         """Take a checked observation (``proto.observation_from_json`` was run on it)."""
@@ -93,13 +123,24 @@ class ShadowGame:
         self.draw = [[None] * n for n in obs["draw_counts"]]
         self.side = [[None] * n for n in obs["side_counts"]]
         self.piles = [
-            [None] * max(0, size - 1) + [top] if size else []
-            for top, size in zip(obs["pile_tops"], obs["pile_sizes"], strict=True)
+            self._pile(j, top, size)
+            for j, (top, size) in enumerate(zip(obs["pile_tops"], obs["pile_sizes"], strict=True))
         ]
         self.centre = (
             [None, None] if self.phase is Phase.OPENING and not any(obs["pile_sizes"]) else []
         )
         self.called = list(obs["ready"])
+
+    def _pile(self, j: int, top: int | None, size: int) -> list[int | None]:
+        """A spit pile as far as it was seen: the cards seen landing, unknown below."""
+        old = self.piles[j]
+        if not size:
+            return []
+        if old and size == len(old) and old[-1] == top:
+            return old
+        if old and size == len(old) + 1:
+            return [*old, top]
+        return [None] * (size - 1) + [top]
 
 
 class _Link:
@@ -151,22 +192,14 @@ class RemoteSession(Session):
         self.names = ("Player 1", "Player 2")
         self.agents = {}
         self.version = 0
-        self.news = "Connecting to the host..."
-        self.round_news = ""
-        self.flash = None
-        self.landed = {}
-        self.stalled = False
+        self.narrator = Narrator(self.game, self.names)  # type: ignore[arg-type]
+        self.narrator.news = "Connecting to the host..."
         self.inputs = []
         self._last_press = {}
-        self._last_play = {}
         self._shown_countdown = None
-        self._takes = []
-        self._takes_short = []
         self.listeners = []
         self.levels = {}
         self.archiver = None
-        self.summaries = []
-        self._round = None
         #: this screen's seat (None: a spectator)
         self.seat: int | None = None
         self.started = False
@@ -257,7 +290,8 @@ class RemoteSession(Session):
             self.names = (names[0], names[1])
         self.seat = msg["seat"]
         self.started = all(msg.get("seats", [False]))
-        self.news = "Waiting for the other player..." if not self.started else ""
+        self.narrator = Narrator(self.game, self.names)  # type: ignore[arg-type]
+        self.narrator.news = "Waiting for the other player..." if not self.started else ""
 
     def _on_state(self, msg: dict[str, Any], now: float) -> None:
         obs = msg["obs"]
@@ -304,7 +338,7 @@ class RemoteSession(Session):
         self.choice = None
         self._paused_until = None
         if self.news.startswith("Waiting"):
-            self.news = "Both players are here: play!"
+            self.narrator.news = "Both players are here: play!"
 
     def _on_choose(self, msg: dict[str, Any], now: float) -> None:
         self.choice = msg["seat"]
@@ -317,7 +351,7 @@ class RemoteSession(Session):
     def _on_over(self, msg: dict[str, Any], now: float) -> None:
         self.game.phase = Phase.GAME_OVER
         self.game.winner = msg["winner"]
-        self.news = msg["text"]
+        self.narrator.news = msg["text"]
 
     def _on_replay(self, msg: dict[str, Any], now: float) -> None:
         self.replay_data = msg["data"]
@@ -337,12 +371,6 @@ class RemoteSession(Session):
 
     # ------------------------------------------------------------ words
 
-    def _lost_race(self, action: Action, at: float) -> bool:
-        pile = self.game.piles[action.target]
-        if len(pile) < 2 or pile[-2] is None:
-            return False  # the card under the top was never seen here
-        return super()._lost_race(action, at)
-
     def status(self, now: float) -> str:
         """The phase in words, or what the network is doing."""
         if self.ended is not None and not self.game.over:
@@ -356,7 +384,8 @@ class RemoteSession(Session):
             return "Waiting for the other player to join..."
         if self.game.over:
             return f"{self.news}  Esc: menu."
-        return super().status(now)
+        paused = bool(self.arbiter.paused)
+        return status_text(self.game, self.names, self.countdown(now), paused, self.stalled)  # type: ignore[arg-type]
 
     def next_wakeup(self, now: float) -> float | None:
         """Also wake each second of a rejoin countdown."""
