@@ -231,7 +231,7 @@ class RemoteSession(Session):
             self._set_flash("wait: the game is not running", self.seat, now)
             return True
         # Either player's keys play for this seat: the guest has the keyboard alone.
-        binding = Binding(self.seat, binding.row, binding.col)
+        binding = Binding(self.seat, binding.row, binding.column)
         last = self._last_press.get(key)
         self._last_press[key] = at
         if last is not None and 0 <= at - last < self.keymap.repeat_window:
