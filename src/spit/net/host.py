@@ -442,7 +442,7 @@ class Host:
             conn.close("the game is over", tell=True)
             return False
         name = _clean_name(msg.get("name"))
-        if name and not self.match.started:
+        if name and not self.match.started and name not in self.match.names:
             self.match.seats[seat].name = name
         conn.seat = seat
         self.match.attach(seat, conn, conn.stamper, now)

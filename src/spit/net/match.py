@@ -154,7 +154,7 @@ class Match:
         if not self.started:
             self.started = True
             log.info("game starts: %s v %s", *self.names)
-        self._broadcast(proto.encode("resumed"))
+        self._broadcast(proto.encode("resumed", names=list(self.names)))
         self.wake()
 
     def drop(self, number: int, now: float, why: str = "dropped") -> None:

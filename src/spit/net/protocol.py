@@ -91,7 +91,7 @@ SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
     "rejected": ({"at": _num, "player": _int, "reason": _str(300)}, {"a": _list}),
     "state": ({"obs": _obj}, {}),
     "paused": ({"why": _str(20)}, {"seat": _opt(_seat), "left": _opt(_num)}),
-    "resumed": ({}, {}),
+    "resumed": ({}, {"names": _list}),
     "choose": ({"seat": _seat, "options": _list}, {}),
     "over": ({"winner": _opt(_seat), "result": _str(20), "text": _str(300)}, {}),
     "replay": ({"data": _obj}, {}),

@@ -208,6 +208,8 @@ class RemoteSession(Session):
         self.choice: int | None = None
         #: the end of the connection, in words (None while connected)
         self.ended: str | None = None
+        #: what to say while the other player has not joined yet
+        self.waiting = "Waiting for the other player to join..."
         #: a note about the replay the host sent
         self.replay_note: str | None = None
         self.replay_data: dict[str, Any] | None = None
@@ -285,9 +287,7 @@ class RemoteSession(Session):
     def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
         self.config = proto.config_from_json(msg["mode"], msg["config"])
         self.game = ShadowGame(msg["mode"], self.config)  # type: ignore[assignment]
-        names = [str(n)[:20] for n in msg["names"][:2] if isinstance(n, str)]
-        if len(names) == 2:
-            self.names = (names[0], names[1])
+        self._set_names(msg["names"])
         self.seat = msg["seat"]
         self.started = all(msg.get("seats", [False]))
         self.narrator = Narrator(self.game, self.names)  # type: ignore[arg-type]
@@ -331,7 +331,16 @@ class RemoteSession(Session):
         else:
             self.notice = "The game is paused"
 
+    def _set_names(self, raw: Any) -> None:
+        names = (
+            [str(n)[:20] for n in raw[:2] if isinstance(n, str)] if isinstance(raw, list) else []
+        )
+        if len(names) == 2:
+            self.names = (names[0], names[1])
+            self.narrator.names = self.names
+
     def _on_resumed(self, msg: dict[str, Any], now: float) -> None:
+        self._set_names(msg.get("names"))
         self.arbiter.paused = False
         self.started = True
         self.notice = ""
@@ -381,7 +390,7 @@ class RemoteSession(Session):
                 return f"{self.notice}: waiting {left} s for them to rejoin"
             return self.notice
         if not self.started:
-            return "Waiting for the other player to join..."
+            return self.waiting
         if self.game.over:
             return f"{self.news}  Esc: menu."
         paused = bool(self.arbiter.paused)

@@ -134,6 +134,7 @@ class Slot:
     below: str  #: e.g. '+4' face-down cards under it
     keys: str  #: the column's keys, e.g. 'q a z'
     flash: bool = False
+    face_down: bool = False  #: a card this player may not see (a network opponent's hand)
 
 
 @lru_cache(maxsize=256)
@@ -149,7 +150,10 @@ def draw_slots(slots: tuple[Slot, ...], keys_above: bool, symbols: bool = True) 
     for i, slot in enumerate(slots):
         x = LEFT_MARGIN + i * COLUMN_WIDTH
         border = FLASH_BORDER if slot.flash else BORDER
-        draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols)
+        if slot.face_down:
+            draw_back(canvas, x, card_y, slot.below)
+        else:
+            draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols)
         canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), KEY_STYLE)
     return canvas.to_text()
 

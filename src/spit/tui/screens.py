@@ -356,6 +356,8 @@ MENU = (
     ("speed", "Play Speed (two players)"),
     ("vs-spit", "Play Spit against the computer"),
     ("vs-speed", "Play Speed against the computer"),
+    ("host", "Host a game over the network"),
+    ("join", "Join a game over the network"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -440,6 +442,14 @@ class TitleScreen(Screen[None]):
         elif choice in ("vs-spit", "vs-speed"):
             mode = choice.removeprefix("vs-")
             app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+        elif choice == "host":
+            from spit.tui.netscreens import HostSetupScreen
+
+            app.push_screen(HostSetupScreen(), self._start_host)
+        elif choice == "join":
+            from spit.tui.netscreens import JoinScreen
+
+            app.push_screen(JoinScreen())
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
@@ -453,6 +463,14 @@ class TitleScreen(Screen[None]):
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
             self.app.push_screen(GameScreen(mode, {1: level}))
+
+    def _start_host(self, choice: str | None) -> None:
+        """Host the game chosen in the host screen (None: cancelled)."""
+        from spit.tui.netscreens import HOST_CHOICES, HostScreen, host_options
+
+        if choice is not None:
+            _, mode, bind = HOST_CHOICES[choice]
+            self.app.push_screen(HostScreen(host_options(mode, bind)))
 
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
