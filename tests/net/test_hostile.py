@@ -182,3 +182,37 @@ async def test_a_taken_seat_cannot_be_joined_twice(host_log: LogLines) -> None:
 async def test_a_typo_in_the_code_is_explained() -> None:
     with pytest.raises(JoinError, match="join code has 18 letters"):
         await Guest.connect("127.0.0.1", 1, "abc-def")
+
+
+async def test_an_allowed_ssh_key_joins_without_the_secret() -> None:
+    import asyncssh
+
+    async def body() -> None:
+        allowed = asyncssh.generate_private_key("ssh-ed25519")
+        stranger = asyncssh.generate_private_key("ssh-ed25519")
+        host = quick_host(
+            new_game("spit", (), 1),
+            allowed_keys=[allowed.convert_to_public()],
+            guard=AuthGuard(base_delay=0.01),
+        )
+        await host.start()
+        try:
+            no_secret = host.codes[0][:11] + "zzzz-zzzz"  # the host's fingerprint, no secret
+            guest, recorder = await join_with(host, no_secret, allowed)
+            welcome = await recorder.wait_for(lambda m: m["t"] == "welcome")
+            assert welcome["seat"] in (0, 1)
+            with pytest.raises(JoinError, match="refused"):
+                await join_with(host, no_secret, stranger)
+            await guest.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def join_with(host, code: str, key) -> tuple[Guest, object]:
+    from net_helpers import Recorder
+
+    recorder = Recorder()
+    guest = await Guest.connect("127.0.0.1", host.port, code, client_key=key, on_message=recorder)
+    return guest, recorder
