@@ -21,7 +21,7 @@ from spit import __version__
 from spit.engine import Action
 from spit.net import protocol as proto
 from spit.net.codes import CodeError, key_fingerprint, split_code
-from spit.net.host import SUBSYSTEM
+from spit.net.host import CIPHERS, SUBSYSTEM
 from spit.realtime.arbiter import Clock
 
 
@@ -123,6 +123,7 @@ class Guest:
                     client_factory=lambda: client,
                     known_hosts=([], [], []),
                     server_host_key_algs=["ssh-ed25519"],
+                    encryption_algs=list(CIPHERS),
                     client_keys=[client_key] if client_key is not None else None,
                     agent_path=None,
                     config=None,
