@@ -1,18 +1,15 @@
 """Network tests: loopback only, ephemeral ports, every test bounded in time.
 
-``net_helpers`` has the shared pieces: a host on 127.0.0.1 port 0, bot
+``tests.support.net`` has the shared pieces: a host on 127.0.0.1 port 0, bot
 guests with a very fast reaction time, a recorder of every message a guest
 receives, and positions where both players race for the same pile.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture(autouse=True)

@@ -9,20 +9,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from net_helpers import race_position
+from tests.support import FakeClock
+from tests.support.net import race_position
 
 from spit.engine import Action
 from spit.net import protocol as proto
 from spit.net.match import Match
 from spit.net.stamping import Stamper
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Inbox:
@@ -39,7 +32,7 @@ class Inbox:
 GUEST_OFFSET = 1000.0  # the guest's clock reads 1000 s more than the host's
 
 
-def guest_stamper(clock: Clock, one_way: float, rng: random.Random | None = None) -> Stamper:
+def guest_stamper(clock: FakeClock, one_way: float, rng: random.Random | None = None) -> Stamper:
     """The host's estimate of a guest behind a link of ``one_way`` seconds each way."""
     stamper = Stamper(cap=0.15)
     for _ in range(8):
@@ -58,7 +51,7 @@ def race(
     The guest presses ``guest_lead`` seconds before the host. Returns who won.
     """
     game, host_play, guest_play = race_position()
-    clock = Clock()
+    clock = FakeClock()
     match = Match(game, clock=clock, window=window)
     host_box, guest_box = Inbox(), Inbox()
     match.attach(0, host_box, Stamper.local(0.15), clock.now)
@@ -110,7 +103,7 @@ def test_simultaneous_presses_split_about_evenly() -> None:
 
 
 def test_lying_guest_gains_at_most_the_cap() -> None:
-    clock = Clock()
+    clock = FakeClock()
     stamper = guest_stamper(clock, 0.05)
     arrival = 200.0
     # claims to have pressed 10 s before it did: clamped to arrival - cap
@@ -137,7 +130,7 @@ async def test_over_loopback_a_slow_guest_who_pressed_first_wins() -> None:
     import asyncio
     import time
 
-    from net_helpers import LIMIT, Recorder, join, quick_host
+    from tests.support.net import LIMIT, Recorder, join, quick_host
 
     async def body() -> str:
         game, host_play, guest_play = race_position()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_helpers import LIMIT, bot_guest, join, quick_host
+from tests.support.net import LIMIT, bot_guest, join, quick_host
 
 from spit.bots.sim import new_game
 

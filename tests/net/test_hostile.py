@@ -11,7 +11,7 @@ import logging
 from collections.abc import Iterator
 
 import pytest
-from net_helpers import LIMIT, LogLines, bot_guest, join, quick_host
+from tests.support.net import LIMIT, LogLines, bot_guest, join, quick_host
 
 from spit.bots.sim import new_game
 from spit.engine import call, play
@@ -211,7 +211,7 @@ async def test_an_allowed_ssh_key_joins_without_the_secret() -> None:
 
 
 async def join_with(host, code: str, key) -> tuple[Guest, object]:
-    from net_helpers import Recorder
+    from tests.support.net import Recorder
 
     recorder = Recorder()
     guest = await Guest.connect("127.0.0.1", host.port, code, client_key=key, on_message=recorder)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from net_helpers import FAST, LIMIT, bot_guest, quick_host
+from tests.support.net import FAST, LIMIT, bot_guest, quick_host
 
 from spit.bots.sim import new_game
 from spit.store.paths import match_path

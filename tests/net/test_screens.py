@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from net_helpers import LIMIT, bot_guest, quick_host
+from tests.support.net import LIMIT, bot_guest, quick_host
 
 from spit.bots.sim import new_game
 from spit.engine import Phase

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from net_helpers import race_position
+from tests.support import FakeClock
+from tests.support.net import race_position
 
 from spit.bots.sim import new_game
 from spit.engine import Action, Phase
@@ -13,14 +14,6 @@ from spit.net.match import Match
 from spit.net.stamping import Stamper
 from spit.net.view import HIDDEN, RemoteSession
 from spit.play.keys import Row
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 50.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class ViewLink:
@@ -33,7 +26,7 @@ class ViewLink:
         self.view.receive(proto.decode(data, proto.HOST_TO_GUEST, proto.MAX_HOST_LINE))
 
 
-def seated(game: Any, clock: Clock) -> tuple[Match, RemoteSession, RemoteSession]:
+def seated(game: Any, clock: FakeClock) -> tuple[Match, RemoteSession, RemoteSession]:
     match = Match(game, clock=clock, window=0.05)
     views = []
     for seat in (0, 1):
@@ -53,7 +46,7 @@ def seated(game: Any, clock: Clock) -> tuple[Match, RemoteSession, RemoteSession
 
 
 def test_speed_opponents_hand_is_face_down_and_own_hand_shown() -> None:
-    clock = Clock()
+    clock = FakeClock()
     game = new_game("speed", (), 5)
     _, v0, v1 = seated(game, clock)
     assert v0.seat == 0 and v1.seat == 1 and v0.started
@@ -64,7 +57,7 @@ def test_speed_opponents_hand_is_face_down_and_own_hand_shown() -> None:
 
 
 def test_a_press_shows_at_once_then_a_refused_play_snaps_back_with_the_reason() -> None:
-    clock = Clock()
+    clock = FakeClock()
     game, mine, theirs = race_position("speed")
     match, v0, v1 = seated(game, clock)
     clock.now += 0.1
@@ -90,7 +83,7 @@ def test_a_press_shows_at_once_then_a_refused_play_snaps_back_with_the_reason() 
 
 
 def test_both_players_keys_play_for_the_guests_seat() -> None:
-    clock = Clock()
+    clock = FakeClock()
     game = new_game("spit", (), 6)
     match, v0, _ = seated(game, clock)
     v0.press(v0.keymap.calls[1], at=clock.now)  # player 2's call key, at seat 1's keyboard
@@ -100,7 +93,7 @@ def test_both_players_keys_play_for_the_guests_seat() -> None:
 
 
 def test_a_spectator_cannot_press_and_sees_no_hand() -> None:
-    clock = Clock()
+    clock = FakeClock()
     game = new_game("speed", (), 7)
     match, _, _ = seated(game, clock)
     watcher = RemoteSession(None, clock=clock)
@@ -112,7 +105,7 @@ def test_a_spectator_cannot_press_and_sees_no_hand() -> None:
 
 
 def test_a_drop_shows_the_rejoin_countdown_and_the_choice() -> None:
-    clock = Clock()
+    clock = FakeClock()
     game = new_game("spit", (), 8)
     match = Match(game, clock=clock, window=0.05, rejoin_timeout=60)
     view = RemoteSession(lambda a, at: 1, clock=clock)
@@ -128,7 +121,7 @@ def test_a_drop_shows_the_rejoin_countdown_and_the_choice() -> None:
 
 
 def test_the_game_over_message_ends_the_view() -> None:
-    clock = Clock()
+    clock = FakeClock()
     view = RemoteSession(None, clock=clock)
     view.receive(
         {

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from spit.engine import Action, Kind, Phase, SpeedConfig, SpitConfig
+from spit.engine import Action, Game, Kind, Phase, SpeedConfig, SpitConfig
 from spit.engine.cards import adjacency_rows
 from spit.engine.events import Event
 from spit.engine.modes import Mode, get_mode
@@ -25,6 +25,7 @@ from spit.play.narration import Narrator
 from spit.play.session import Session
 from spit.play.status import status_text
 from spit.realtime.arbiter import Applied, Clock, Outcome, Rejected
+from spit.realtime.timers import TimerKind
 
 #: A card the viewer may not see (the opponent's Speed hand): drawn face down.
 HIDDEN = -1
@@ -68,6 +69,14 @@ class ShadowGame:
     def is_match(self) -> bool:
         """True for a scored match."""
         return bool(self.config.match)
+
+    def player_kinds(self) -> tuple[Kind, ...]:
+        """The kinds of action a player may try now (the mode's own table)."""
+        kinds: tuple[Kind, ...] = self.info.game_class.PLAYER_KINDS[self.phase]  # type: ignore[attr-defined]
+        return kinds
+
+    #: what a key means now: the engine's own rule, on this view of the game
+    action_for = Game.action_for
 
     def fits(self, card: int, onto: int | None) -> bool:
         """True if ``card`` may go on a pile showing ``onto`` (False if that was never seen)."""
@@ -143,6 +152,19 @@ class ShadowGame:
         return [None] * (size - 1) + [top]
 
 
+def _timer(raw: Any, now: float) -> tuple[float, TimerKind] | None:
+    """The running timer from a state's ``[seconds left, kind]`` (None if absent or bad)."""
+    if not isinstance(raw, list) or len(raw) != 2:
+        return None
+    left, kind = raw
+    if not isinstance(left, (int, float)) or isinstance(left, bool) or not 0 <= left < 3600:
+        return None
+    try:
+        return now + float(left), TimerKind(kind)
+    except ValueError:
+        return None
+
+
 class _Link:
     """Stands where a local session has its arbiter: sends presses, returns outcomes."""
 
@@ -150,7 +172,7 @@ class _Link:
         self.view = view
         self.outcomes: list[Outcome] = []
         self.paused = False
-        self.deadline: tuple[float, str] | None = None
+        self.deadline: tuple[float, TimerKind] | None = None
 
     def submit(self, action: Action, at: float | None = None) -> None:
         self.view._send_press(action, self.view.clock() if at is None else at)
@@ -165,7 +187,7 @@ class _Link:
     def resume(self, now: float | None = None) -> None:
         """See ``pause``."""
 
-    def timer(self) -> tuple[float, str] | None:
+    def timer(self) -> tuple[float, TimerKind] | None:
         return self.deadline
 
     def next_deadline(self) -> float | None:
@@ -298,8 +320,7 @@ class RemoteSession(Session):
         proto.observation_from_json(obs, self.config)  # checks every field
         self._obs = obs
         self.game.update(obs)  # type: ignore[attr-defined]
-        timer = obs.get("timer") if isinstance(obs.get("timer"), list) else None
-        self.arbiter.deadline = (now + float(timer[0]), str(timer[1])) if timer else None
+        self.arbiter.deadline = _timer(obs.get("timer"), now)
         self._show_pending()
 
     def _on_verdict(self, msg: dict[str, Any], now: float) -> None:

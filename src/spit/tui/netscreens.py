@@ -47,6 +47,7 @@ class NetGameScreen(GameScreen):
         self.remote = session
         self.session = session
         self._leave = leave
+        self._gone = False
         #: what happened to the replay the host sent (guests keep a copy)
         self.keep_replays = True
 
@@ -67,13 +68,18 @@ class NetGameScreen(GameScreen):
         except Exception as exc:  # a bad message must not end the app
             self.fail(exc)
             return
-        if self.is_mounted:
+        if self.showing:
             self.run_tick()
+
+    @property
+    def showing(self) -> bool:
+        """True while this board is on screen (not yet left)."""
+        return self.is_mounted and not self._gone
 
     def ended(self, reason: str) -> None:
         """The connection is over (the host quit, the network failed, the game ended)."""
         self.remote.lost(reason)
-        if self.is_mounted:
+        if self.showing:
             self.run_tick()
 
     def on_key(self, event: events.Key) -> None:
@@ -108,6 +114,7 @@ class NetGameScreen(GameScreen):
 
     def action_menu(self) -> None:
         """Leave the game (and close the connection or stop hosting)."""
+        self._gone = True
         if self._timer is not None:
             self._timer.stop()
         if self._leave is not None:
@@ -174,7 +181,8 @@ class HostScreen(NetGameScreen):
         self.join_line = host.join_line(1, public_address(host.bind))
         self.remote.waiting = f"Give the other player: {self.join_line}"
         self.remote.version += 1
-        self.run_tick()
+        if self.showing:
+            self.run_tick()
         try:
             await host.run()
             await asyncio.sleep(0.2)  # the last messages (result, replay) go out

@@ -1,4 +1,5 @@
-"""Helpers for the network tests (see conftest.py)."""
+"""Helpers for the network tests (tests/net): a quick host on loopback, bot guests,
+a recorder of the messages a guest receives, race positions."""
 
 from __future__ import annotations
 
