@@ -28,7 +28,9 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def register(sub: argparse._SubParsersAction, tui: dict[str, Handler]) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], tui: dict[str, Handler]
+) -> None:
     """Add ``host`` and ``join``; ``tui`` has the screen launchers for both."""
     from spit.net.host import DEFAULT_PORT, DEFAULT_WINDOW
 
@@ -137,13 +139,13 @@ def _variants(args: argparse.Namespace) -> tuple[str, ...]:
 
 def make_host(args: argparse.Namespace) -> Any:
     """The ``Host`` the options describe (raises ValueError/OSError with a reason)."""
+    import asyncssh
+
     from spit.net.host import Host
     from spit.net.runner import host_game, host_timing
 
-    allowed = []
+    allowed: list[asyncssh.SSHKey] = []
     for path in args.allow_key or []:
-        import asyncssh
-
         try:
             allowed.extend(asyncssh.read_public_key_list(path))
         except (OSError, asyncssh.KeyImportError) as exc:

@@ -17,7 +17,7 @@ from spit.engine import Action, SpeedConfig, SpitConfig
 from spit.net import protocol as proto
 from spit.realtime.arbiter import Clock
 
-SendAction = Callable[[Action, float], None]
+SendAction = Callable[[Action, float], object]
 
 
 class BotDriver:

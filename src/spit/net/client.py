@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,8 @@ from spit.net import protocol as proto
 from spit.net.codes import CodeError, key_fingerprint, split_code
 from spit.net.host import CIPHERS, SUBSYSTEM
 from spit.realtime.arbiter import Clock
+
+log = logging.getLogger("spit.net")
 
 
 class JoinError(Exception):
@@ -114,7 +117,7 @@ class Guest:
             guest.on_message = on_message
         client = _Client(fingerprint)
         try:
-            guest.conn = await asyncio.wait_for(
+            conn = await asyncio.wait_for(
                 asyncssh.connect(
                     address,
                     port,
@@ -146,10 +149,11 @@ class Guest:
             raise JoinError(f"the host closed the connection: {exc.reason}") from None
         except OSError as exc:
             raise JoinError(f"cannot reach {address}:{port}: {exc.strerror or exc}") from None
+        guest.conn = conn
         try:
-            guest.process = await guest.conn.create_process(subsystem=SUBSYSTEM, encoding=None)
+            guest.process = await conn.create_process(subsystem=SUBSYSTEM, encoding=None)
         except (asyncssh.Error, OSError) as exc:
-            guest.conn.close()
+            conn.close()
             raise JoinError(f"the host would not open a game session: {exc}") from None
         if latency > 0:
             guest._out = _Delay(latency / 2)
@@ -221,6 +225,9 @@ class Guest:
             reason = f"the host broke the protocol: {exc}"
         except (asyncssh.Error, OSError) as exc:
             reason = f"the connection to the host was lost: {exc}"
+        except Exception as exc:  # a defect in a message handler: end cleanly, say what
+            log.exception("error while handling a message from the host")
+            reason = f"internal error ({type(exc).__name__}: {exc})"
         if self._in is not None:
             self._in.put(lambda: self._end(reason))
         else:

@@ -125,7 +125,7 @@ class AuthGuard:
         now = time.monotonic() if now is None else now
         failures = self._failures.setdefault(address, [])
         failures.append(now)
-        return min(self.max_delay, self.base_delay * 2 ** (len(failures) - 1))
+        return float(min(self.max_delay, self.base_delay * 2 ** (len(failures) - 1)))
 
     def failures(self, address: str) -> int:
         """Wrong codes counted for ``address``."""

@@ -220,7 +220,7 @@ class Host:
         self.stats = HostStats()
         self.bot_reaction = bot_reaction
         self._archiver: Any = None
-        self._server: asyncio.AbstractServer | None = None
+        self._server: asyncssh.SSHAcceptor | None = None
         self._wake = asyncio.Event()
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -265,9 +265,7 @@ class Host:
             keepalive_interval=self.limits.dead_after / 2,
             keepalive_count_max=2,
         )
-        sockets = self._server.sockets
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        self.port = self._server.get_port() or self.port
         log.info("listening on %s:%d", self.bind, self.port)
         return self.port
 

@@ -18,6 +18,7 @@ from typing import Any
 from spit.engine import Action, Kind, Phase, SpeedConfig, SpitConfig, action_from_json
 from spit.engine import events as ev
 from spit.engine.errors import ConfigError, ReplayError
+from spit.engine.results import Result
 from spit.engine.speed_game import SpeedObservation
 from spit.engine.spit_game import PileView, SpitObservation, StockView
 
@@ -147,10 +148,10 @@ def decode(line: bytes, allowed: frozenset[str], limit: int = MAX_LINE) -> dict[
     for name, value in msg.items():
         if name == "t" or name in required:
             continue
-        check = optional.get(name)
-        if check is None:
+        allowed_check = optional.get(name)
+        if allowed_check is None:
             raise ProtocolError(f"{kind}: unknown field {name[:20]!r}")
-        if not check(value):
+        if not allowed_check(value):
             raise ProtocolError(f"{kind}: field {name!r} has a wrong value")
     return msg
 
@@ -202,7 +203,7 @@ def config_from_json(mode: str, data: dict[str, Any]) -> SpitConfig | SpeedConfi
 
 def observation_json(obs: SpitObservation | SpeedObservation) -> dict[str, Any]:
     """A seat's own observation in plain JSON (it holds only what that seat may see)."""
-    common = {
+    common: dict[str, Any] = {
         "player": obs.player,
         "phase": obs.phase.value,
         "round_no": obs.round_no,
@@ -285,9 +286,10 @@ def observation_from_json(
         winner = data["winner"]
         if winner not in (0, 1, None) or isinstance(winner, bool):
             raise ProtocolError("observation: bad winner")
-        result = data["result"]
-        if not isinstance(result, str) or len(result) > 20:
-            raise ProtocolError("observation: bad result")
+        try:
+            result = Result(data["result"])
+        except (ValueError, TypeError):
+            raise ProtocolError("observation: bad result") from None
         scores = _pair(data["scores"], lambda v: _count(v, 10**6))
         games_won = _pair(data["games_won"], lambda v: _count(v, 10**6))
         round_no = _count(data["round_no"], 10**6)
@@ -370,7 +372,7 @@ def observation_from_json(
 
 # ------------------------------------------------------------------ events
 
-EVENT_TYPES: dict[str, type] = {
+EVENT_TYPES: dict[str, Any] = {
     cls.__name__: cls
     for cls in (
         ev.PhaseChanged,
@@ -401,7 +403,7 @@ def event_for(event: ev.Event, mode: str, seat: int | None) -> ev.Event:
     stock cards are face up for all to see.
     """
     if mode == "speed" and isinstance(event, ev.CardTurnedUp) and event.player != seat:
-        return event._replace(card=None)
+        return event._replace(card=None)  # type: ignore[arg-type]  # hidden: no card
     return event
 
 

@@ -19,6 +19,7 @@ from spit.engine import Action, Game, Kind, Phase, SpeedConfig, SpitConfig
 from spit.engine.cards import adjacency_rows
 from spit.engine.events import Event
 from spit.engine.modes import Mode, get_mode
+from spit.engine.results import Result
 from spit.net import protocol as proto
 from spit.play.keys import Binding, KeyMap
 from spit.play.narration import Narrator
@@ -40,7 +41,7 @@ class ShadowGame:
         self.phase = Phase.OPENING
         self.round_no = 1
         self.winner: int | None = None
-        self.result = ""
+        self.result = Result.NONE
         self.scores = [0, 0]
         self.games_won = [0, 0]
         self.called = [False, False]
@@ -72,7 +73,7 @@ class ShadowGame:
 
     def player_kinds(self) -> tuple[Kind, ...]:
         """The kinds of action a player may try now (the mode's own table)."""
-        kinds: tuple[Kind, ...] = self.info.game_class.PLAYER_KINDS[self.phase]  # type: ignore[attr-defined]
+        kinds: tuple[Kind, ...] = self.info.game_class.PLAYER_KINDS[self.phase]
         return kinds
 
     #: what a key means now: the engine's own rule, on this view of the game
@@ -99,7 +100,7 @@ class ShadowGame:
         self.phase = Phase(obs["phase"])
         self.round_no = obs["round_no"]
         self.winner = obs["winner"]
-        self.result = obs["result"]
+        self.result = Result(obs["result"])
         self.scores = list(obs["scores"])
         self.games_won = list(obs["games_won"])
         self.legal = tuple(proto.parse_action(a) for a in obs["legal"])
@@ -208,13 +209,15 @@ class RemoteSession(Session):
         self.send = send
         self.keymap = keymap or KeyMap.default()
         self.clock = clock or time.monotonic
-        self.arbiter = _Link(self)  # type: ignore[assignment]
-        self.game = ShadowGame("spit", SpitConfig())  # type: ignore[assignment]
+        self.link = _Link(self)
+        self.arbiter = self.link  # type: ignore[assignment]  # the board reads .paused, .timer()
+        self.shadow = ShadowGame("spit", SpitConfig())
+        self.game = self.shadow  # type: ignore[assignment]  # the board reads it like a Game
         self.config: SpitConfig | SpeedConfig = SpitConfig()
         self.names = ("Player 1", "Player 2")
         self.agents = {}
         self.version = 0
-        self.narrator = Narrator(self.game, self.names)  # type: ignore[arg-type]
+        self.narrator = Narrator(self.game, self.names)
         self.narrator.news = "Connecting to the host..."
         self.inputs = []
         self._last_press = {}
@@ -251,7 +254,9 @@ class RemoteSession(Session):
             self._set_flash("you are watching: keys do nothing here", None, now)
             return True
         now = at if now is None else now
-        if not self.started or self.arbiter.paused:
+        if not 0 <= now - at <= 1.0:
+            at = now  # a key time from another clock (or none): the press is now
+        if not self.started or self.link.paused:
             self._set_flash("wait: the game is not running", self.seat, now)
             return True
         # Either player's keys play for this seat: the guest has the keyboard alone.
@@ -279,7 +284,7 @@ class RemoteSession(Session):
 
     def _show_pending(self) -> None:
         """Show pending plays at once: the card leaves its slot for the pile."""
-        game = self.game
+        game = self.shadow
         for action in self._pending.values():
             if action.kind is not Kind.PLAY:
                 continue
@@ -308,19 +313,20 @@ class RemoteSession(Session):
 
     def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
         self.config = proto.config_from_json(msg["mode"], msg["config"])
-        self.game = ShadowGame(msg["mode"], self.config)  # type: ignore[assignment]
+        self.shadow = ShadowGame(msg["mode"], self.config)
+        self.game = self.shadow  # type: ignore[assignment]
         self._set_names(msg["names"])
         self.seat = msg["seat"]
         self.started = all(msg.get("seats", [False]))
-        self.narrator = Narrator(self.game, self.names)  # type: ignore[arg-type]
+        self.narrator = Narrator(self.game, self.names)
         self.narrator.news = "Waiting for the other player..." if not self.started else ""
 
     def _on_state(self, msg: dict[str, Any], now: float) -> None:
         obs = msg["obs"]
         proto.observation_from_json(obs, self.config)  # checks every field
         self._obs = obs
-        self.game.update(obs)  # type: ignore[attr-defined]
-        self.arbiter.deadline = _timer(obs.get("timer"), now)
+        self.shadow.update(obs)
+        self.link.deadline = _timer(obs.get("timer"), now)
         self._show_pending()
 
     def _on_verdict(self, msg: dict[str, Any], now: float) -> None:
@@ -329,9 +335,9 @@ class RemoteSession(Session):
             return
         if not msg["ok"]:
             if self._obs is not None:
-                self.game.update(self._obs)  # type: ignore[attr-defined]  # the card snaps back
+                self.shadow.update(self._obs)  # the card snaps back
                 self._show_pending()
-            self.arbiter.outcomes.append(Rejected(now, action, msg.get("reason", "refused")))
+            self.link.outcomes.append(Rejected(now, action, msg.get("reason", "refused")))
 
     def _on_events(self, msg: dict[str, Any], now: float) -> None:
         events: list[Event] = proto.events_from_json(msg["events"])
@@ -339,10 +345,10 @@ class RemoteSession(Session):
         if not raw:
             return
         action = proto.any_action(raw)
-        self.arbiter.outcomes.append(Applied(now, action, events, msg.get("by") is None))
+        self.link.outcomes.append(Applied(now, action, events, msg.get("by") is None))
 
     def _on_paused(self, msg: dict[str, Any], now: float) -> None:
-        self.arbiter.paused = True
+        self.link.paused = True
         seat = msg.get("seat")
         left = msg.get("left")
         if seat is not None:
@@ -362,7 +368,7 @@ class RemoteSession(Session):
 
     def _on_resumed(self, msg: dict[str, Any], now: float) -> None:
         self._set_names(msg.get("names"))
-        self.arbiter.paused = False
+        self.link.paused = False
         self.started = True
         self.notice = ""
         self.choice = None
@@ -379,8 +385,8 @@ class RemoteSession(Session):
         )
 
     def _on_over(self, msg: dict[str, Any], now: float) -> None:
-        self.game.phase = Phase.GAME_OVER
-        self.game.winner = msg["winner"]
+        self.shadow.phase = Phase.GAME_OVER
+        self.shadow.winner = msg["winner"]
         self.narrator.news = msg["text"]
 
     def _on_replay(self, msg: dict[str, Any], now: float) -> None:
@@ -396,7 +402,7 @@ class RemoteSession(Session):
         """The connection ended (the host quit, or the network failed)."""
         if self.ended is None:
             self.ended = reason
-        self.arbiter.paused = True
+        self.link.paused = True
         self.version += 1
 
     # ------------------------------------------------------------ words
@@ -414,8 +420,8 @@ class RemoteSession(Session):
             return self.waiting
         if self.game.over:
             return f"{self.news}  Esc: menu."
-        paused = bool(self.arbiter.paused)
-        return status_text(self.game, self.names, self.countdown(now), paused, self.stalled)  # type: ignore[arg-type]
+        paused = bool(self.link.paused)
+        return status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
 
     def next_wakeup(self, now: float) -> float | None:
         """Also wake each second of a rejoin countdown."""

@@ -48,6 +48,8 @@ class NetGameScreen(GameScreen):
         self.session = session
         self._leave = leave
         self._gone = False
+        #: sends the answer to "choose" (bot or save) to the host; None: cannot
+        self.decider: Callable[[str], str | None] | None = None
         #: what happened to the replay the host sent (guests keep a copy)
         self.keep_replays = True
 
@@ -94,7 +96,7 @@ class NetGameScreen(GameScreen):
 
     def decide(self, what: str) -> None:
         """Send the choice (bot or save); the host answers with what follows."""
-        sender = getattr(self, "decider", None)
+        sender = self.decider
         if sender is not None:
             problem = sender(what)
             if problem:
@@ -259,7 +261,7 @@ class JoinScreen(Screen[None]):
         super().__init__()
         self.address = address
         self.code = code
-        self.watch = watch
+        self.watch_only = watch
         self.auto = auto
         self.guest: Guest | None = None
 
@@ -272,7 +274,7 @@ class JoinScreen(Screen[None]):
             yield Input(
                 self.code, placeholder="join code, e.g. abcde-fghjk-mnpq-rstv", id="join-code"
             )
-            yield Checkbox("only watch", self.watch, id="join-watch")
+            yield Checkbox("only watch", self.watch_only, id="join-watch")
             yield Static("", id="join-note")
             yield Static("Enter: join   Esc: back", classes="hint")
 
@@ -320,7 +322,7 @@ class JoinScreen(Screen[None]):
         self.guest = guest
         if not watch:
             session.send = guest.action
-            screen.decider = lambda what: guest.decide(what)
+            screen.decider = guest.decide
         self.note("")
         self.app.push_screen(screen)
 
