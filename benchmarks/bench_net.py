@@ -197,8 +197,9 @@ async def bots_main(spec_path: str) -> None:
     await asyncio.sleep(float(spec[0]["seconds"]) + 5 if spec else 0)
 
 
-async def capacity_round(n: int, seconds: float, key_dir: Path) -> tuple[float, float, int]:
-    """Host ``n`` matches for ``seconds``; (p99 lateness, host CPU share, finished games)."""
+async def capacity_round(n: int, seconds: float, key_dir: Path) -> tuple[float, float, int, float]:
+    """Host ``n`` matches for ``seconds``: (p99 timer lateness, host CPU share,
+    finished games, p99 lateness of a bare sleep in the same loop)."""
     hosts = []
     for i in range(n):
         mode = "speed" if i % 2 else "spit"
@@ -225,7 +226,9 @@ async def capacity_round(n: int, seconds: float, key_dir: Path) -> tuple[float, 
     for h in hosts:
         h.stats.lateness.clear()
     cpu0, wall0 = time.process_time(), time.perf_counter()
+    probe = asyncio.create_task(sleep_probe(seconds))
     await asyncio.sleep(seconds)
+    floor = await probe
     cpu = time.process_time() - cpu0
     wall = time.perf_counter() - wall0
     late = [x for h in hosts for x in h.stats.lateness]
@@ -237,7 +240,18 @@ async def capacity_round(n: int, seconds: float, key_dir: Path) -> tuple[float, 
     child.kill()
     child.wait()
     os.unlink(f.name)
-    return (pct(late, 0.99) if late else 0.0), cpu / wall, finished
+    return (pct(late, 0.99) if late else 0.0), cpu / wall, finished, floor
+
+
+async def sleep_probe(seconds: float) -> float:
+    """The p99 lateness of a bare 10 ms sleep in this loop: the machine's noise floor."""
+    late: list[float] = []
+    end = time.perf_counter() + seconds - 0.1
+    while time.perf_counter() < end:
+        due = time.perf_counter() + 0.01
+        await asyncio.sleep(0.01)
+        late.append(time.perf_counter() - due)
+    return pct(late, 0.99) if late else 0.0
 
 
 async def capacity(max_n: int, seconds: float) -> int:
@@ -246,12 +260,13 @@ async def capacity(max_n: int, seconds: float) -> int:
         key_dir = Path(tmp)
         n = 1
         while n <= max_n:
-            p99, share, finished = await capacity_round(n, seconds, key_dir)
+            p99, share, finished, floor = await capacity_round(n, seconds, key_dir)
             per_core = n / share if share > 0 else float("inf")
             print(
-                f"{n} matches: timer lateness p99 {p99 * 1000:.1f} ms, host CPU "
-                f"{share * 100:.0f}% of a core (~{per_core:.0f} matches per core), "
-                f"{finished} games finished",
+                f"{n} matches: timer lateness p99 {p99 * 1000:.1f} ms (a bare 10 ms sleep "
+                f"in the same loop: {floor * 1000:.1f} ms), host CPU {share * 100:.0f}% of a "
+                f"core (~{per_core:.0f} matches per core), {finished} games finished; "
+                f"machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
                 flush=True,
             )
             if p99 > 0.020:
