@@ -137,3 +137,26 @@ def test_the_game_over_message_ends_the_view() -> None:
     view.receive({"t": "over", "winner": 1, "result": "R20", "text": "B wins the game!"})
     assert view.game.phase is Phase.GAME_OVER and view.game.over
     assert view.status(clock.now).startswith("B wins the game!")
+
+
+def test_when_both_players_are_gone_the_match_is_saved() -> None:
+    clock = FakeClock()
+    saved: list[str] = []
+
+    def save() -> str:
+        saved.append("saved")
+        return "the match was saved on the host"
+
+    match = Match(
+        new_game("spit", (), 9), clock=clock, window=0.05, rejoin_timeout=30, on_save=save
+    )
+    for seat in (0, 1):
+        match.attach(seat, ViewLink(RemoteSession(None, clock=clock)), Stamper.local(), clock.now)
+    match.drop(0, clock.now)
+    match.drop(1, clock.now)
+    clock.now += 29
+    match.tick(clock.now)
+    assert not saved and not match.finished
+    clock.now += 2
+    match.tick(clock.now)
+    assert saved == ["saved"] and match.finished

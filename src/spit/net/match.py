@@ -214,6 +214,14 @@ class Match:
                 seat.offered = True
                 log.warning("seat %d did not come back: the other player chooses", seat.number + 1)
                 self._broadcast(proto.encode("choose", seat=seat.number, options=["bot", "save"]))
+        if (
+            not self.finished
+            and self.started
+            and all(s.dropped_at is not None and s.offered for s in self.seats)
+        ):
+            # Nobody is left to choose: keep the match for `spit resume` on the host.
+            log.warning("both players are gone: the match is saved")
+            self.decide(None, "save", now)
 
     def close(self, reason: str) -> None:
         """End the match for everyone (the host quits, or the match was saved)."""
