@@ -91,3 +91,30 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
             await host.close()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_title_menu_opens_host_and_join() -> None:
+    from textual.widgets import OptionList
+
+    from spit.tui.netscreens import HostSetupScreen
+    from spit.tui.screens import TitleScreen
+
+    app = SpitApp(record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, TitleScreen)
+        menu = app.screen.query_one("#menu", OptionList)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        menu.highlighted = ids.index("join")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JoinScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        menu = app.screen.query_one("#menu", OptionList)
+        menu.highlighted = ids.index("host")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HostSetupScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
