@@ -167,3 +167,28 @@ async def test_spectator_sees_public_information_only(isolated_dirs: Path) -> No
         await watcher.close()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_host_quitting_mid_game_keeps_the_game_to_resume() -> None:
+    from spit.store.resume import list_saved_games
+
+    async def body() -> None:
+        game = new_game("spit", (), 3)
+        host = quick_host(game, record=True)
+        await host.start()
+        (g1, r1), (g2, _) = await asyncio.gather(
+            bot_guest(host, 0, "spit"), bot_guest(host, 1, "spit")
+        )
+        run = asyncio.create_task(host.run())
+        await r1.wait_for(lambda m: m["t"] == "events" and m["by"] is not None)
+        await host.close("the host quit the game")
+        run.cancel()
+        saved = list_saved_games()
+        assert len(saved) == 1 and saved[0].replay is not None
+        assert saved[0].replay.final.fingerprint() == game.fingerprint()
+        for guest in (g1, g2):
+            await asyncio.wait_for(guest.done.wait(), 5)
+            assert guest.ended == "the host quit the game"
+            await guest.close()
+
+    await asyncio.wait_for(body(), LIMIT)

@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.support.net import FAST, LIMIT, bot_guest, quick_host
 
 from spit.bots.sim import new_game
-from spit.store.paths import match_path
+from spit.store.resume import list_saved_games
 
 
 async def drop(guest) -> None:
@@ -91,7 +91,8 @@ async def test_after_the_timeout_the_match_may_be_saved(isolated_dirs: Path) -> 
             bye = await r0.wait_for(lambda m: m["t"] == "bye")
             assert "saved on the host" in bye["reason"] and "spit resume" in bye["reason"]
             await asyncio.wait_for(run, LIMIT)
-            assert match_path().is_file()
+            saved = list_saved_games()
+            assert len(saved) == 1 and saved[0].problem is None
             await g0.close()
         finally:
             await host.close()

@@ -302,7 +302,11 @@ class Host:
         await asyncio.sleep(0)
 
     async def close(self, reason: str = "the host closed the game") -> None:
-        """Tell everyone, close every connection and stop listening."""
+        """Keep an unfinished game, tell everyone, close every connection, stop listening."""
+        if self._archiver is not None and not self.game.over and self.match.started:
+            problem = self._archiver.save_now()
+            if problem:
+                log.warning("%s", problem)
         self.match.close(reason)
         for conn in list(self._conns):
             conn._flush()  # the goodbye goes out first
@@ -572,16 +576,19 @@ class Host:
         return replay_data(game, times, meta)
 
     def _save(self) -> str:
+        """Keep the unfinished game in the host's saved games (``spit resume``)."""
         from spit.store.replays import PlayerInfo, new_meta
-        from spit.store.resume import save_match_in_progress
+        from spit.store.resume import new_save_path, save_game
 
-        meta = (
-            self._archiver.meta
-            if self._archiver is not None
-            else new_meta([PlayerInfo(n) for n in self.match.names])
-        )
         try:
-            path = save_match_in_progress(self.game, self._times(), meta)
+            if self._archiver is not None:
+                problem = self._archiver.save_now()
+                if problem:
+                    raise OSError(problem)
+                path = self._archiver.save_path
+            else:
+                meta = new_meta([PlayerInfo(n) for n in self.match.names])
+                path = save_game(self.game, self._times(), meta, new_save_path(self.game, meta))
         except (OSError, ValueError) as exc:
             return f"the match could not be saved on the host: {exc}"
         log.info("match saved to %s", path)

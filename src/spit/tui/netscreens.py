@@ -114,6 +114,10 @@ class NetGameScreen(GameScreen):
         if self.remote.game.over or self.remote.ended:
             self.action_menu()
 
+    def action_leave(self) -> None:
+        """Esc: leave at once (the host keeps the game; see docs/network.md)."""
+        self.action_menu()
+
     def action_menu(self) -> None:
         """Leave the game (and close the connection or stop hosting)."""
         self._gone = True
