@@ -460,6 +460,8 @@ MENU = (
         for mode in all_modes()
         if mode.name in BOT_MODES
     ),
+    ("host", "Host a game over the network"),
+    ("join", "Join a game over the network"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -543,6 +545,14 @@ class TitleScreen(Screen[None]):
         elif choice is not None and choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+        elif choice == "host":
+            from spit.tui.netscreens import HostSetupScreen
+
+            app.push_screen(HostSetupScreen(), self._start_host)
+        elif choice == "join":
+            from spit.tui.netscreens import JoinScreen
+
+            app.push_screen(JoinScreen())
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
@@ -556,6 +566,14 @@ class TitleScreen(Screen[None]):
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
             self.app.push_screen(GameScreen(mode, {1: level}))
+
+    def _start_host(self, choice: str | None) -> None:
+        """Host the game chosen in the host screen (None: cancelled)."""
+        from spit.tui.netscreens import HOST_CHOICES, HostScreen, host_options
+
+        if choice is not None:
+            _, mode, bind = HOST_CHOICES[choice]
+            self.app.push_screen(HostScreen(host_options(mode, bind)))
 
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
