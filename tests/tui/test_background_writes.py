@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterator
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, region, screen_of, written
 
 from spit.engine import Phase, SpitGame, card

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from textual import events
 from tui_helpers import make_app, playable, screen_of
 

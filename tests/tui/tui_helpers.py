@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from arbiter_helpers import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
+from tests.support import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
 from textual.pilot import Pilot
 
 from spit.engine import AnyGame, SpitGame

@@ -13,10 +13,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from spit import __version__
+from spit.bots import DEFAULT_LEVEL
+from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli.parsing import CommandParser
 from spit.cli.sim import add_sim_parser
 from spit.engine import mode_names
+from spit.engine.config import VARIANT_FIELDS
 
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
@@ -32,9 +35,9 @@ def _variants(values: list[str] | None) -> tuple[str, ...]:
             name = part.strip().upper()
             if not name:
                 continue
-            if name not in ("V1", "V2", "V3", "V4"):
+            if name not in VARIANT_FIELDS:
                 raise argparse.ArgumentTypeError(
-                    f"unknown variant {part.strip()!r}; choose from V1, V2, V3, V4"
+                    f"unknown variant {part.strip()!r}; choose from {', '.join(VARIANT_FIELDS)}"
                 )
             if name not in out:
                 out.append(name)
@@ -135,6 +138,24 @@ def _add_persist(sub: Subparsers) -> None:
     persist_commands.register(sub, {"replay": _launch_replay, "resume": _launch_resume})
 
 
+def _launch_host(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_host
+
+    return launch_host(args)
+
+
+def _launch_join(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_join
+
+    return launch_join(args)
+
+
+def _add_net(sub: Subparsers) -> None:
+    net_commands.register(sub, {"host": _launch_host, "join": _launch_join})
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     return _run_tui(args, None)
 
@@ -200,10 +221,14 @@ def _add_watch(sub: Subparsers) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
     _add_game_options(parser)
     parser.add_argument(
-        "--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)"
+        "--p1",
+        type=_level,
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help="level of player 1 (bottom)",
     )
     parser.add_argument(
-        "--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)"
+        "--p2", type=_level, default=DEFAULT_LEVEL, metavar="LEVEL", help="level of player 2 (top)"
     )
     parser.add_argument(
         "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
@@ -240,6 +265,7 @@ COMMANDS: list[Callable[[Subparsers], object]] = [
     _add_rules,
     add_sim_parser,
     _add_persist,
+    _add_net,
 ]
 
 

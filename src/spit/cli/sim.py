@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spit.bots import DEFAULT_LEVEL, LEVELS, MODES
 from spit.cli.parsing import CommandParser
-from spit.engine import mode_names
-from spit.store.settings import BOT_LEVELS
 
 if TYPE_CHECKING:
-    # the bots, rich's progress bar and the replays load only when ``spit sim`` runs
+    # rich's progress bar, the simulator and the replays load only when ``spit sim`` runs
     from rich.table import Table
 
     from spit.bots.sim import FinishHook, Seat, Summary
@@ -55,7 +54,7 @@ def _seed(text: str) -> int:
 
 def add_sim_parser(subparsers: Subparsers) -> CommandParser:
     """Add ``sim`` to the ``spit`` command's sub-commands."""
-    levels = ", ".join(BOT_LEVELS)
+    levels = ", ".join(LEVELS)
     parser = subparsers.add_parser(
         "sim",
         one_line_errors=True,
@@ -66,11 +65,11 @@ def add_sim_parser(subparsers: Subparsers) -> CommandParser:
         ),
     )
     # a string default goes through ``type`` too, and only when ``sim`` runs
-    parser.add_argument("--p1", type=_seat, default="medium", metavar="LEVEL")
-    parser.add_argument("--p2", type=_seat, default="medium", metavar="LEVEL")
+    parser.add_argument("--p1", type=_seat, default=DEFAULT_LEVEL, metavar="LEVEL")
+    parser.add_argument("--p2", type=_seat, default=DEFAULT_LEVEL, metavar="LEVEL")
     parser.add_argument("--games", type=_games, default=100, metavar="N")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S")
-    parser.add_argument("--mode", choices=mode_names(), default="spit")
+    parser.add_argument("--mode", choices=MODES, default="spit")
     parser.add_argument(
         "--variant",
         action="append",

@@ -13,22 +13,25 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from spit.engine import Action, AnyGame, Phase, call, choose, move, play, slap
+from spit.engine import Action, AnyGame, Phase
 from spit.play.keys import Binding, KeyMap, Row
 from spit.play.narration import (
     PILE_NAMES,
     Flash,
+    Held,
     Landed,
     Narrator,
     RoundSummary,
 )
 from spit.play.status import result_text, status_text
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Outcome, Timing
+from spit.realtime.timers import TimerKind
 
 __all__ = [
     "COUNTDOWN_FROM",
     "PILE_NAMES",
     "Flash",
+    "Held",
     "Landed",
     "Recorder",
     "RoundSummary",
@@ -37,15 +40,28 @@ __all__ = [
 
 COUNTDOWN_FROM = 5.0  #: the H6 stall countdown shows in its last seconds
 
+#: What to say when a key means nothing in a phase (words about keys, not rules).
+_HINTS = {
+    Phase.STALEMATE: "wait: the side piles are turning over",
+    Phase.SLAP: "slap with your top row (left pile) or home row (right pile)",
+    Phase.CHOOSE: "choose with your top row (left pile) or home row (right pile)",
+    Phase.GAME_OVER: "the game is over: Enter plays again, Escape opens the menu",
+}
+
 
 class Recorder(Protocol):
     """Keeps a game's files as it goes (``spit.store.archive.Archiver``)."""
 
     #: what the players should be told (a failed save, or "result saved"), else None
     message: str | None
+    #: True if an unfinished game is kept to be resumed
+    keep_progress: bool
 
     def __call__(self, outcomes: list[Outcome]) -> None:
         """Look at the game after a tick; save whatever is due."""
+
+    def save_now(self) -> str | None:
+        """Save the unfinished game at once (the players leave or quit); a problem, or None."""
 
 
 class Session:
@@ -90,7 +106,7 @@ class Session:
         if recorder is not None:
             self.archiver = recorder(self.arbiter)
             self.listeners.append(self.archiver)
-        self.narrator.opening(getattr(game, "opening_events", []))
+        self.narrator.opening(game.opening_events)
 
     # ------------------------------------------------------------------ input
 
@@ -104,13 +120,15 @@ class Session:
         binding = self.keymap.lookup(key)
         if binding is None:
             return False
+        now = at if now is None else now
         last = self._last_press.get(key)
         self._last_press[key] = at
         if last is not None and 0 <= at - last < self.keymap.repeat_window:
             self.inputs.append((at, key, False))
+            self.narrator.set_held(key, binding.player, now)  # shown, so no press goes unseen
+            self.version += 1
             return True
         self.inputs.append((at, key, True))
-        now = at if now is None else now
         if binding.player in self.agents:
             self._set_flash(f"{self.names[binding.player]} is played by the computer", None, now)
             return True
@@ -122,31 +140,20 @@ class Session:
         return True
 
     def action_for(self, binding: Binding) -> Action | str:
-        """The action a key means in the current phase, or a hint why it means nothing."""
+        """The action a key means now (the engine's ``action_for``), or a hint
+        why it means nothing."""
         p, row, col = binding
-        phase = self.game.phase
-        info = self.game.info
-        if phase is Phase.OPENING or (phase is Phase.STALEMATE and not info.side_piles):
-            return call(p)
-        if phase is Phase.PLAY:
-            if row is Row.LEFT or row is Row.RIGHT:
-                return play(p, col, int(row))
-            if row is Row.MOVE:
-                if info.has_moves:
-                    return move(p, col)
-                return f"{info.title} has no moves: top row plays left, home row plays right"
-            return call(p)  # the engine says why no spit is due
-        if phase is Phase.STALEMATE:
-            return "wait: the side piles are turning over"
-        if phase is Phase.SLAP:
-            if row is Row.LEFT or row is Row.RIGHT:
-                return slap(p, int(row))
-            return "slap with your top row (left pile) or home row (right pile)"
-        if phase is Phase.CHOOSE:
-            if row is Row.LEFT or row is Row.RIGHT:
-                return choose(p, int(row))
-            return "choose with your top row (left pile) or home row (right pile)"
-        return "the game is over: Enter plays again, Escape opens the menu"
+        game = self.game
+        if row is Row.CALL:
+            action = game.action_for(p, None, None)
+        else:
+            action = game.action_for(p, col, None if row is Row.MOVE else int(row))
+        if action is not None:
+            return action
+        phase = game.phase
+        if phase is Phase.PLAY:  # only a move key gets here
+            return f"{game.info.title} has no moves: top row plays left, home row plays right"
+        return _HINTS.get(phase, _HINTS[Phase.GAME_OVER])
 
     # ------------------------------------------------------------------- time
 
@@ -188,11 +195,11 @@ class Session:
             times.append(now + step)
         else:
             timer = self.arbiter.timer()
-            if timer is not None and timer[1] == "stall":
+            if timer is not None and timer[1] is TimerKind.STALL:
                 times.append(timer[0] - COUNTDOWN_FROM)
         return min(times) if times else None
 
-    def countdown(self, now: float) -> tuple[float, str] | None:
+    def countdown(self, now: float) -> tuple[float, TimerKind] | None:
         """Seconds left on the visible timer and what it is for, or None."""
         if self.arbiter.paused:
             return None
@@ -203,7 +210,7 @@ class Session:
         left = deadline - now
         if left <= 0:
             return None
-        if what == "stall" and left > COUNTDOWN_FROM:
+        if what is TimerKind.STALL and left > COUNTDOWN_FROM:
             return None
         return left, what
 
@@ -256,6 +263,11 @@ class Session:
     def flash(self) -> Flash | None:
         """The refused move or hint being shown, if any."""
         return self.narrator.flash
+
+    @property
+    def held(self) -> Held | None:
+        """The last key press taken as a held-key repeat, while it is noted."""
+        return self.narrator.held
 
     @property
     def landed(self) -> dict[int, Landed]:

@@ -1,10 +1,12 @@
 """Keeping every game: the glue between a running game and the files.
 
 An ``Archiver`` listens to a game's arbiter (call it with the outcomes of each
-tick, e.g. as a TUI session listener). During a match it saves the match in
-progress after every round; when the game or match ends it saves the replay
-and records the result. It never raises: problems become ``message``, which
-the UI shows ("result not saved: ...").
+tick, e.g. as a TUI session listener). While the game goes on it keeps the
+game's save file up to date (``spit.store.resume.GameKeeper``: every round,
+every few actions, and on ``save_now`` when the players leave or quit); when
+the game or match ends it saves the replay, records the result and removes
+the save. It never raises: problems become ``message``, which the UI shows
+("result not saved: ...").
 
 Given a ``Writer``, the archiver only decides on the caller's thread what to
 save (and copies it); the writing itself (files, fsync, a SQLite database
@@ -22,15 +24,18 @@ from typing import TYPE_CHECKING
 from spit.engine import AnyGame
 from spit.realtime.arbiter import Arbiter
 from spit.store.replays import PlayerInfo, Replay, ReplayMeta, new_meta, times_from_log
-from spit.store.resume import MatchKeeper
+from spit.store.resume import GameKeeper
 from spit.store.writer import Writer
 
 if TYPE_CHECKING:
     from spit.store.records import RecordStatus
 
+#: seconds ``save_now`` waits for the writer (a save the players asked for)
+SAVE_NOW_WAIT = 10.0
+
 
 class Archiver:
-    """Saves the match after each round and the replay and result at the end."""
+    """Saves the game as it goes, and the replay and result at the end."""
 
     def __init__(
         self,
@@ -38,24 +43,30 @@ class Archiver:
         players: Sequence[PlayerInfo],
         resumed: Replay | None = None,
         database: Path | None = None,
-        match_file: Path | None = None,
+        save_file: Path | None = None,
+        keep_progress: bool = True,
         writer: Writer | None = None,
         on_saved: Callable[[], None] | None = None,
     ) -> None:
+        """``save_file``: where to keep the game in progress (default: a new file
+        in the saved-games folder, or the resumed game's own file).
+        ``keep_progress``: False keeps no unfinished game (two computers playing).
+        ``writer``: runs the writes (None: right away, on the caller's thread);
+        ``on_saved``: called after each write."""
         self.arbiter = arbiter
-        self.database = database
-        #: runs the writes (None: right away, on the caller's thread)
         self.writer = writer
         self.on_saved = on_saved
+        self._finished = False
+        self.keep_progress = keep_progress
+        self.database = database
         if resumed is not None:
-            self.keeper = MatchKeeper.resuming(resumed, match_file)
+            self.keeper = GameKeeper.resuming(resumed, save_file)
         else:
-            self.keeper = MatchKeeper(new_meta(players), path=match_file)
+            self.keeper = GameKeeper(new_meta(players), path=save_file)
         #: what the players should be told (a failed save, or "result saved"), else None
         self.message: str | None = None
-        #: the outcome of recording the finished game (None until it is written)
+        #: the outcome of recording the finished game (None until it ends)
         self.status: RecordStatus | None = None
-        self._finished = False
 
     @property
     def meta(self) -> ReplayMeta:
@@ -81,16 +92,31 @@ class Archiver:
         if self._finished:
             return
         game = self.arbiter.game
-        if game.is_match:
+        if self.keep_progress or game.over:
             job = self.keeper.due(game, self.session_times())
             if job is not None:
-                self._run(lambda: self._match_saved(job()))
+                self._run(lambda: self._progress_saved(job()))
         if game.over:
             self._finished = True
             final, times, meta = game.copy(), self.times(), self.keeper.meta
             self._run(lambda: self._record(final, times, meta))
 
-    def _run(self, job: Callable[[], None]) -> None:
+    def save_now(self) -> str | None:
+        """Save the unfinished game at once (the players leave or quit); a problem, or None.
+
+        Waits for the writer: the save is on disk (or has failed) when this returns.
+        """
+        if self._finished or not self.keep_progress:
+            return None
+        job = self.keeper.snapshot(self.arbiter.game, self.session_times())
+        outcome: list[str | None] = []
+        if job is not None:
+            self._run(lambda: outcome.append(self._progress_saved(job())))
+        if self.writer is not None and not self.writer.flush(SAVE_NOW_WAIT):
+            return "game not saved yet: the disk is still busy"
+        return outcome[0] if outcome else None
+
+    def _run(self, job: Callable[[], object]) -> None:
         if self.writer is None:
             job()
         else:
@@ -100,18 +126,22 @@ class Archiver:
         # SQLite loads here, when the first game ends (on the writer's thread)
         from spit.store.records import save_finished_game
 
-        self._recorded(save_finished_game(game, times, meta, self.database))
-
-    def _match_saved(self, problem: str | None) -> None:
-        if problem:
-            self.message = problem
-            self._saved()
-
-    def _recorded(self, status: RecordStatus) -> None:
+        status = save_finished_game(game, times, meta, self.database)
         self.status = status
         self.message = status.message
         self._saved()
 
+    def _progress_saved(self, problem: str | None) -> str | None:
+        if problem:
+            self.message = problem
+            self._saved()
+        return problem
+
     def _saved(self) -> None:
         if self.on_saved is not None:
             self.on_saved()
+
+    @property
+    def save_path(self) -> Path | None:
+        """The game's save file, if it has one now."""
+        return self.keeper.path if self.keeper.saved else None

@@ -1,84 +1,230 @@
-"""Never lose a match: the match in progress is saved after every round.
+"""Never lose a game: every unfinished game is saved, one file each, and can be resumed.
 
-A V4 scoring match (or a Speed P7 match) writes its replay-so-far (config,
-seed, cards, actions with times, players) to one file in the data directory
-each time a new round is dealt, atomically. ``spit resume`` rebuilds the game
-by replaying the actions and carries on from the start of the next round.
-The file is removed when the match ends.
+A game in progress (a single game or a V4 / P7 match) is written to its own
+file in the ``saved/`` folder of the data directory, atomically, in the
+replay format (config, seed, cards, actions with times, players): after
+every round, every ``SAVE_EVERY`` actions, and whenever the players leave or
+quit (or the terminal closes). The engine is deterministic, so loading the
+file replays the actions and gives the very position that was saved. The
+file is removed when the game ends. Starting a new game never touches
+another game's file, so several unfinished games can wait side by side;
+``list_saved_games`` lists them (a damaged file is listed with its reason,
+never raised), ``find_saved_game`` picks one by number or id.
+
+The single ``match-in-progress.json`` of older versions is listed too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spit.engine import AnyGame
-from spit.store.paths import atomic_write, match_path
-
-if TYPE_CHECKING:
-    # the replays module loads when a match is saved or read, not for the title menu
-    from spit.store.replays import Replay, ReplayMeta
+from spit.store.paths import atomic_write, match_path, saved_dir
+from spit.store.replays import (
+    Replay,
+    ReplayFileError,
+    ReplayMeta,
+    load_replay,
+    replay_data,
+    replay_name,
+)
 
 __all__ = [
-    "MatchKeeper",
-    "clear_match_in_progress",
-    "load_match_in_progress",
-    "match_in_progress_exists",
-    "save_match_in_progress",
+    "SAVE_EVERY",
+    "GameKeeper",
+    "ReplayFileError",
+    "SavedGame",
+    "delete_saved_game",
+    "find_saved_game",
+    "has_saved_games",
+    "list_saved_games",
+    "new_save_path",
+    "save_game",
 ]
 
+#: A game in progress is saved again once this many actions were made since the last save.
+SAVE_EVERY = 20
 
-def save_match_in_progress(
-    game: AnyGame, times: Sequence[float], meta: ReplayMeta, path: Path | None = None
-) -> Path:
-    """Write the match so far (atomically); raises OSError if it cannot."""
-    from spit.store.replays import replay_data
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
 
-    path = Path(path) if path is not None else match_path()
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """One unfinished game's file: the game rebuilt from it, or why it cannot be.
+
+    ``id`` is the file name without ``.json``; ``saved_at`` the file's last
+    change (local time). Exactly one of ``replay`` and ``problem`` is set.
+    """
+
+    id: str
+    path: Path
+    saved_at: datetime | None
+    replay: Replay | None = None
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True if the game can be resumed."""
+        return self.replay is not None
+
+    def columns(self) -> dict[str, str]:
+        """What a list of saved games shows: mode, variants, players, round, score, date."""
+        date = self.saved_at.strftime("%Y-%m-%d %H:%M") if self.saved_at else "?"
+        if self.replay is None:
+            return {
+                "id": self.id,
+                "mode": "?",
+                "variants": "",
+                "players": "unreadable",
+                "round": "",
+                "score": "",
+                "date": date,
+            }
+        game = self.replay.final
+        variants = " ".join(game.config.variants)
+        scores = game.scores
+        score = f"{scores[0]}-{scores[1]}" if game.is_match else ""
+        return {
+            "id": self.id,
+            "mode": game.info.title,
+            "variants": variants or "-",
+            "players": " vs ".join(p.label for p in self.replay.meta.players),
+            "round": str(game.round_no),
+            "score": score or "-",
+            "date": date,
+        }
+
+    def describe(self) -> str:
+        """One line for a menu or a message."""
+        c = self.columns()
+        if self.replay is None:
+            return f"{c['id']}: unreadable ({self.problem})"
+        score = f", score {c['score']}" if c["score"] != "-" else ""
+        variants = f" {c['variants']}" if c["variants"] != "-" else ""
+        return (
+            f"{c['mode']}{variants}: {c['players']}, round {c['round']}{score}, saved {c['date']}"
+        )
+
+
+def _saved_at(path: Path) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime)
+    except (OSError, ValueError, OverflowError):
+        return None
+
+
+def read_saved_game(path: Path) -> SavedGame:
+    """The saved game in ``path``; a file that cannot be used gives its ``problem``."""
+    path = Path(path)
+    stem = path.name.removesuffix(".json")
+    saved_at = _saved_at(path)
+    if not path.is_file():  # a folder, a FIFO (reading it would wait forever), a dead link
+        return SavedGame(stem, path, saved_at, problem="not a regular file")
+    try:
+        replay = load_replay(path)
+    except ReplayFileError as exc:
+        reason = str(exc).removeprefix(f"{path}: ")
+        return SavedGame(stem, path, saved_at, problem=reason)
+    if replay.final.over:
+        return SavedGame(stem, path, saved_at, problem="this game is already over")
+    return SavedGame(stem, path, saved_at, replay=replay)
+
+
+def list_saved_games(directory: Path | None = None) -> list[SavedGame]:
+    """Every unfinished game, most recently saved first. Never raises.
+
+    Each ``*.json`` file in the saved-games folder (and the old
+    ``match-in-progress.json``) is loaded and checked; one that cannot be
+    read is listed with the reason.
+    """
+    folder = Path(directory) if directory is not None else saved_dir()
+    paths: list[Path] = []
+    with contextlib.suppress(OSError):
+        paths = [p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".")]
+    if directory is None:
+        legacy = match_path()
+        if legacy.exists() or legacy.is_symlink():
+            paths.append(legacy)
+    games = [read_saved_game(p) for p in paths]
+    games.sort(key=lambda g: (g.saved_at or datetime.min, g.id), reverse=True)
+    return games
+
+
+def has_saved_games(directory: Path | None = None) -> bool:
+    """True if any saved game's file is there (a quick look: nothing is loaded)."""
+    folder = Path(directory) if directory is not None else saved_dir()
+    with contextlib.suppress(OSError):
+        if any(p.suffix == ".json" and not p.name.startswith(".") for p in folder.iterdir()):
+            return True
+    return directory is None and match_path().exists()
+
+
+def find_saved_game(choice: str, games: Sequence[SavedGame]) -> SavedGame:
+    """The game ``choice`` names: its number in ``games`` (1 first) or its id.
+
+    Raises LookupError with a message for the player.
+    """
+    text = choice.strip().removesuffix(".json")
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(games):
+            return games[n - 1]
+        if not games:
+            raise LookupError("there are no unfinished games")
+        raise LookupError(f"there is no game number {n}: choose 1 to {len(games)}")
+    for game in games:
+        if game.id == text:
+            return game
+    raise LookupError(f"no unfinished game has the id {choice!r:.60}")
+
+
+def delete_saved_game(game: SavedGame) -> None:
+    """Remove a saved game's file (gone already is fine); raises OSError if it cannot."""
+    with contextlib.suppress(FileNotFoundError):
+        game.path.unlink()
+
+
+def new_save_path(game: AnyGame, meta: ReplayMeta, directory: Path | None = None) -> Path:
+    """A file name for a new game's save that no other saved game uses."""
+    folder = Path(directory) if directory is not None else saved_dir()
+    stem = replay_name(game, meta).removesuffix(".json")
+    if not _ID.match(stem):
+        stem = "game"
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+def save_game(game: AnyGame, times: Sequence[float], meta: ReplayMeta, path: Path) -> Path:
+    """Write the game so far to ``path`` (atomically); raises OSError or ValueError."""
     atomic_write(path, json.dumps(replay_data(game, times, meta), separators=(",", ":")))
     return path
 
 
-def match_in_progress_exists(path: Path | None = None) -> bool:
-    """True if a saved match is waiting to be resumed."""
-    return (Path(path) if path is not None else match_path()).is_file()
+#: a save (or the clearing of the file) to run, maybe on the writer's thread
+SaveJob = Callable[[], "str | None"]
 
 
-def load_match_in_progress(path: Path | None = None) -> Replay | None:
-    """The saved match, rebuilt and checked; None if there is none.
-
-    Raises ReplayFileError (one line naming the file) if the file is damaged;
-    the file is then left where it is for the player to inspect or discard.
-    """
-    from spit.store.replays import ReplayFileError, load_replay
-
-    path = Path(path) if path is not None else match_path()
-    if not path.exists():
-        return None
-    replay = load_replay(path)
-    if replay.final.over:
-        raise ReplayFileError(f"{path}: this match is already over; nothing to resume")
-    return replay
-
-
-def clear_match_in_progress(path: Path | None = None) -> None:
-    """Remove the saved match (when it has ended, or the players discard it)."""
-    path = Path(path) if path is not None else match_path()
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-
-
-class MatchKeeper:
-    """Keeps the match file in step with a match being played.
+class GameKeeper:
+    """Keeps one game's save file in step with the game being played.
 
     Call ``update(game, session_times)`` after every tick that applied an
     action; ``session_times`` are this session's action times in seconds
-    (``replays.times_from_log(arbiter.log, arbiter.start_time)``). When a
-    resumed match goes on, the earlier times come first, shifted by nothing,
-    and this session's times follow after the last of them.
+    (``replays.times_from_log(arbiter.log, arbiter.start_time)``). It saves
+    when a new round is dealt or ``SAVE_EVERY`` actions were made since the
+    last save, and removes the file when the game is over. ``save`` saves at
+    once (leaving, quitting, a signal). When a resumed game goes on, the
+    earlier times come first and this session's follow after the last of them.
     """
 
     def __init__(
@@ -87,76 +233,111 @@ class MatchKeeper:
         prior_times: Sequence[float] = (),
         path: Path | None = None,
         saved_round: int = 1,
+        directory: Path | None = None,
     ) -> None:
         self.meta = meta
         self.prior_times = [float(t) for t in prior_times]
         self.offset = self.prior_times[-1] if self.prior_times else 0.0
-        self.path = path
+        #: the save file; chosen at the first save of a new game
+        self.path = Path(path) if path is not None else None
+        self.directory = directory
         self.saved_round = saved_round
+        self.saved_actions = len(self.prior_times)
         #: the last save error, for the UI to show (None when all is well)
         self.problem: str | None = None
 
     @classmethod
-    def resuming(cls, replay: Replay, path: Path | None = None) -> MatchKeeper:
-        """A keeper for a match picked up again from ``replay``."""
+    def resuming(cls, replay: Replay, path: Path | None = None) -> GameKeeper:
+        """A keeper for a game picked up again from ``replay`` (saved to its own file)."""
         return cls(
             replay.meta,
             [t for t, _ in replay.timed],
-            path=path,
+            path=path if path is not None else replay.path,
             saved_round=replay.final.round_no,
         )
 
     def all_times(self, session_times: Sequence[float]) -> list[float]:
-        """Every action time of the match: earlier sessions, then this one."""
+        """Every action time of the game: earlier sessions, then this one."""
         return self.prior_times + [self.offset + float(t) for t in session_times]
 
     def update(self, game: AnyGame, session_times: Sequence[float]) -> str | None:
-        """Save when a new round has been dealt; clear the file when the match is over.
+        """Save when a round was dealt or enough was played; clear the file at the end.
 
-        Returns a message for the players if the save failed (the match goes on).
+        Returns a message for the players if the save failed (the game goes on).
         """
         job = self.due(game, session_times)
         return None if job is None else job()
 
-    def due(
-        self, game: AnyGame, session_times: Sequence[float]
-    ) -> Callable[[], str | None] | None:
-        """The write ``game`` calls for now, or None: ``update`` in two halves.
+    def save(self, game: AnyGame, session_times: Sequence[float]) -> str | None:
+        """Save the game now, unless it is over or nothing was played yet.
+
+        Returns a message for the players if the save failed.
+        """
+        job = self.snapshot(game, session_times)
+        return None if job is None else job()
+
+    def due(self, game: AnyGame, session_times: Sequence[float]) -> SaveJob | None:
+        """``update`` in two halves: what is due now, as a job, or None.
 
         Deciding (and copying what to write) happens here, on the caller's
-        thread; the returned job touches only that copy and the file, so it
-        may run on another thread while the game goes on. The job returns a
+        thread; the job touches only that copy and the file, so it may run on
+        another thread while the game goes on (``spit.store.writer``). The jobs
+        must run in the order they were made.
+        """
+        if game.over:
+            return self._clear_job
+        due = game.round_no > self.saved_round
+        due = due or len(game.actions) - self.saved_actions >= SAVE_EVERY
+        if not due:
+            return None
+        return self.snapshot(game, session_times)
+
+    def snapshot(self, game: AnyGame, session_times: Sequence[float]) -> SaveJob | None:
+        """``save`` in two halves: the game as it is now, as a job that writes it (see ``due``).
+
+        None if the game is over or nothing new was played. The job returns a
         message for the players if the save failed (then the next call tries
         again).
         """
-        if not game.is_match:
+        if game.over or not game.actions or len(game.actions) == self.saved_actions:
             return None
-        if game.over:
-            path = self.path
-            return lambda: clear_match_in_progress(path)
-        if game.round_no <= self.saved_round:
-            return None
-        from spit.store.replays import replay_data
-
-        last_saved, self.saved_round = self.saved_round, game.round_no
+        last = (self.saved_round, self.saved_actions)
+        self.saved_round, self.saved_actions = game.round_no, len(game.actions)
         try:
+            if self.path is None:
+                self.path = new_save_path(game, self.meta, self.directory)
             data = replay_data(game, self.all_times(session_times), self.meta)
-        except ValueError as exc:
+        except (OSError, ValueError) as exc:
             error = exc  # ``exc`` itself is unbound when the block ends
-            return lambda: self._failed(error, last_saved)
-        return lambda: self._write(data, last_saved)
+            return lambda: self._failed(error, last)
+        path = self.path
+        return lambda: self._write(path, data, last)
 
-    def _write(self, data: dict[str, Any], last_saved: int) -> str | None:
+    def _clear_job(self) -> str | None:
+        self.clear()
+        return None
+
+    def _write(self, path: Path, data: dict[str, Any], last: tuple[int, int]) -> str | None:
         try:
-            path = Path(self.path) if self.path is not None else match_path()
             atomic_write(path, json.dumps(data, separators=(",", ":")))
         except (OSError, ValueError) as exc:
-            return self._failed(exc, last_saved)
+            return self._failed(exc, last)
         self.problem = None
         return None
 
-    def _failed(self, exc: Exception, last_saved: int) -> str:
+    def _failed(self, exc: Exception, last: tuple[int, int]) -> str:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        self.problem = f"match not saved: {reason}"
-        self.saved_round = last_saved  # try again on the next call
+        self.problem = f"game not saved: {reason}"
+        self.saved_round, self.saved_actions = last  # try again on the next call
         return self.problem
+
+    @property
+    def saved(self) -> bool:
+        """True if the game has a save file (it can be resumed)."""
+        return self.path is not None and self.path.exists()
+
+    def clear(self) -> None:
+        """Remove the save file (the game is over)."""
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()

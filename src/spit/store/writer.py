@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 log = logging.getLogger("spit.store")
 
-Job = Callable[[], None]
+#: a job; what it returns is not used
+Job = Callable[[], object]
 
 
 class Writer:

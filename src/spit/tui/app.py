@@ -12,7 +12,10 @@ that clock and ticks.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 import tempfile
 import traceback
 from collections.abc import Mapping
@@ -22,9 +25,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
+from spit.play.keys import QUIT_KEY
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import (
-    AUTO_SPIT_VS_COMPUTER,
     AppDependencies,
     AppSettings,
     Dealer,
@@ -37,7 +42,7 @@ from spit.tui.dealer import (
     player_infos,
     settings_from_user,
 )
-from spit.tui.messages import PlayRequested, SettingsChanged
+from spit.tui.messages import HostRequested, JoinRequested, PlayRequested, SettingsChanged
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.viewer import ReplayScreen
 
@@ -45,7 +50,6 @@ if TYPE_CHECKING:
     from spit.store.replays import Replay
 
 __all__ = [
-    "AUTO_SPIT_VS_COMPUTER",
     "AppDependencies",
     "AppSettings",
     "GameFactory",
@@ -53,6 +57,7 @@ __all__ = [
     "Opening",
     "SpitApp",
     "computer_name",
+    "exit_message",
     "keymap_from_user",
     "make_game",
     "player_infos",
@@ -65,13 +70,22 @@ log = logging.getLogger("spit.tui")
 EXIT_WRITE_WAIT = 5.0
 
 
+def exit_message(lines: list[str]) -> Text | None:
+    """What the terminal shows after the app closed (plain text, never markup)."""
+    return Text("\n".join(lines)) if lines else None
+
+
 class SpitApp(App[None]):
     """Spit and Speed for two people at one keyboard."""
 
     CSS_PATH = "spit.tcss"
     TITLE = "Spit"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]  # noqa: RUF012
+    BINDINGS = [Binding(QUIT_KEY, "save_and_quit", "Quit", priority=True)]  # noqa: RUF012
+    #: signals that save the game in progress and close the app cleanly
+    SAVE_SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
 
     def __init__(
         self,
@@ -88,8 +102,10 @@ class SpitApp(App[None]):
         self.deps = deps or AppDependencies()
         self.dealer = Dealer(self.settings, self.deps)
         self.last_error_log: Path | None = None
+        self._signals: list[int] = []
 
     def on_mount(self) -> None:
+        self.catch_signals()
         self.push_screen(TitleScreen(self.settings, self.deps.save_settings))
         if self.settings.warnings:
             from spit.tui.dialogs import WarningsScreen
@@ -98,10 +114,93 @@ class SpitApp(App[None]):
         else:
             self.open_start()
 
+    # ----------------------------------------------------- leaving, quitting
+
+    def catch_signals(self) -> None:
+        """SIGTERM and SIGHUP save the game in progress and close the app cleanly.
+
+        The app then leaves the alternate screen, shows the cursor and turns
+        mouse reporting off as on a normal quit. Where the event loop cannot
+        take signals (not the main thread, Windows) nothing changes.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+            for signum in self.SAVE_SIGNALS:
+                loop.add_signal_handler(signum, self.on_signal, signum)
+                self._signals.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            log.info("signals are not caught here")
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):
+            loop = asyncio.get_running_loop()
+            for signum in self._signals:
+                loop.remove_signal_handler(signum)
+        self._signals.clear()
+
+    def on_signal(self, signum: int) -> None:
+        """A signal asked the app to stop: save, then close as a quit would."""
+        name = signal.Signals(signum).name
+        log.info("%s: saving and quitting", name)
+        lines = self.save_games_in_progress()
+        self.exit(
+            return_code=128 + signum, message=exit_message([*lines, f"spit: stopped by {name}."])
+        )
+
+    def save_games_in_progress(self) -> list[str]:
+        """Save every unfinished game the app holds; one line per game for the player."""
+        lines: list[str] = []
+        for screen in list(self.screen_stack):
+            if not isinstance(screen, GameScreen) or not screen.in_progress:
+                continue
+            problem = screen.save_progress()
+            if problem:
+                lines.append(f"spit: the game was NOT saved: {problem}")
+            else:
+                lines.append("spit: your game is saved; 'spit resume' carries on with it.")
+        return lines
+
+    def action_save_and_quit(self) -> None:
+        """ctrl+q: quit at once; a game in progress is saved first (nothing is lost).
+
+        If a game cannot be saved, ask before quitting: it would be lost.
+        """
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "quit-unsaved":
+            self.exit(message=exit_message(self.save_games_in_progress()))  # asked: quit
+            return
+        lines = self.save_games_in_progress()
+        unsaved = [line for line in lines if "NOT saved" in line]
+        if not unsaved:
+            self.exit(message=exit_message(lines))
+            return
+        games = [s for s in self.screen_stack if isinstance(s, GameScreen)]
+        for game in games:
+            game.hold("quit", True)
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit(message=exit_message(lines))
+                return
+            for game in games:
+                game.hold("quit", False)
+
+        box = ConfirmScreen(
+            "The game could not be saved",
+            f"{unsaved[0].removeprefix('spit: ')}. If you quit now it is lost.",
+            yes="quit without saving",
+            no="keep playing",
+            id="quit-unsaved",
+        )
+        self.push_screen(box, answer)
+
     def open_start(self) -> None:
-        """Open what the command asked for: a game, a resumed match or a replay."""
+        """Open what the command asked for: a game, a resumed match, a replay, a network screen."""
         opening = self.opening
-        if opening.replay is not None:
+        if opening.screen is not None:  # spit host / spit join
+            screen = opening.screen(self.dealer)
+            assert isinstance(screen, Screen)
+            self.push_screen(screen)
+        elif opening.replay is not None:
             self.push_screen(self.replay_screen(opening.replay, leave_exits=True))
         elif opening.resumed is not None:
             self.push_screen(self.game_screen(opening.resumed.final.mode, resumed=opening.resumed))
@@ -126,6 +225,18 @@ class SpitApp(App[None]):
     def on_play_requested(self, message: PlayRequested) -> None:
         """A screen asked for a game (or to carry on a saved match)."""
         self.push_screen(self.game_screen(message.mode, message.opponents, message.resumed))
+
+    def on_host_requested(self, message: HostRequested) -> None:
+        """The title menu asked to host a network game."""
+        from spit.tui.netscreens import HostScreen
+
+        self.push_screen(HostScreen(message.options, self.dealer))
+
+    def on_join_requested(self, message: JoinRequested) -> None:
+        """The title menu asked to join a network game."""
+        from spit.tui.netscreens import JoinScreen
+
+        self.push_screen(JoinScreen(self.dealer))
 
     def on_settings_changed(self, message: SettingsChanged) -> None:
         """The settings file was saved: use it from the next game."""

@@ -26,16 +26,15 @@ from spit.engine import AnyGame, get_mode
 from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Recorder, Session
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Timing
-from spit.store.settings import BOT_LEVELS, keymap_table, save_settings
+from spit.store.settings import BOT_LEVELS, save_settings
 from spit.store.settings import Settings as UserSettings
 
 if TYPE_CHECKING:
     from spit.store.replays import PlayerInfo, Replay
     from spit.store.writer import Writer
 
-#: H2: against the computer the spit is automatic after this countdown (seconds),
-#: unless the settings choose another (or "off").
-AUTO_SPIT_VS_COMPUTER = 1.5
+#: The settings file's defaults: the one source of the app's defaults too.
+_DEFAULTS = UserSettings()
 
 
 @dataclass
@@ -47,14 +46,15 @@ class GameSettings:
     against the computer (None: the players call, as between two people).
     """
 
-    variants: tuple[str, ...] = ()
-    long_deal: bool = False
+    variants: tuple[str, ...] = _DEFAULTS.variants
+    long_deal: bool = _DEFAULTS.speed_deal == "long"
     seed: int | None = None
     timing: Timing = field(default_factory=Timing)
-    spit_target: int = 100
-    speed_target: int = 0
-    computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
-    bot_level: str = "medium"
+    spit_target: int = _DEFAULTS.spit_target
+    speed_target: int = _DEFAULTS.speed_target
+    #: H2 against the computer: the game calls "spit!" after this many seconds
+    computer_auto_spit: float | None = _DEFAULTS.auto_spit
+    bot_level: str = _DEFAULTS.bot_level
 
     def target_score(self, mode: str) -> int:
         """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
@@ -78,7 +78,7 @@ def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSetti
 def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
     """The key map of the settings file, or the default and why it could not be used."""
     try:
-        return KeyMap.from_dict(keymap_table(user)), None
+        return KeyMap.from_keys(user.keys, repeat_window=user.repeat_window), None
     except KeyMapError as exc:
         return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
@@ -132,6 +132,8 @@ class Opening:
     opponents: Mapping[int, str] = field(default_factory=dict)
     replay: Replay | None = None
     resumed: Replay | None = None
+    #: a screen to open instead, made with the app's dealer (``spit host``, ``spit join``)
+    screen: Callable[[Dealer], object] | None = None
 
     def __post_init__(self) -> None:
         for level in self.opponents.values():
@@ -173,7 +175,7 @@ class AppDependencies:
     games; ``agents`` are extra computer players by player number;
     ``bot_factory`` makes the computer opponents; ``bot_seed`` seeds the bots'
     own generators (default: at random, never from the deal). ``record``:
-    keep every game's replay and result (``database``, ``match_file``: where;
+    keep every game's replay and result (``database``, ``save_file``: where;
     None: the data directory), written by ``writer`` off the event loop (None:
     the app's own). ``save_settings`` writes the settings file.
     """
@@ -185,7 +187,7 @@ class AppDependencies:
     bot_seed: int | None = None
     record: bool = True
     database: Path | None = None
-    match_file: Path | None = None
+    save_file: Path | None = None
     writer: Writer | None = None
     save_settings: SaveSettings = save_settings
 
@@ -278,7 +280,8 @@ class Dealer:
         recorder = None
         if self.deps.record:
             players = player_infos(shown, levels, agents)
-            recorder = self._recorder(players, resumed, on_saved)
+            people = len(agents) < 2  # two computers playing: nothing to resume
+            recorder = self._recorder(players, resumed, on_saved, keep_progress=people)
         return Session(
             game,
             keymap=self.settings.keymap,
@@ -295,6 +298,7 @@ class Dealer:
         players: tuple[PlayerInfo, PlayerInfo],
         resumed: Replay | None,
         on_saved: Callable[[], None] | None,
+        keep_progress: bool = True,
     ) -> Callable[[Arbiter], Recorder]:
         """What keeps a session's game: the match after each round, the replay and result at
         the end, written on the background writer (``spit.store.archive``)."""
@@ -308,7 +312,8 @@ class Dealer:
                 players,
                 resumed=resumed,
                 database=self.deps.database,
-                match_file=self.deps.match_file,
+                save_file=self.deps.save_file,
+                keep_progress=keep_progress,
                 writer=writer,
                 on_saved=on_saved,
             )

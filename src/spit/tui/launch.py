@@ -75,3 +75,40 @@ def launch_replay(args: argparse.Namespace) -> int:
 def launch_resume(args: argparse.Namespace) -> int:
     """``spit resume``: carry on with the saved match the command loaded."""
     return run(configured_app(Opening(resumed=args.replay)))
+
+
+def launch_host(args: argparse.Namespace) -> int:
+    """``spit host``: host a game and play it here (the join line shows on the board)."""
+    from spit.tui.netscreens import HostScreen
+
+    _net_log()
+    return run(configured_app(Opening(screen=lambda dealer: HostScreen(args, dealer))))
+
+
+def launch_join(args: argparse.Namespace) -> int:
+    """``spit join HOST[:PORT] CODE``: connect at once and show the board."""
+    from spit.tui.netscreens import JoinScreen
+
+    _net_log()
+    opening = Opening(
+        screen=lambda dealer: JoinScreen(dealer, args.address, args.code, args.watch, auto=True)
+    )
+    return run(configured_app(opening))
+
+
+def _net_log() -> None:
+    """The network's log lines go to a file in the data directory (the screen is the game's)."""
+    import logging
+
+    from spit.store.paths import data_dir
+
+    try:
+        data_dir().mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(data_dir() / "network.log")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    logger = logging.getLogger("spit.net")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)

@@ -7,6 +7,7 @@ and it bubbles up to ``SpitApp``.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -38,3 +39,15 @@ class SettingsChanged(Message):
     def __init__(self, user: UserSettings) -> None:
         super().__init__()
         self.user = user
+
+
+class HostRequested(Message):
+    """Host a network game with these ``options`` (``spit host``'s)."""
+
+    def __init__(self, options: argparse.Namespace) -> None:
+        super().__init__()
+        self.options = options
+
+
+class JoinRequested(Message):
+    """Open the screen that joins a network game."""
