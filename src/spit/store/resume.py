@@ -23,23 +23,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spit.engine import AnyGame
 from spit.store.paths import atomic_write, match_path, saved_dir
-from spit.store.replays import (
-    Replay,
-    ReplayFileError,
-    ReplayMeta,
-    load_replay,
-    replay_data,
-    replay_name,
-)
+
+if TYPE_CHECKING:
+    # the replays load when a game is saved or read, not for the title menu's quick look
+    from spit.store.replays import Replay, ReplayMeta
 
 __all__ = [
     "SAVE_EVERY",
     "GameKeeper",
-    "ReplayFileError",
     "SavedGame",
     "delete_saved_game",
     "find_saved_game",
@@ -127,6 +122,8 @@ def read_saved_game(path: Path) -> SavedGame:
     saved_at = _saved_at(path)
     if not path.is_file():  # a folder, a FIFO (reading it would wait forever), a dead link
         return SavedGame(stem, path, saved_at, problem="not a regular file")
+    from spit.store.replays import ReplayFileError, load_replay
+
     try:
         replay = load_replay(path)
     except ReplayFileError as exc:
@@ -194,6 +191,8 @@ def delete_saved_game(game: SavedGame) -> None:
 def new_save_path(game: AnyGame, meta: ReplayMeta, directory: Path | None = None) -> Path:
     """A file name for a new game's save that no other saved game uses."""
     folder = Path(directory) if directory is not None else saved_dir()
+    from spit.store.replays import replay_name
+
     stem = replay_name(game, meta).removesuffix(".json")
     if not _ID.match(stem):
         stem = "game"
@@ -207,6 +206,8 @@ def new_save_path(game: AnyGame, meta: ReplayMeta, directory: Path | None = None
 
 def save_game(game: AnyGame, times: Sequence[float], meta: ReplayMeta, path: Path) -> Path:
     """Write the game so far to ``path`` (atomically); raises OSError or ValueError."""
+    from spit.store.replays import replay_data
+
     atomic_write(path, json.dumps(replay_data(game, times, meta), separators=(",", ":")))
     return path
 
@@ -306,6 +307,8 @@ class GameKeeper:
         try:
             if self.path is None:
                 self.path = new_save_path(game, self.meta, self.directory)
+            from spit.store.replays import replay_data
+
             data = replay_data(game, self.all_times(session_times), self.meta)
         except (OSError, ValueError) as exc:
             error = exc  # ``exc`` itself is unbound when the block ends
