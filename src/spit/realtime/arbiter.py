@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from spit.engine import CLOSE, FLIP, STALL, Action, Game, Kind, call
 from spit.engine.errors import EngineError
-from spit.engine.events import Event, PhaseChanged, Spat, Stalemate
+from spit.engine.events import Event
 from spit.realtime.order import Input, InputQueue
 from spit.realtime.timers import Due, Timers, Timing
 
@@ -280,7 +280,8 @@ class Arbiter:
                 self._refuse(item, item.time, outcomes)
                 continue
             stamped = item.stamp if item.late else None
-            self._apply(item.time, item.action, outcomes, stamped=stamped)
+            if self._apply(item.time, item.action, outcomes, stamped=stamped) is not None:
+                queue.accepted(item)
             self._plan_agents(item.time)
 
     def _refuse(self, item: Input, at: float, outcomes: list[Outcome]) -> None:
@@ -298,13 +299,12 @@ class Arbiter:
         deadline, what = timer
         version = self._version
         if what == "call":
-            # H2: call for each player who has not called in this prompt; a
-            # spit (or any new phase) is a fresh prompt with its own countdown.
+            # H2: call for each player who has not called in this prompt. Who
+            # that is is settled before the first call: the spit that the calls
+            # make may leave a fresh stalemate, a new prompt with its own countdown.
             due = [p for p in (0, 1) if call(p) in self.game.legal_actions(p)]
             for p in due:
-                events = self._apply(deadline, call(p), outcomes, auto=True)
-                if events and any(isinstance(e, (Spat, PhaseChanged, Stalemate)) for e in events):
-                    break
+                self._apply(deadline, call(p), outcomes, auto=True)
         else:
             self._apply(deadline, _TIMER_ACTIONS[what], outcomes, auto=True)
         if version == self._version:
