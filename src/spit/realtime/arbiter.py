@@ -261,11 +261,12 @@ class Arbiter:
         """
         self._plan_agents(max(self._changed_at, self._horizon))
         queue = self._queue
+        plans = self._plans.values()
         while True:
             first = queue.head_time()
-            plans = [p.time for p in self._plans.values() if p is not None]
-            if plans and (first is None or min(plans) < first):
-                first = min(plans)
+            for plan in plans:
+                if plan is not None and (first is None or plan.time < first):
+                    first = plan.time
             timer = self.timer()
             if timer is not None and timer[0] <= until and (first is None or timer[0] < first):
                 self._fire(timer, outcomes)
@@ -276,7 +277,7 @@ class Arbiter:
             self._release_plans(first)
             item = queue.pop()
             self._drop_in_flight(item)
-            if self._made_in_pause(item.stamp):
+            if self._pauses and self._made_in_pause(item.stamp):
                 self._refuse(item, item.time, outcomes)
                 continue
             stamped = item.stamp if item.late else None

@@ -61,14 +61,19 @@ class InputQueue:
 
     def head_time(self) -> float | None:
         """The time of the earliest waiting input, or None if none waits."""
-        return min(i.time for i in self._items) if self._items else None
+        items = self._items
+        if len(items) < 2:
+            return items[0].time if items else None
+        return min(i.time for i in items)
 
     def pop(self) -> Input:
         """Take the next input in order (call ``accepted`` if the engine takes it)."""
+        self._contested = None
+        if len(self._items) == 1:  # the common case: nothing to order
+            return self._items.pop()
         head = min(self._items)
         instant = (head.time, head.stamp)
         pick = head
-        self._contested = None
         same = [i for i in self._items if i.time == head.time and i.stamp == head.stamp]
         players = {i.action.player for i in same}
         if 0 in players and 1 in players:
