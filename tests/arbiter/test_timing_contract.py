@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock, deal
+from typing import Any
 
-from spit.engine import Phase, SpitGame, call, card, play
+from arbiter_helpers import FakeClock, deal
+from timing_model import tie_winners
+
+from spit.engine import Action, Phase, SpitGame, call, card, play
 from spit.realtime.arbiter import PAUSED, Applied, Arbiter, LogEntry, Outcome, Rejected, Timing
 from spit.store.replays import times_from_log
 
@@ -90,6 +93,36 @@ def test_tied_inputs_made_in_a_pause_do_not_pass_the_priority(clock: FakeClock) 
     assert [(o.time, o.reason) for o in outcomes[:2]] == [(start + 1.0, PAUSED)] * 2
     assert order(outcomes[2:]) == [("Applied", 0), ("Rejected", 1)]  # player 1 still first
     assert game.piles[0][-1] == card("6", "D")
+
+
+class Twin:
+    """Makes its first legal action a fixed delay after each change: two of them tie every time."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+
+    def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
+        return (self.delay, observation.legal[0]) if observation.legal else None
+
+
+def test_exact_ties_alternate_fairly_between_equally_fast_players() -> None:
+    """R11: over a whole game of exact ties each player goes first half the time,
+    whatever the ticks."""
+    results = []
+    for every in (None, 0.1):
+        clock = FakeClock(0.0)
+        arbiter = Arbiter(SpitGame(seed=4), Timing(), clock, {0: Twin(0.25), 1: Twin(0.25)})
+        outcomes: list[Outcome] = []
+        while clock.now < 60.0 and not arbiter.game.over:
+            deadline = arbiter.next_deadline()
+            assert deadline is not None
+            clock.now = min(deadline, 60.0) if every is None else round(clock.now + every, 6)
+            outcomes += arbiter.tick(clock.now)
+        winners = tie_winners(outcomes)
+        assert len(winners) > 50
+        assert winners == [k % 2 for k in range(len(winners))]
+        results.append(outcomes)
+    assert results[0] == results[1]
 
 
 # ------------------------------------------------------------------ pause instants

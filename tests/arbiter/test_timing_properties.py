@@ -111,7 +111,7 @@ def test_bots_obey_the_same_rules_whatever_the_ticks(
 ) -> None:
     once = drive(case, "once")
     check(case, once)
-    for pattern in ("random", "deadline"):
+    for pattern in ("random", "ms", "deadline"):
         run = drive(case, pattern, random_ticks, ticks_first)
         assert run.key() == once.key(), pattern
 

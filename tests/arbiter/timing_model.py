@@ -361,10 +361,10 @@ def check_no_timer_overtakes_an_input(case: Case, run: Run) -> None:
             assert not waiting, f"{o} fired while {waiting} waited"
 
 
-def instants(run: Run) -> Iterator[list[Outcome]]:
+def instants(outcomes: list[Outcome]) -> Iterator[list[Outcome]]:
     """The inputs' outcomes grouped by instant (time and stamp), in order."""
     group: list[Outcome] = []
-    for o in run.outcomes:
+    for o in outcomes:
         if not _is_input(o) or (isinstance(o, Rejected) and o.reason == PAUSED):
             continue
         if group and (group[0].time, group[0].stamped) != (o.time, o.stamped):
@@ -375,11 +375,11 @@ def instants(run: Run) -> Iterator[list[Outcome]]:
         yield group
 
 
-def tie_winners(run: Run) -> list[int]:
+def tie_winners(outcomes: list[Outcome]) -> list[int]:
     """Who won each decided exact tie: the first applied input of an instant
     while the other player still had an input waiting at that instant."""
     winners: list[int] = []
-    for group in instants(run):
+    for group in instants(outcomes):
         for k, o in enumerate(group):
             if isinstance(o, Applied):
                 if any(later.action.player == 1 - o.action.player for later in group[k + 1 :]):
@@ -390,7 +390,7 @@ def tie_winners(run: Run) -> list[int]:
 
 def check_tie_alternation(run: Run) -> None:
     """R11 ties: the priority starts with player 1 and passes at each decided tie."""
-    winners = tie_winners(run)
+    winners = tie_winners(run.outcomes)
     assert winners == [k % 2 for k in range(len(winners))], f"tie winners {winners}"
 
 
