@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter_helpers import FakeClock, deal
-from timing_model import tie_winners
+from tests.support import FakeClock, deal
+from tests.support.timing_model import tie_winners
 
 from spit.engine import Action, Phase, SpitGame, call, card, play
 from spit.realtime.arbiter import PAUSED, Applied, Arbiter, LogEntry, Outcome, Rejected, Timing

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from timing_model import Case, all_actions, check, drive, without_lone_refusals
+from tests.support.timing_model import Case, all_actions, check, drive, without_lone_refusals
 
 from spit.engine import Action, Kind
 from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbiter_helpers import deal
+from tests.support import deal
 
 from spit.bots import make_bot
 from spit.bots.sim import new_game
