@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,7 @@ from spit.engine import (
     Game,
     Kind,
     Phase,
+    SpitGame,
     call,
     choose,
     move,
@@ -110,7 +111,7 @@ class Recorder:
         self.watchful = bot.watchful
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
-        plan = self.bot.plan(observation, now)
+        plan: tuple[float, Action] | None = self.bot.plan(observation, now)
         if plan is not None:
             self.plans.append((now, plan[0], plan[1]))
         return plan
@@ -133,7 +134,7 @@ class Run:
         return (self.outcomes, self.log, self.fingerprint, self.plans)
 
 
-def drive(case: Case, pattern: str, ticks: list[float] = (), ticks_first: bool = True) -> Run:
+def drive(case: Case, pattern: str, ticks: Sequence[float] = (), ticks_first: bool = True) -> Run:
     """Run ``case``, ticking by ``pattern``: 'once', 'random' (at ``ticks``), 'ms', 'deadline'.
 
     Each input arrives just before the arbiter is first asked about a time at or
@@ -318,7 +319,7 @@ def check_timers_and_rules(case: Case, run: Run) -> None:
                 # H2: the game calls only for a player holding spit cards who has
                 # not called yet, in this same prompt.
                 assert o.action.kind is Kind.CALL and game.is_legal(o.action)
-                if game.mode == "spit":
+                if isinstance(game, SpitGame):
                     assert game.spit[o.action.player]
                 if not calls_due:
                     calls_due = [p for p in (0, 1) if game.is_legal(call(p))]
@@ -400,7 +401,7 @@ def check_bot_plans(case: Case, run: Run) -> None:
     clock = GameClock(case.pauses)
     change_times = {START} | {o.time for o in run.outcomes}
     for p, plans in run.plans.items():
-        due = Counter()
+        due: Counter[tuple[float, Action]] = Counter()
         for now, delay, action in plans:
             assert now in change_times, f"bot {p} planned at {now}, when nothing happened"
             at = clock.wall(clock.game_time(now) + max(0.0, delay))
