@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from spit import __version__
 from spit.cli import persist as persist_commands
+from spit.cli.coach import add_coach_parser
 from spit.cli.sim import add_sim_parser
 
 Handler = Callable[[argparse.Namespace], int]
@@ -233,6 +234,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_rules,
     add_sim_parser,
     _add_persist,
+    add_coach_parser,
 ]
 
 

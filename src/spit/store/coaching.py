@@ -1,0 +1,194 @@
+"""Coaching from saved games: the summary of one replay, and a player's speed profile.
+
+Joins the pure analysis (``spit.play.coach``) with the files (replays) and the
+computer levels (``spit.bots.fit``): which level plays at a player's speed, and
+the reaction time a "match me" bot should have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction
+from spit.bots.reaction import Reaction
+from spit.engine import Game
+from spit.engine.saves import new_game_from_save
+from spit.play.coach import Analysis, PlayerSummary, analyse
+from spit.store.paths import replay_dir
+from spit.store.replays import PlayerInfo, Replay, ReplayFileError, load_replay
+
+#: A closest level is named only from this many plays (fewer say too little).
+MIN_PLAYS_FOR_LEVEL = 3
+#: How many of a player's newest replays feed their speed profile.
+PROFILE_REPLAYS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReport:
+    """One player's coaching figures from one game."""
+
+    label: str
+    summary: PlayerSummary
+    closest_level: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form."""
+        return {"player": self.label, "closest_level": self.closest_level, **self.summary.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class Coaching:
+    """The coaching summary of one game: a report per player."""
+
+    mode: str
+    duration: float
+    players: tuple[PlayerReport, PlayerReport]
+    source: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form."""
+        return {
+            "mode": self.mode,
+            "duration": round(self.duration, 3),
+            "replay": self.source,
+            "players": [p.to_json() for p in self.players],
+        }
+
+    def lines(self) -> list[str]:
+        """The summary as short lines of plain text (fits 80 columns)."""
+        out: list[str] = []
+        for report in self.players:
+            out.extend(player_lines(report))
+            out.append("")
+        return out[:-1]
+
+
+def _secs(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}s"
+
+
+def player_lines(report: PlayerReport) -> list[str]:
+    """Five lines about one player (at most 76 characters each)."""
+    s = report.summary
+    level = f"plays like {report.closest_level}" if report.closest_level else "too few plays"
+    lines = [
+        f"{report.label}: {s.plays} cards, {s.cards_per_minute:.0f} a minute; {level}",
+        f"  reaction: median {_secs(s.median_reaction)}, fastest {_secs(s.fastest_reaction)}",
+        f"  missed chances: {s.missed} ({s.missed_beaten} taken by the opponent first, "
+        f"{s.missed_slow} left over 2s)",
+    ]
+    calls = f"{s.calls} spit calls, {s.late_calls} late" if s.calls else "no spit calls"
+    if s.calls:
+        calls += f" (median {_secs(s.median_call)})"
+    if s.slaps or s.missed_slaps:
+        slaps = f"{s.slaps} slaps, {s.right_slaps} on the smaller pile"
+        if s.median_slap is not None:
+            slaps += f" (median {_secs(s.median_slap)})"
+        if s.missed_slaps:
+            slaps += f", {s.missed_slaps} too late"
+    else:
+        slaps = "no slaps"
+    lines.append(f"  {calls}")
+    lines.append(f"  {slaps}")
+    return lines
+
+
+def _report(analysis: Analysis, player: int, label: str) -> PlayerReport:
+    summary = analysis.summary(player)
+    level = None
+    if summary.plays >= MIN_PLAYS_FOR_LEVEL and summary.median_reaction:
+        level = closest_level(summary.median_reaction)
+    return PlayerReport(label, summary, level)
+
+
+def coach_analysis(
+    analysis: Analysis, players: Sequence[PlayerInfo], source: str | None = None
+) -> Coaching:
+    """The coaching summary of an analysed game."""
+    reports = (_report(analysis, 0, players[0].label), _report(analysis, 1, players[1].label))
+    return Coaching(analysis.mode, analysis.duration, reports, source)
+
+
+def coach_replay(replay: Replay) -> Coaching:
+    """The coaching summary of a loaded replay."""
+    analysis = analyse(replay.fresh_start(), replay.timed)
+    source = str(replay.path) if replay.path is not None else None
+    return coach_analysis(analysis, replay.meta.players, source)
+
+
+def coach_game(game: Game, times: Sequence[float], players: Sequence[PlayerInfo]) -> Coaching:
+    """The coaching summary of a game just played (``times`` parallel to its actions)."""
+    start = new_game_from_save(game.to_json())
+    timed = list(zip(times, game.actions, strict=True))
+    return coach_analysis(analyse(start, timed), players)
+
+
+def replay_files(directory: Path | None = None) -> list[Path]:
+    """The saved replays, newest first (by file time, then name)."""
+    directory = Path(directory) if directory is not None else replay_dir()
+    try:
+        files = [p for p in directory.iterdir() if p.suffix == ".json" and p.is_file()]
+    except OSError:
+        return []
+
+    def key(path: Path) -> tuple[float, str]:
+        try:
+            return (path.stat().st_mtime, path.name)
+        except OSError:
+            return (0.0, path.name)
+
+    return sorted(files, key=key, reverse=True)
+
+
+def last_replay(directory: Path | None = None) -> Path | None:
+    """The newest saved replay, or None if there is none."""
+    files = replay_files(directory)
+    return files[0] if files else None
+
+
+def _player_replays(name: str, directory: Path | None) -> Iterator[tuple[Replay, int]]:
+    """The newest readable replays in which the person ``name`` played, and their seat."""
+    found = 0
+    for path in replay_files(directory):
+        if found >= PROFILE_REPLAYS:
+            return
+        try:
+            replay = load_replay(path)
+        except ReplayFileError:
+            continue
+        for seat, info in enumerate(replay.meta.players):
+            if info.bot is None and info.name == name:
+                found += 1
+                yield replay, seat
+                break
+
+
+def player_reactions(name: str, directory: Path | None = None) -> list[float]:
+    """Every measured reaction of the person ``name`` in their newest saved replays."""
+    out: list[float] = []
+    for replay, seat in _player_replays(name, directory):
+        out.extend(analyse(replay.fresh_start(), replay.timed).reactions(seat))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedProfile:
+    """A person's measured speed and the reaction a bot needs to match it."""
+
+    name: str
+    reactions: int
+    reaction: Reaction
+
+    @property
+    def fitted(self) -> bool:
+        """False when there were too few reactions and the default is used."""
+        return self.reactions >= MIN_SAMPLES
+
+
+def speed_profile(name: str, directory: Path | None = None) -> SpeedProfile:
+    """Fit a reaction time to the person ``name``'s saved games (a default with too few)."""
+    samples = player_reactions(name, directory)
+    return SpeedProfile(name, len(samples), fit_reaction(samples))

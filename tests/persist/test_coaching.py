@@ -1,0 +1,87 @@
+"""Coaching from saved games: ``spit coach``, the closest level and a player's speed profile."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spit.bots.fit import closest_level, typical_delay
+from spit.bots.sim import Seat, play_game
+from spit.cli import main
+from spit.engine import Game
+from spit.realtime.arbiter import Arbiter
+from spit.store.coaching import coach_game, last_replay, speed_profile
+from spit.store.paths import replay_dir
+from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+
+
+def simulated(
+    p1: str, p2: str, seed: int, players: tuple[PlayerInfo, PlayerInfo], folder: Path | None
+) -> tuple[Game, list[float]]:
+    """Play one bot game on a fake clock; save its replay to ``folder`` if given."""
+    kept: list[tuple[Game, list[float]]] = []
+
+    def finish(game: Game, arbiter: Arbiter, index: int) -> None:
+        times = times_from_log(arbiter.log, arbiter.start_time)
+        kept.append((game, times))
+        if folder is not None:
+            save_replay(game, times, new_meta(players), folder, name=f"g{seed}.json")
+
+    play_game((Seat.parse(p1), Seat.parse(p2)), seed=seed, on_finish=finish)
+    return kept[0]
+
+
+EASY, EXPERT = PlayerInfo("E", "easy"), PlayerInfo("X", "expert")
+
+
+def test_the_closest_level_of_a_bot_is_its_own_level() -> None:
+    game, times = simulated("easy", "expert", 3, (EASY, EXPERT), None)
+    coaching = coach_game(game, times, (EASY, EXPERT))
+    assert [p.closest_level for p in coaching.players] == ["easy", "expert"]
+    slow, fast = (p.summary for p in coaching.players)
+    assert slow.median_reaction is not None and fast.median_reaction is not None
+    assert slow.median_reaction > fast.median_reaction
+    assert fast.cards_per_minute > slow.cards_per_minute
+
+
+def test_coach_prints_the_last_game_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["coach"]) == 1
+    assert "no saved games yet" in capsys.readouterr().err
+    simulated("easy", "expert", 4, (EASY, EXPERT), replay_dir())
+    assert last_replay() == replay_dir() / "g4.json"
+    assert main(["coach"]) == 0
+    out = capsys.readouterr().out
+    assert "bot (easy):" in out and "plays like easy" in out
+    assert "reaction: median" in out and "missed chances:" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert main(["coach", str(replay_dir() / "g4.json"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["closest_level"] for p in data["players"]] == ["easy", "expert"]
+    assert data["players"][0]["plays"] > 0
+
+
+def test_coach_names_a_bad_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["coach", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("spit: ") and "bad.json" in err and len(err.splitlines()) == 1
+    assert main(["coach", str(tmp_path / "missing.json")]) == 1
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_speed_profile_fits_a_players_saved_games() -> None:
+    # "Ann" is an easy-speed bot under a person's name; the profile ignores other people.
+    ann, bob = PlayerInfo("Ann"), PlayerInfo("Bob")
+    for seed in range(4):
+        simulated("medium:easy", "medium:expert", seed, (ann, bob), replay_dir())
+    profile = speed_profile("Ann")
+    assert profile.fitted and profile.reactions >= 30
+    assert closest_level(typical_delay(profile.reaction)) == "easy"
+    assert closest_level(typical_delay(speed_profile("Bob").reaction)) == "expert"
+    nobody = speed_profile("Zed")
+    assert not nobody.fitted and nobody.reactions == 0
