@@ -70,21 +70,25 @@ def _secs(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}s"
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def player_lines(report: PlayerReport) -> list[str]:
     """Five lines about one player (at most 76 characters each)."""
     s = report.summary
     level = f"plays like {report.closest_level}" if report.closest_level else "too few plays"
     lines = [
-        f"{report.label}: {s.plays} cards, {s.cards_per_minute:.0f} a minute; {level}",
+        f"{report.label}: {_count(s.plays, 'card')}, {s.cards_per_minute:.0f} a minute; {level}",
         f"  reaction: median {_secs(s.median_reaction)}, fastest {_secs(s.fastest_reaction)}",
-        f"  missed chances: {s.missed} ({s.missed_beaten} taken by the opponent first, "
+        f"  missed chances: {s.missed} ({s.missed_beaten} taken first by the opponent, "
         f"{s.missed_slow} left over 2s)",
     ]
-    calls = f"{s.calls} spit calls, {s.late_calls} late" if s.calls else "no spit calls"
+    calls = f"{_count(s.calls, 'spit call')}, {s.late_calls} late" if s.calls else "no spit calls"
     if s.calls:
         calls += f" (median {_secs(s.median_call)})"
     if s.slaps or s.missed_slaps:
-        slaps = f"{s.slaps} slaps, {s.right_slaps} on the smaller pile"
+        slaps = f"{_count(s.slaps, 'slap')}, {s.right_slaps} on the smaller pile"
         if s.median_slap is not None:
             slaps += f" (median {_secs(s.median_slap)})"
         if s.missed_slaps:

@@ -23,6 +23,7 @@ from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay, ReplayFileError
 from spit.store.resume import load_match_in_progress, match_in_progress_exists
+from spit.tui.coachbox import CoachBox
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.widgets.board import TextBox, board_texts
 
@@ -55,6 +56,7 @@ class GameScreen(Screen[None]):
         Binding("space", "pause", "Pause"),
         Binding("escape", "menu", "Menu"),
         Binding("enter", "again", "Play again", show=False),
+        Binding("f2", "coach", "Coaching", show=False),
     ]
 
     def __init__(
@@ -71,6 +73,7 @@ class GameScreen(Screen[None]):
         self._pauses: set[str] = set()
         self.error: str | None = None
         self._painted = -1  # the session version last painted
+        self._coached = False  # the summary box has been filled for this game
 
     @property
     def spit_app(self) -> SpitApp:
@@ -82,6 +85,7 @@ class GameScreen(Screen[None]):
             for region in REGIONS:
                 yield TextBox(id=region)
         yield Static(id="too-small")
+        yield CoachBox(id="coach")
 
     def on_mount(self) -> None:
         self.new_game()
@@ -104,6 +108,8 @@ class GameScreen(Screen[None]):
             return
         self.error = None
         self._painted = -1
+        self._coached = False
+        self.query_one("#coach", CoachBox).display = False
         self._pauses.discard("error")
         self.check_size()
         self.run_tick()
@@ -146,8 +152,22 @@ class GameScreen(Screen[None]):
             self.schedule(now)
             if session.summaries and "round" not in self._pauses:
                 self.show_round(session.summaries.pop(0))
+            if session.game.over and not self._coached:
+                self.show_coaching()
         except Exception as exc:
             self.fail(exc)
+
+    def show_coaching(self) -> None:
+        """At the game's end: the summary box (reactions, misses, closest level) over the board."""
+        self._coached = True
+        box = self.query_one("#coach", CoachBox)
+        box.display = self.session is not None and box.show_session(self.session)
+
+    def action_coach(self) -> None:
+        """Hide or show the summary box once the game is over."""
+        if self._coached:
+            box = self.query_one("#coach", CoachBox)
+            box.display = not box.display
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""
