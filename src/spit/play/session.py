@@ -78,6 +78,36 @@ def game_mode_scored(game: Game) -> bool:
     return bool(getattr(game.config, "scoring", False))
 
 
+def key_action(game: Game, binding: Binding) -> Action | str:
+    """The action a key means in ``game``'s phase, or a hint why it means nothing."""
+    p, row, col = binding
+    phase = game.phase
+    speed = game.mode == "speed"
+    if phase is Phase.OPENING or (phase is Phase.STALEMATE and not speed):
+        return call(p)
+    if phase is Phase.PLAY:
+        if row is Row.LEFT or row is Row.RIGHT:
+            return play(p, col, int(row))
+        if row is Row.MOVE:
+            return (
+                "Speed has no moves: top row plays left, home row plays right"
+                if speed
+                else move(p, col)
+            )
+        return call(p)  # the engine says why no spit is due
+    if phase is Phase.STALEMATE:
+        return "wait: the side piles are turning over"
+    if phase is Phase.SLAP:
+        if row is Row.LEFT or row is Row.RIGHT:
+            return slap(p, int(row))
+        return "slap with your top row (left pile) or home row (right pile)"
+    if phase is Phase.CHOOSE:
+        if row is Row.LEFT or row is Row.RIGHT:
+            return choose(p, int(row))
+        return "choose with your top row (left pile) or home row (right pile)"
+    return "the game is over: Enter plays again, Escape opens the menu"
+
+
 class Session:
     """A game with its arbiter, driven by key presses and ticks."""
 
@@ -153,32 +183,7 @@ class Session:
 
     def action_for(self, binding: Binding) -> Action | str:
         """The action a key means in the current phase, or a hint why it means nothing."""
-        p, row, col = binding
-        phase = self.game.phase
-        speed = self.game.mode == "speed"
-        if phase is Phase.OPENING or (phase is Phase.STALEMATE and not speed):
-            return call(p)
-        if phase is Phase.PLAY:
-            if row is Row.LEFT or row is Row.RIGHT:
-                return play(p, col, int(row))
-            if row is Row.MOVE:
-                return (
-                    "Speed has no moves: top row plays left, home row plays right"
-                    if speed
-                    else move(p, col)
-                )
-            return call(p)  # the engine says why no spit is due
-        if phase is Phase.STALEMATE:
-            return "wait: the side piles are turning over"
-        if phase is Phase.SLAP:
-            if row is Row.LEFT or row is Row.RIGHT:
-                return slap(p, int(row))
-            return "slap with your top row (left pile) or home row (right pile)"
-        if phase is Phase.CHOOSE:
-            if row is Row.LEFT or row is Row.RIGHT:
-                return choose(p, int(row))
-            return "choose with your top row (left pile) or home row (right pile)"
-        return "the game is over: Enter plays again, Escape opens the menu"
+        return key_action(self.game, binding)
 
     # ------------------------------------------------------------------- time
 
