@@ -56,3 +56,16 @@ def test_speed_board_opening(snap_compare) -> None:
 def test_speed_board_in_play(snap_compare) -> None:
     app = make_app(FakeClock(), speed_game, start="speed")
     assert snap_compare(app, press=["1", "0", "i"], terminal_size=SIZE)  # P2: Q♠ on J♠
+
+
+def test_tutorial_lesson_after_a_wrong_key(snap_compare) -> None:
+    # Lesson 1: "s" would play 8H on the king; the lesson explains why not.
+    app = make_app(FakeClock(), start="tutorial")
+    assert snap_compare(app, press=["s"], terminal_size=SIZE)
+
+
+def test_tutorial_lesson_done(snap_compare) -> None:
+    # Lesson 5 (R16) reached through the course; "a" slaps the smaller, right pile.
+    app = make_app(FakeClock(), start="tutorial")
+    keys = ["w", "enter", "d", "enter", "b", "enter", "1", "enter", "a"]
+    assert snap_compare(app, press=keys, terminal_size=SIZE)

@@ -221,6 +221,15 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tutorial(args: argparse.Namespace) -> int:
+    return _run_tui(args, "tutorial")
+
+
+def _add_tutorial(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("tutorial", help="learn the rules by playing short lessons")
+    parser.set_defaults(handler=_cmd_tutorial)
+
+
 def _add_rules(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("rules", help="print the rules and the default keys")
     parser.set_defaults(handler=_cmd_rules)
@@ -232,6 +241,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_speed,
     _add_watch,
     _add_rules,
+    _add_tutorial,
     add_sim_parser,
     _add_persist,
     add_coach_parser,

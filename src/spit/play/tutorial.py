@@ -368,7 +368,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Speed: your hand and the side piles",
         "P2-P4",
         speed_hand,
-        task="Speed: your 5 cards are a hand. Play one: 4♣ on 5♦ ({left1}) or on 10♥.",
+        task="Speed: your 5 cards are a hand. Play 4♣ on 5♦ ({left1}) or 9♦ on 10♥ ({right2}).",
         hint="You draw back up to 5. When nobody can play, the side piles turn a card up.",
         expected=_plays((0, 0), (1, 1), (2, 1)),
         success="Played, and a new card drawn into your hand. Enter: a game against easy!",

@@ -33,6 +33,7 @@ from spit.store.settings import Settings as UserSettings
 from spit.store.settings import keymap_table, save_settings
 from spit.tui.dialogs import WarningsScreen
 from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.tutorial import TutorialScreen
 from spit.tui.viewer import ReplayScreen
 
 log = logging.getLogger("spit.tui")
@@ -199,6 +200,8 @@ class SpitApp(App[None]):
             self.push_screen(ReplayScreen(self.replay, leave_exits=True))
         elif self.resumed is not None:
             self.push_screen(GameScreen(self.resumed.final.mode, resumed=self.resumed))
+        elif self.start == "tutorial":
+            self.push_screen(TutorialScreen())
         elif self.start is not None:
             self.push_screen(GameScreen(self.start, self.opponents))
 

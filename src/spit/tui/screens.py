@@ -382,6 +382,7 @@ MENU = (
     ("speed", "Play Speed (two players)"),
     ("vs-spit", "Play Spit against the computer"),
     ("vs-speed", "Play Speed against the computer"),
+    ("tutorial", "Tutorial"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -466,6 +467,10 @@ class TitleScreen(Screen[None]):
         elif choice in ("vs-spit", "vs-speed"):
             mode = choice.removeprefix("vs-")
             app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+        elif choice == "tutorial":
+            from spit.tui.tutorial import TutorialScreen
+
+            app.push_screen(TutorialScreen())
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
