@@ -13,9 +13,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from spit.bots import LEVELS, MODES, make_bot
-from spit.engine import Game, Kind, SpeedConfig, SpeedGame, SpitConfig, SpitGame
-from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS
+from spit.bots import LEVELS, make_bot
+from spit.engine import Game, Kind, get_mode
 from spit.realtime.arbiter import Arbiter, Timing
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
@@ -155,21 +154,13 @@ def derive_seed(seed: int, index: int, role: str) -> int:
 
 
 def new_game(mode: str, variants: Sequence[str], seed: int, round_limit: int | None = None) -> Game:
-    """A fresh game of ``mode`` with the given variant ids (and H4 round limit)."""
+    """A fresh game of ``mode`` with the given variant ids (and H4 round limit).
+
+    Raises ValueError (a ConfigError) naming the choices for an unknown mode or variant.
+    """
     extra = {} if round_limit is None else {"round_limit": round_limit}
-    if mode == "spit":
-        return SpitGame(SpitConfig.from_variants(list(variants), **extra), seed)
-    if mode == "speed":
-        flags: dict[str, object] = dict(extra)
-        names = {k.upper(): v for k, v in SPEED_VARIANT_FIELDS.items()}
-        for v in variants:
-            name = names.get(v.strip().upper())
-            if name is None:
-                choices = ", ".join(SPEED_VARIANT_FIELDS)
-                raise ValueError(f"unknown Speed variant {v!r}; choose from {choices}")
-            flags[name] = True
-        return SpeedGame(SpeedConfig(**flags), seed)  # type: ignore[arg-type]
-    raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+    info = get_mode(mode)
+    return info.new_game(info.config(variants, **extra), seed)
 
 
 def play_game(
@@ -234,8 +225,7 @@ def simulate(
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     new_game(mode, variants, 0, round_limit)  # check the mode and variants before starting
-    canonical = {v.upper(): v for v in (*VARIANT_FIELDS, *SPEED_VARIANT_FIELDS)}
-    names = tuple(canonical.get(v.strip().upper(), v) for v in variants)
+    names = get_mode(mode).known_variants(v.strip() for v in variants)
     summary = Summary(seats, mode, names, seed)
     start = time.perf_counter()
     for index in range(games):

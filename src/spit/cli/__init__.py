@@ -15,6 +15,7 @@ from spit import __version__
 from spit.cli import persist as persist_commands
 from spit.cli.coach import add_coach_parser
 from spit.cli.sim import add_sim_parser
+from spit.engine import mode_names
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -200,7 +201,7 @@ def _add_watch(sub: argparse._SubParsersAction) -> None:
         "--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)"
     )
     parser.add_argument(
-        "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
+        "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
     )
     parser.add_argument(
         "--long-deal", action="store_true", help="Speed: side piles of 5 and 20 cards each (P1b)"

@@ -26,9 +26,16 @@ from spit.engine.base import Game, Phase
 from spit.engine.cards import card, card_name, card_names, parse_card, parse_cards
 from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, IllegalAction, ReplayError
+from spit.engine.modes import Mode, all_modes, get_mode, mode_names, register_mode
 from spit.engine.saves import dumps, load_game, loads
-from spit.engine.speed_game import SpeedGame, SpeedObservation
+
+# Each mode's module registers its Mode when it loads: these imports are the
+# list of built-in modes, in the order menus show them (a new mode's module is
+# imported here too).
 from spit.engine.spit_game import SpitGame, SpitObservation, deal_layout
+
+# isort: split
+from spit.engine.speed_game import SpeedGame, SpeedObservation
 
 __all__ = [
     "CLOSE",
@@ -41,6 +48,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Kind",
+    "Mode",
     "Phase",
     "ReplayError",
     "SpeedConfig",
@@ -50,6 +58,7 @@ __all__ = [
     "SpitGame",
     "SpitObservation",
     "action_from_json",
+    "all_modes",
     "call",
     "card",
     "card_name",
@@ -57,11 +66,14 @@ __all__ = [
     "choose",
     "deal_layout",
     "dumps",
+    "get_mode",
     "load_game",
     "loads",
+    "mode_names",
     "move",
     "parse_card",
     "parse_cards",
     "play",
+    "register_mode",
     "slap",
 ]

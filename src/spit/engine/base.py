@@ -8,9 +8,10 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind
-from spit.engine.cards import DECK_SIZE
+from spit.engine.cards import DECK_SIZE, adjacency_rows
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
+from spit.engine.modes import Mode, get_mode
 from spit.engine.rng import Rng
 
 SAVE_FORMAT = "spit-game"
@@ -86,6 +87,21 @@ class Game(ABC):
         return True
 
     @property
+    def info(self) -> Mode:
+        """This game's mode: its name, classes, variants and table shape."""
+        return get_mode(self.mode)
+
+    @property
+    def is_match(self) -> bool:
+        """True for a match of rounds scored to a target (V4, P7), where a won
+        game does not end the match; False for a single game."""
+        return bool(self.config.match)
+
+    def fits(self, card: int, onto: int) -> bool:
+        """True if ``card`` may be played onto a pile showing ``onto`` (R8, V3)."""
+        return adjacency_rows(bool(self.config.alternating_colours))[onto][card]
+
+    @property
     def over(self) -> bool:
         """True once the game (or match) has ended."""
         return self.phase is Phase.GAME_OVER
@@ -132,6 +148,15 @@ class Game(ABC):
     @abstractmethod
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Sorted legal actions of ``player`` (0, 1 or SYSTEM); None: both players."""
+
+    @abstractmethod
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each of a player's face-up places (stock or hand slot), left to right:
+        its face-up card (None: empty) and how many cards lie under it."""
+
+    @abstractmethod
+    def reserve_size(self, player: int) -> int:
+        """Cards the player holds face down besides the columns (spit cards, draw pile)."""
 
     @abstractmethod
     def state_key(self) -> tuple:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from spit.engine.actions import FLIP, PLAYERS, STALL, SYSTEM, Action, Kind, call, play
 from spit.engine.base import Game, Phase
 from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
-from spit.engine.config import SpeedConfig
+from spit.engine.config import SPEED_VARIANT_FIELDS, SpeedConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
     CardPlayed,
@@ -29,6 +29,7 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
+from spit.engine.modes import Mode, register_mode
 
 #: P2: the number of slots in a hand.
 HAND_SIZE = 5
@@ -181,6 +182,14 @@ class SpeedGame(Game):
     def card_count(self, player: int) -> int:
         """Cards the player still has to play: hand plus draw pile (P6, H5)."""
         return self.hand_count(player) + len(self.draw[player])
+
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each hand slot's card (None: empty); nothing lies under a hand card."""
+        return [(c, 0) for c in self.hands[player]]
+
+    def reserve_size(self, player: int) -> int:
+        """The player's draw pile."""
+        return len(self.draw[player])
 
     def all_cards(self) -> list[int]:
         """Every card in the game, wherever it is (always 52 cards, once each)."""
@@ -513,3 +522,21 @@ class SpeedGame(Game):
         for p in PLAYERS:
             events.append(Dealt(p, _FULL_HAND, len(self.draw[p])))
         self._set_phase(events, Phase.OPENING)
+
+
+register_mode(
+    Mode(
+        name="speed",
+        title="Speed",
+        game_class=SpeedGame,
+        config_class=SpeedConfig,
+        variants=SPEED_VARIANT_FIELDS,
+        has_moves=False,
+        side_piles=True,
+        reserve_name="draw pile",
+        lowest_score_wins=False,
+        match_rule=(
+            "P7: the winner scores the cards left in the loser's draw pile; first to {target}."
+        ),
+    )
+)

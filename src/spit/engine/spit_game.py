@@ -20,7 +20,7 @@ from spit.engine.actions import (
 )
 from spit.engine.base import Game, Phase
 from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
-from spit.engine.config import SpitConfig
+from spit.engine.config import VARIANT_FIELDS, SpitConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
     CardMoved,
@@ -37,6 +37,7 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
+from spit.engine.modes import Mode, register_mode
 
 #: R3: the stock each successive card of a layout is dealt onto, row by row.
 DEAL_ORDER: dict[int, tuple[int, ...]] = {
@@ -181,6 +182,14 @@ class SpitGame(Game):
     def card_count(self, player: int) -> int:
         """Cards the player holds: layout plus spit cards (V4 scores these)."""
         return self.layout_count(player) + len(self.spit[player])
+
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each stock's top card (None: empty slot) and the cards under it."""
+        return [(s[-1] if s else None, max(0, len(s) - 1)) for s in self.stocks[player]]
+
+    def reserve_size(self, player: int) -> int:
+        """The player's spit cards."""
+        return len(self.spit[player])
 
     def all_cards(self) -> list[int]:
         """Every card in the game, wherever it is (always 52 cards, once each)."""
@@ -610,3 +619,19 @@ def _check_packets(packets: object) -> list[list[int]]:
     if sorted(out[0] + out[1]) != list(range(DECK_SIZE)):
         raise ConfigError("packets must hold the 52 cards exactly once each")
     return out
+
+
+register_mode(
+    Mode(
+        name="spit",
+        title="Spit",
+        game_class=SpitGame,
+        config_class=SpitConfig,
+        variants=VARIANT_FIELDS,
+        has_moves=True,
+        side_piles=False,
+        reserve_name="spit cards",
+        lowest_score_wins=True,
+        match_rule="V4: a point per card still held; the match ends at {target}, lowest wins.",
+    )
+)

@@ -80,7 +80,7 @@ class GameResult:
         finished_at: datetime | None = None,
     ) -> GameResult:
         """The result of a finished ``game`` (or match)."""
-        match = is_match(game)
+        match = game.is_match
         scores = getattr(game, "scores", None) if match else None
         when = (finished_at or datetime.now(UTC)).astimezone(UTC)
         return cls(
@@ -96,12 +96,6 @@ class GameResult:
             finished_at=when.isoformat(timespec="seconds"),
             replay=replay,
         )
-
-
-def is_match(game: Game) -> bool:
-    """True for a game played as a scored match of rounds (V4, or Speed's P7)."""
-    config = game.config
-    return bool(getattr(config, "scoring", False) or getattr(config, "match", False))
 
 
 @dataclass(frozen=True, slots=True)

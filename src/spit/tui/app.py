@@ -23,7 +23,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.engine import Game, get_mode
 from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Session
 from spit.realtime.arbiter import Agent, Clock, Timing
@@ -62,6 +62,10 @@ class GameSettings:
     computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
     bot_level: str = "medium"
 
+    def target_score(self, mode: str) -> int:
+        """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
+        return int(getattr(self, f"{mode}_target", 0))
+
 
 def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
     """The app's game settings from the settings file's."""
@@ -86,18 +90,15 @@ def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
 
 
 def make_game(mode: str, settings: GameSettings, seed: int) -> Game:
-    """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
-    if mode == "spit":
-        config = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
-        return SpitGame(config, seed)
-    if mode == "speed":
-        config = SpeedConfig(
-            long_deal=settings.long_deal,
-            alternating_colours="V3" in settings.variants,
-            target_score=settings.speed_target,
-        )
-        return SpeedGame(config, seed)
-    raise ValueError(f"unknown game mode {mode!r}")
+    """A new game of ``mode`` (a registered mode's name) with the settings' rules.
+
+    The settings list every mode's variants together; each mode takes those it
+    has (Speed's long deal is its P1b) and its own match target.
+    """
+    info = get_mode(mode)
+    chosen = (*settings.variants, *(("P1b",) if settings.long_deal else ()))
+    config = info.config(info.known_variants(chosen), target_score=settings.target_score(mode))
+    return info.new_game(config, seed)
 
 
 def player_infos(

@@ -175,13 +175,7 @@ class GameScreen(Screen[None]):
         if session is None:
             return
         game = session.game
-        target = getattr(game.config, "target_score", 0)
-        if game.mode == "speed":
-            rule = (
-                f"P7: the winner scores the cards left in the loser's draw pile; first to {target}."
-            )
-        else:
-            rule = f"V4: a point per card still held; the match ends at {target}, lowest wins."
+        rule = game.info.match_rule.format(target=game.config.target_score)
         self._set_paused("round", True)
         self.app.push_screen(
             RoundScreen(summary, session.names, rule), lambda _: self._after_round()
