@@ -8,11 +8,19 @@ from pathlib import Path
 import pytest
 
 from spit.bots.fit import closest_level, typical_delay
+from spit.bots.reaction import REACTIONS
 from spit.bots.sim import Seat, play_game
 from spit.cli import main
 from spit.engine import Game
 from spit.realtime.arbiter import Arbiter
-from spit.store.coaching import coach_game, last_replay, speed_profile
+from spit.store.coaching import (
+    coach_game,
+    is_match_me,
+    last_replay,
+    match_me,
+    match_me_name,
+    speed_profile,
+)
 from spit.store.paths import replay_dir
 from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
 
@@ -85,3 +93,23 @@ def test_speed_profile_fits_a_players_saved_games() -> None:
     assert closest_level(typical_delay(speed_profile("Bob").reaction)) == "expert"
     nobody = speed_profile("Zed")
     assert not nobody.fitted and nobody.reactions == 0
+
+
+def test_match_me_copies_the_persons_speed_and_the_nearest_levels_play() -> None:
+    ann, bob = PlayerInfo("Ann"), PlayerInfo("Bob")
+    for seed in range(4):
+        simulated("medium:easy", "medium:expert", seed, (ann, bob), replay_dir())
+    like_ann = match_me("Ann")
+    assert like_ann.profile == speed_profile("Ann")
+    assert like_ann.strategy == "easy" and like_ann.label == "me:Ann"
+    assert match_me("Bob").strategy == "expert"
+    nobody = match_me("Zed")  # no saved games: the default level's speed
+    assert nobody.profile.reaction == REACTIONS["medium"] and nobody.strategy == "medium"
+
+
+def test_match_me_level_names() -> None:
+    assert match_me_name("match-me", "Ann") == "Ann"
+    assert match_me_name("me:Bob", "Ann") == "Bob"
+    assert match_me_name("me: ", "Ann") is None
+    assert match_me_name("hard", "Ann") is None
+    assert is_match_me("me:Bob") and is_match_me("match-me") and not is_match_me("easy")

@@ -77,9 +77,13 @@ def _level(text: str) -> str:
     from spit.bots import LEVELS
 
     level = text.strip().lower()
-    if level not in LEVELS:
-        raise argparse.ArgumentTypeError(f"unknown level {text!r}; choose from {', '.join(LEVELS)}")
-    return level
+    if level in LEVELS or level == "match-me":
+        return level
+    if level.startswith("me:") and text.strip()[3:].strip():
+        return "me:" + text.strip()[3:].strip()[:37]
+    raise argparse.ArgumentTypeError(
+        f"unknown level {text!r}; choose from {', '.join(LEVELS)}, match-me or me:NAME"
+    )
 
 
 def _tui() -> None:
@@ -156,7 +160,8 @@ def _add_vs(parser: argparse.ArgumentParser) -> None:
         "--vs",
         type=_level,
         metavar="LEVEL",
-        help="play against the computer: easy, medium, hard or expert (you are player 1)",
+        help="play against the computer: easy, medium, hard, expert, or match-me / me:NAME "
+        "(as fast as you, or NAME, in your saved games); you are player 1",
     )
 
 

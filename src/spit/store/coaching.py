@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction
+from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction, typical_delay
 from spit.bots.reaction import Reaction
 from spit.engine import Game
 from spit.engine.saves import new_game_from_save
@@ -196,3 +196,45 @@ def speed_profile(name: str, directory: Path | None = None) -> SpeedProfile:
     """Fit a reaction time to the person ``name``'s saved games (a default with too few)."""
     samples = player_reactions(name, directory)
     return SpeedProfile(name, len(samples), fit_reaction(samples))
+
+
+# ------------------------------------------------------------------ match me
+
+#: The computer level that plays at a person's own measured speed.
+MATCH_ME = "match-me"
+#: ``me:NAME`` names the person to match; plain ``match-me`` means player 1.
+ME_PREFIX = "me:"
+
+
+def match_me_name(level: str, default: str) -> str | None:
+    """The person a "match me" level copies (``default`` for plain ``match-me``), else None."""
+    if level == MATCH_ME:
+        return default
+    if level.startswith(ME_PREFIX):
+        name = level[len(ME_PREFIX) :].strip()
+        return name or None
+    return None
+
+
+def is_match_me(level: object) -> bool:
+    """True for ``match-me`` and ``me:NAME``."""
+    return isinstance(level, str) and (level == MATCH_ME or level.startswith(ME_PREFIX))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchMe:
+    """A "match me" bot's make-up: the fitted reaction and the strategy of the nearest level."""
+
+    profile: SpeedProfile
+    strategy: str
+
+    @property
+    def label(self) -> str:
+        """The level as kept in replays and records: ``me:NAME``."""
+        return f"{ME_PREFIX}{self.profile.name}"
+
+
+def match_me(name: str, directory: Path | None = None) -> MatchMe:
+    """A bot as fast as ``name`` in their saved games, playing like the nearest level."""
+    profile = speed_profile(name, directory)
+    return MatchMe(profile, closest_level(typical_delay(profile.reaction)))

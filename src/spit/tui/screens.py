@@ -488,6 +488,7 @@ LEVEL_TEXTS = {
     "medium": "medium   quicker, turns up hidden cards first",
     "hard": "hard     quick, keeps piles open, never feeds you",
     "expert": "expert   fastest, thinks a move ahead",
+    "match-me": "match me as fast as you, from your saved games",
 }
 
 
