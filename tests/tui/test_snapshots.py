@@ -69,3 +69,19 @@ def test_tutorial_lesson_done(snap_compare) -> None:
     app = make_app(FakeClock(), start="tutorial")
     keys = ["w", "enter", "d", "enter", "b", "enter", "1", "enter", "a"]
     assert snap_compare(app, press=keys, terminal_size=SIZE)
+
+
+def test_charts_screen(snap_compare) -> None:
+    from spit.tui.charts import ChartData
+    from spit.tui.widgets.charts import ChartsScreen
+
+    ratings = [1500.0, 1512.5, 1530.0, 1521.0, 1544.0, 1561.0, 1549.5, 1575.0]
+    reactions = [0.4 + 0.05 * (i % 17) + 0.3 * (i % 5 == 0) for i in range(120)]
+    data = ChartData("Ann", "spit", ratings, reactions)
+
+    async def open_charts(pilot) -> None:
+        await pilot.app.push_screen(ChartsScreen(data=data))
+        await pilot.pause()
+
+    app = make_app(FakeClock(), start=None)
+    assert snap_compare(app, run_before=open_charts, terminal_size=SIZE)

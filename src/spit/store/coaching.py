@@ -153,8 +153,10 @@ def last_replay(directory: Path | None = None) -> Path | None:
     return files[0] if files else None
 
 
-def _player_replays(name: str, directory: Path | None) -> Iterator[tuple[Replay, int]]:
-    """The newest readable replays in which the person ``name`` played, and their seat."""
+def _player_replays(
+    name: str, directory: Path | None, mode: str | None = None
+) -> Iterator[tuple[Replay, int]]:
+    """The newest readable replays (of ``mode``, or any) where the person ``name`` played."""
     found = 0
     for path in replay_files(directory):
         if found >= PROFILE_REPLAYS:
@@ -163,6 +165,8 @@ def _player_replays(name: str, directory: Path | None) -> Iterator[tuple[Replay,
             replay = load_replay(path)
         except ReplayFileError:
             continue
+        if mode is not None and replay.final.mode != mode:
+            continue
         for seat, info in enumerate(replay.meta.players):
             if info.bot is None and info.name == name:
                 found += 1
@@ -170,10 +174,15 @@ def _player_replays(name: str, directory: Path | None) -> Iterator[tuple[Replay,
                 break
 
 
-def player_reactions(name: str, directory: Path | None = None) -> list[float]:
-    """Every measured reaction of the person ``name`` in their newest saved replays."""
+def player_reactions(
+    name: str, directory: Path | None = None, mode: str | None = None
+) -> list[float]:
+    """Every measured reaction of the person ``name`` in their newest saved replays.
+
+    ``mode`` ('spit' or 'speed') keeps only games of that mode.
+    """
     out: list[float] = []
-    for replay, seat in _player_replays(name, directory):
+    for replay, seat in _player_replays(name, directory, mode):
         out.extend(analyse(replay.fresh_start(), replay.timed).reactions(seat))
     return out
 

@@ -377,6 +377,7 @@ MENU = (
     ("vs-spit", "Play Spit against the computer"),
     ("vs-speed", "Play Speed against the computer"),
     ("tutorial", "Tutorial"),
+    ("charts", "Your speed and rating"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -465,6 +466,10 @@ class TitleScreen(Screen[None]):
             from spit.tui.tutorial import TutorialScreen
 
             app.push_screen(TutorialScreen())
+        elif choice == "charts":
+            from spit.tui.widgets.charts import ChartsScreen
+
+            app.push_screen(ChartsScreen())
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
