@@ -36,7 +36,7 @@ def cmd_coach(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_coach_parser(sub: argparse._SubParsersAction) -> None:
+def add_coach_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``spit coach``."""
     parser = sub.add_parser(
         "coach", help="reaction times, missed chances and slaps of a saved game"
