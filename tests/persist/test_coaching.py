@@ -113,3 +113,24 @@ def test_match_me_level_names() -> None:
     assert match_me_name("me: ", "Ann") is None
     assert match_me_name("hard", "Ann") is None
     assert is_match_me("me:Bob") and is_match_me("match-me") and not is_match_me("easy")
+
+
+def test_stats_draws_the_charts_of_a_person(capsys: pytest.CaptureFixture[str]) -> None:
+    from spit.store.coaching import player_reactions
+    from spit.tui.charts import MAX_SHOWN_REACTION
+
+    ann, bob = PlayerInfo("Ann"), PlayerInfo("Bob")
+    for seed in range(2):
+        simulated("medium", "medium", seed, (ann, bob), replay_dir())
+    plays = sum(1 for t in player_reactions("Ann", mode="spit") if t <= MAX_SHOWN_REACTION)
+    assert plays > 0
+    assert main(["stats", "--player", "Ann"]) == 0
+    out = capsys.readouterr().out
+    assert f"Reaction times of Ann: {plays} plays" in out
+    assert "Rating of Ann (spit)" in out and "\x1b[" not in out
+    assert main(["stats", "--player", "Ann", "--mode", "speed"]) == 0
+    assert "Reaction times of Ann: 0 plays" in capsys.readouterr().out
+    assert main(["stats", "--player", "Ann", "--no-charts"]) == 0
+    assert "Reaction times" not in capsys.readouterr().out
+    assert main(["stats", "--json"]) == 0
+    json.loads(capsys.readouterr().out)
