@@ -134,3 +134,16 @@ def test_stats_draws_the_charts_of_a_person(capsys: pytest.CaptureFixture[str]) 
     assert "Reaction times" not in capsys.readouterr().out
     assert main(["stats", "--json"]) == 0
     json.loads(capsys.readouterr().out)
+
+
+def test_speed_coaching_leaves_out_calls_and_slaps() -> None:
+    kept: list[tuple[Game, list[float]]] = []
+
+    def finish(game: Game, arbiter: Arbiter, index: int) -> None:
+        kept.append((game, times_from_log(arbiter.log, arbiter.start_time)))
+
+    play_game((Seat.parse("hard"), Seat.parse("medium")), mode="speed", seed=2, on_finish=finish)
+    game, times = kept[0]
+    lines = coach_game(game, times, (EASY, EXPERT)).lines()
+    assert sum(1 for line in lines if "reaction: median" in line) == 2
+    assert not any("spit call" in line or "slap" in line for line in lines)

@@ -61,7 +61,7 @@ class Coaching:
         """The summary as short lines of plain text (fits 80 columns)."""
         out: list[str] = []
         for report in self.players:
-            out.extend(player_lines(report))
+            out.extend(player_lines(report, calls_and_slaps=self.mode == "spit"))
             out.append("")
         return out[:-1]
 
@@ -74,8 +74,11 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def player_lines(report: PlayerReport) -> list[str]:
-    """Five lines about one player (at most 76 characters each)."""
+def player_lines(report: PlayerReport, calls_and_slaps: bool = True) -> list[str]:
+    """Five lines about one player (three without calls and slaps, as in Speed).
+
+    Each line has at most 76 characters.
+    """
     s = report.summary
     level = f"plays like {report.closest_level}" if report.closest_level else "too few plays"
     lines = [
@@ -95,8 +98,9 @@ def player_lines(report: PlayerReport) -> list[str]:
             slaps += f", {s.missed_slaps} too late"
     else:
         slaps = "no slaps"
-    lines.append(f"  {calls}")
-    lines.append(f"  {slaps}")
+    if calls_and_slaps:
+        lines.append(f"  {calls}")
+        lines.append(f"  {slaps}")
     return lines
 
 
