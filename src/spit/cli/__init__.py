@@ -231,7 +231,7 @@ def _cmd_tutorial(args: argparse.Namespace) -> int:
     return _run_tui(args, "tutorial")
 
 
-def _add_tutorial(sub: argparse._SubParsersAction) -> None:
+def _add_tutorial(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("tutorial", help="learn the rules by playing short lessons")
     parser.set_defaults(handler=_cmd_tutorial)
 

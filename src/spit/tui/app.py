@@ -254,7 +254,7 @@ class SpitApp(App[None]):
             opponents = {
                 p: info.bot
                 for p, info in enumerate(players)
-                if info.bot in LEVELS or is_match_me(info.bot)
+                if info.bot is not None and (info.bot in LEVELS or is_match_me(info.bot))
             }
         else:
             seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
