@@ -134,3 +134,21 @@ def test_unknown_match_me_level_is_refused(clock: FakeClock) -> None:
 
     with pytest.raises(ValueError, match="match-me"):
         make_app(clock, opponents={1: "mimic"})
+
+
+async def test_a_resumed_match_brings_back_its_match_me_player(clock: FakeClock) -> None:
+    import json
+
+    from spit.engine import SpitConfig, SpitGame
+    from spit.store.replays import PlayerInfo, new_meta, parse_replay, replay_data
+
+    game = SpitGame(SpitConfig.from_variants(["V4"]), 3)
+    meta = new_meta((PlayerInfo("Ann"), PlayerInfo("Computer (like Ann)", bot="me:Ann")))
+    saved = parse_replay(json.dumps(replay_data(game, [], meta)))
+    app = make_app(clock, start=None, resumed=saved, bot_seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = screen_of(app).session
+        assert isinstance(session.agents[1], Bot) and 0 not in session.agents
+        assert session.levels == {1: "me:Ann"}
+        assert session.names == ("Ann", "Computer (like Ann)")
