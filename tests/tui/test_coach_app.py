@@ -39,3 +39,20 @@ async def test_the_summary_box_shows_at_the_end_and_keeps_the_keys(clock: FakeCl
         await pilot.pause()
         assert screen_of(app) is screen and not screen.session.game.over
         assert not box.display
+
+
+async def test_a_too_small_terminal_hides_the_summary_box_too(clock: FakeClock) -> None:
+    app = make_app(clock, one_card)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = screen_of(app)
+        await pilot.press("0")
+        await pilot.press("a")
+        await pilot.pause()
+        box = screen.query_one("#coach", CoachBox)
+        assert box.display and box.visible
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert not box.visible and screen.query_one("#too-small").display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert box.visible and box.display

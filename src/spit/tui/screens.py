@@ -297,6 +297,7 @@ class GameScreen(Screen[None]):
         note = self.query_one("#too-small", Static)
         board.display = not small
         note.display = small
+        self.query_one("#coach", CoachBox).visible = not small
         if small:
             note.update(
                 f"The terminal is {width}x{height}; Spit needs at least "
