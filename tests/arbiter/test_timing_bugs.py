@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock, deal
+from tests.support import FakeClock, deal
 
 from spit.engine import STALL, Phase, call, card, play
 from spit.realtime.arbiter import Applied, Arbiter, Outcome, Rejected, Timing

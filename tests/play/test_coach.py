@@ -8,8 +8,8 @@ out by hand in the comments.
 from __future__ import annotations
 
 import pytest
+from tests.engine.helpers import CHAIN5_PLAYS, chain_game, frozen_game, make_game, opened
 
-from engine.helpers import CHAIN5_PLAYS, chain_game, frozen_game, make_game, opened
 from spit.engine import CLOSE, SpeedConfig, SpeedGame, call, parse_card, parse_cards, play, slap
 from spit.play.coach import BEATEN, SLOW, analyse
 

@@ -6,7 +6,7 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from textual.widgets import OptionList
 from textual_plotext import PlotextPlot
 from tui_helpers import make_app

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from textual.widgets import OptionList
 from tui_helpers import make_app, screen_of
 

@@ -15,6 +15,8 @@ from spit.bots.style import STYLES, Style
 
 #: The levels, weakest first.
 LEVELS = ("easy", "medium", "hard", "expert")
+#: The level offered first (the settings file's default, the command line's).
+DEFAULT_LEVEL = "medium"
 #: The strategy class of each game mode bots can play (by the engine's mode name).
 STRATEGIES: dict[str, type[SpitStrategy] | type[SpeedStrategy]] = {
     "spit": SpitStrategy,
@@ -58,6 +60,7 @@ def make_bot(
 
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "LEVELS",
     "MODES",
     "REACTIONS",

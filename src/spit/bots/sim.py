@@ -14,11 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, Kind, get_mode
+from spit.engine import Game, Kind, Result, get_mode
 from spit.realtime.arbiter import Arbiter, Timing
+from spit.realtime.clock import ManualClock
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
-ROUND_LIMIT = "round_limit"
+ROUND_LIMIT = Result.ROUND_LIMIT
 #: A game that needs more arbiter steps than this is a bug, not a long game.
 MAX_STEPS = 5_000_000
 
@@ -53,22 +54,12 @@ class Seat:
         return f"{self.strategy}:{self.reaction}"
 
 
-class FakeClock:
-    """A clock that only moves when told to."""
-
-    def __init__(self, now: float = 0.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """How one simulated game ended."""
 
     winner: int | None
-    result: str
+    result: Result
     rounds: int
     moves: int
     seconds: float
@@ -189,7 +180,7 @@ def play_game(
         )
         for p, seat in enumerate(seats)
     }
-    clock = FakeClock()
+    clock = ManualClock(0.0)
     arbiter = Arbiter(game, timing or Timing(), clock, agents)
     steps = 0
     while not game.over:

@@ -12,10 +12,12 @@ import sys
 from collections.abc import Callable
 
 from spit import __version__
+from spit.bots import DEFAULT_LEVEL
 from spit.cli import persist as persist_commands
 from spit.cli.coach import add_coach_parser
 from spit.cli.sim import add_sim_parser
 from spit.engine import mode_names
+from spit.engine.config import VARIANT_FIELDS
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -28,9 +30,9 @@ def _variants(values: list[str] | None) -> tuple[str, ...]:
             name = part.strip().upper()
             if not name:
                 continue
-            if name not in ("V1", "V2", "V3", "V4"):
+            if name not in VARIANT_FIELDS:
                 raise argparse.ArgumentTypeError(
-                    f"unknown variant {part.strip()!r}; choose from V1, V2, V3, V4"
+                    f"unknown variant {part.strip()!r}; choose from {', '.join(VARIANT_FIELDS)}"
                 )
             if name not in out:
                 out.append(name)
@@ -200,10 +202,14 @@ def _add_watch(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
     _add_game_options(parser)
     parser.add_argument(
-        "--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)"
+        "--p1",
+        type=_level,
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help="level of player 1 (bottom)",
     )
     parser.add_argument(
-        "--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)"
+        "--p2", type=_level, default=DEFAULT_LEVEL, metavar="LEVEL", help="level of player 2 (top)"
     )
     parser.add_argument(
         "--mode", choices=mode_names(), default="spit", help="the game (default spit)"

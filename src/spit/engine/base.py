@@ -7,11 +7,12 @@ from abc import ABC, abstractmethod
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind
+from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind, call, choose, move, play, slap
 from spit.engine.cards import DECK_SIZE, adjacency_rows
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
 from spit.engine.modes import Mode, get_mode
+from spit.engine.results import Result
 from spit.engine.rng import Rng
 
 SAVE_FORMAT = "spit-game"
@@ -37,6 +38,8 @@ class Game(ABC):
     """
 
     mode: ClassVar[str]
+    #: the kinds of action a player may try in each phase (the engine still checks each)
+    PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]]
     config: Any
     seed: int
     rng: Rng
@@ -46,7 +49,7 @@ class Game(ABC):
     scores: list[int]
     games_won: list[int]
     winner: int | None
-    result: str
+    result: Result
     actions: list[Action]
 
     def _start(self, config: Any, config_type: type, seed: int) -> None:
@@ -64,7 +67,7 @@ class Game(ABC):
         self.scores = [0, 0]
         self.games_won = [0, 0]
         self.winner = None
-        self.result = ""
+        self.result = Result.NONE
         self.phase = Phase.OPENING
 
     def apply(self, action: Action) -> list[Event]:
@@ -101,6 +104,34 @@ class Game(ABC):
         """True if ``card`` may be played onto a pile showing ``onto`` (R8, V3)."""
         return adjacency_rows(bool(self.config.alternating_colours))[onto][card]
 
+    def player_kinds(self) -> tuple[Kind, ...]:
+        """The kinds of action a player may try now (``check`` still decides each one)."""
+        return self.PLAYER_KINDS[self.phase]
+
+    def action_for(self, player: int, column: int | None, pile: int | None) -> Action | None:
+        """The action one of a player's controls means now, or None if it means nothing.
+
+        A control names a ``column`` (stock or hand slot) and a spit ``pile``
+        (play, slap or choose that pile), a column alone (move it, R10), or
+        neither (the call control). Where the only thing to do is to call
+        (the opening, a Spit stalemate: H2) every control calls. The action may
+        still be illegal: ``check`` says why.
+        """
+        kinds = self.player_kinds()
+        if kinds == (Kind.CALL,):
+            return call(player)
+        if column is not None and pile is not None and Kind.PLAY in kinds:
+            return play(player, column, pile)
+        if column is not None and pile is None and Kind.MOVE in kinds:
+            return move(player, column)
+        if pile is not None and Kind.SLAP in kinds:
+            return slap(player, pile)
+        if pile is not None and Kind.CHOOSE in kinds:
+            return choose(player, pile)
+        if column is None and pile is None and Kind.CALL in kinds:
+            return call(player)
+        return None
+
     @property
     def over(self) -> bool:
         """True once the game (or match) has ended."""
@@ -124,7 +155,7 @@ class Game(ABC):
         self.phase = phase
         events.append(PhaseChanged(phase.value))
 
-    def _finish(self, events: list[Event], winner: int | None, reason: str) -> None:
+    def _finish(self, events: list[Event], winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""
         self.winner = winner
         self.result = reason

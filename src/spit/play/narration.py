@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spit.engine import Action, Game, Kind, card_name
+from spit.engine import Action, Game, Kind, Result, RoundEnd, card_name
 from spit.engine.events import (
     CardMoved,
     CardPlayed,
@@ -131,9 +131,9 @@ class Narrator:
             self._round = RoundSummary(event.round_no, self.round_news)
         elif isinstance(event, GameWon):
             how = {
-                "R20": f"{names[event.player]} has no cards left and wins a game",
-                "P6": f"{names[event.player]} played every card and wins the game",
-                "H5": f"Stuck for good: {names[event.player]} holds fewer cards and wins",
+                Result.NO_CARDS_LEFT: f"{names[event.player]} has no cards left and wins a game",
+                Result.PLAYED_OUT: f"{names[event.player]} played every card and wins the game",
+                Result.STUCK: f"Stuck for good: {names[event.player]} holds fewer cards and wins",
             }.get(event.reason, f"{names[event.player]} wins a game")
             if self._round is None:
                 self._round = RoundSummary(self.game.round_no, how)
@@ -225,7 +225,7 @@ class Narrator:
         elif isinstance(event, RoundOver):
             self._takes = []
             self._takes_short = []
-            if event.reason == "layout_emptied" and event.emptied_by is not None:
+            if event.reason is RoundEnd.LAYOUT_EMPTIED and event.emptied_by is not None:
                 self.round_news = f"{names[event.emptied_by]} emptied their layout!"
             else:
                 self.round_news = "Stuck, and no spit cards left: the round is over."

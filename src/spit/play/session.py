@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from spit.engine import Action, Game, Phase, call, choose, move, play, slap
+from spit.engine import Action, Game, Phase
 from spit.play.keys import Binding, KeyMap, Row
 from spit.play.narration import (
     PILE_NAMES,
@@ -24,6 +24,7 @@ from spit.play.narration import (
 )
 from spit.play.status import result_text, status_text
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Outcome, Timing
+from spit.realtime.timers import TimerKind
 
 __all__ = [
     "COUNTDOWN_FROM",
@@ -36,33 +37,29 @@ __all__ = [
 
 COUNTDOWN_FROM = 5.0  #: the H6 stall countdown shows in its last seconds
 
+#: What to say when a key means nothing in a phase (words about keys, not rules).
+_HINTS = {
+    Phase.STALEMATE: "wait: the side piles are turning over",
+    Phase.SLAP: "slap with your top row (left pile) or home row (right pile)",
+    Phase.CHOOSE: "choose with your top row (left pile) or home row (right pile)",
+    Phase.GAME_OVER: "the game is over: Enter plays again, Escape opens the menu",
+}
+
 
 def key_action(game: Game, binding: Binding) -> Action | str:
-    """The action a key means in ``game``'s phase, or a hint why it means nothing."""
+    """The action a key means in ``game`` now (the engine's ``action_for``), or a
+    hint why it means nothing."""
     p, row, col = binding
+    if row is Row.CALL:
+        action = game.action_for(p, None, None)
+    else:
+        action = game.action_for(p, col, None if row is Row.MOVE else int(row))
+    if action is not None:
+        return action
     phase = game.phase
-    info = game.info
-    if phase is Phase.OPENING or (phase is Phase.STALEMATE and not info.side_piles):
-        return call(p)
-    if phase is Phase.PLAY:
-        if row is Row.LEFT or row is Row.RIGHT:
-            return play(p, col, int(row))
-        if row is Row.MOVE:
-            if info.has_moves:
-                return move(p, col)
-            return f"{info.title} has no moves: top row plays left, home row plays right"
-        return call(p)  # the engine says why no spit is due
-    if phase is Phase.STALEMATE:
-        return "wait: the side piles are turning over"
-    if phase is Phase.SLAP:
-        if row is Row.LEFT or row is Row.RIGHT:
-            return slap(p, int(row))
-        return "slap with your top row (left pile) or home row (right pile)"
-    if phase is Phase.CHOOSE:
-        if row is Row.LEFT or row is Row.RIGHT:
-            return choose(p, int(row))
-        return "choose with your top row (left pile) or home row (right pile)"
-    return "the game is over: Enter plays again, Escape opens the menu"
+    if phase is Phase.PLAY:  # only a move key gets here
+        return f"{game.info.title} has no moves: top row plays left, home row plays right"
+    return _HINTS.get(phase, _HINTS[Phase.GAME_OVER])
 
 
 class Session:
@@ -129,7 +126,7 @@ class Session:
         return True
 
     def action_for(self, binding: Binding) -> Action | str:
-        """The action a key means in the current phase, or a hint why it means nothing."""
+        """The action a key means now, or a hint why it means nothing (``key_action``)."""
         return key_action(self.game, binding)
 
     # ------------------------------------------------------------------- time
@@ -172,11 +169,11 @@ class Session:
             times.append(now + step)
         else:
             timer = self.arbiter.timer()
-            if timer is not None and timer[1] == "stall":
+            if timer is not None and timer[1] is TimerKind.STALL:
                 times.append(timer[0] - COUNTDOWN_FROM)
         return min(times) if times else None
 
-    def countdown(self, now: float) -> tuple[float, str] | None:
+    def countdown(self, now: float) -> tuple[float, TimerKind] | None:
         """Seconds left on the visible timer and what it is for, or None."""
         if self.arbiter.paused:
             return None
@@ -187,7 +184,7 @@ class Session:
         left = deadline - now
         if left <= 0:
             return None
-        if what == "stall" and left > COUNTDOWN_FROM:
+        if what is TimerKind.STALL and left > COUNTDOWN_FROM:
             return None
         return left, what
 

@@ -9,25 +9,26 @@ from __future__ import annotations
 
 import math
 
-from spit.engine import Game, Phase
+from spit.engine import Game, Phase, Result
+from spit.realtime.timers import TimerKind
 
 
 def result_text(game: Game, names: tuple[str, str]) -> str:
     """The game's or match's result in words."""
     winner = game.winner
-    if game.result == "round_limit":
+    if game.result is Result.ROUND_LIMIT:
         return "The round limit was reached: a draw."
     if winner is None:
         return "The game is a draw."
-    if game.result == "score":
+    if game.result is Result.SCORE:
         if game.info.lowest_score_wins:
             return f"{names[winner]} wins the match with the lowest score!"
         return f"{names[winner]} reaches the target score and wins the match!"
-    if game.result == "R20":
+    if game.result is Result.NO_CARDS_LEFT:
         return f"{names[winner]} has no cards left and wins the game!"
-    if game.result == "P6":
+    if game.result is Result.PLAYED_OUT:
         return f"{names[winner]} played every card and wins the game!"
-    if game.result == "H5":
+    if game.result is Result.STUCK:
         return f"Stuck for good: {names[winner]} holds fewer cards and wins!"
     return f"{names[winner]} wins the game!"
 
@@ -35,7 +36,7 @@ def result_text(game: Game, names: tuple[str, str]) -> str:
 def status_text(
     game: Game,
     names: tuple[str, str],
-    countdown: tuple[float, str] | None,
+    countdown: tuple[float, TimerKind] | None,
     paused: bool,
     stalled: bool,
 ) -> str:

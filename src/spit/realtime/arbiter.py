@@ -21,14 +21,14 @@ from spit.engine import CLOSE, FLIP, STALL, Action, Game, Kind, call
 from spit.engine.errors import EngineError
 from spit.engine.events import Event, PhaseChanged, Spat, Stalemate
 from spit.realtime.order import Input, InputQueue
-from spit.realtime.timers import Due, Timers, Timing
+from spit.realtime.timers import Due, TimerKind, Timers, Timing
 
 Clock = Callable[[], float]
 
 #: the reason given for an input made while the game was paused
 PAUSED = "the game is paused"
 
-_TIMER_ACTIONS = {"flip": FLIP, "close": CLOSE, "stall": STALL}
+_TIMER_ACTIONS = {TimerKind.FLIP: FLIP, TimerKind.CLOSE: CLOSE, TimerKind.STALL: STALL}
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +297,7 @@ class Arbiter:
     def _fire(self, timer: Due, outcomes: list[Outcome]) -> None:
         deadline, what = timer
         version = self._version
-        if what == "call":
+        if what is TimerKind.CALL:
             # H2: call for each player who has not called in this prompt; a
             # spit (or any new phase) is a fresh prompt with its own countdown.
             due = [p for p in (0, 1) if call(p) in self.game.legal_actions(p)]

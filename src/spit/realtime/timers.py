@@ -9,6 +9,7 @@ length, so a pause stops every timer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from spit.engine import CLOSE, FLIP, STALL, SYSTEM, Game, Phase
 from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
@@ -48,8 +49,20 @@ class Timing:
         return min(self.auto_spit, self.stall_time)
 
 
-#: A running timer: (deadline, what), what being "call", "flip", "close" or "stall".
-Due = tuple[float, str]
+class TimerKind(StrEnum):
+    """Which timer is running (``Arbiter.timer()`` gives its deadline and kind).
+
+    A ``StrEnum``: each equals its old string name, e.g. ``TimerKind.STALL == "stall"``.
+    """
+
+    CALL = "call"  #: H2: the game calls "spit!" (or "ready") for whoever has not
+    FLIP = "flip"  #: P4: Speed's side piles turn a card onto each spit pile
+    CLOSE = "close"  #: H3: the slap or choice window closes
+    STALL = "stall"  #: H6: nobody has played for a while, treat it as a stalemate
+
+
+#: A running timer: (deadline, kind).
+Due = tuple[float, TimerKind]
 
 
 class Timers:
@@ -101,14 +114,14 @@ class Timers:
             return None
         system = game.legal_actions(SYSTEM)
         if phase is Phase.OPENING or (phase is Phase.STALEMATE and FLIP not in system):
-            return (self.phase_since + t.call_wait, "call")
+            return (self.phase_since + t.call_wait, TimerKind.CALL)
         if FLIP in system:
-            return (self.phase_since + t.flip_delay, "flip")
+            return (self.phase_since + t.flip_delay, TimerKind.FLIP)
         if CLOSE in system:
-            return (self.phase_since + t.slap_time, "close")
+            return (self.phase_since + t.slap_time, TimerKind.CLOSE)
         if STALL in system:
-            return (self.progress_at + t.stall_time, "stall")
+            return (self.progress_at + t.stall_time, TimerKind.STALL)
         return None
 
 
-__all__ = ["Due", "Timers", "Timing"]
+__all__ = ["Due", "TimerKind", "Timers", "Timing"]

@@ -17,8 +17,10 @@ from textual.timer import Timer
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from spit.engine import Phase
-from spit.play.keys import key_of_event
+from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.bots import MODES as BOT_MODES
+from spit.engine import Phase, all_modes, mode_names
+from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay, ReplayFileError
@@ -52,11 +54,11 @@ class GameScreen(Screen[None]):
     """The board: both players' cards, the spit piles, the phase in words."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "help", "Help"),
-        Binding("space", "pause", "Pause"),
-        Binding("escape", "menu", "Menu"),
-        Binding("enter", "again", "Play again", show=False),
-        Binding("f2", "coach", "Coaching", show=False),
+        Binding(HELP_KEY, "help", "Help"),
+        Binding(PAUSE_KEY, "pause", "Pause"),
+        Binding(MENU_KEY, "menu", "Menu"),
+        Binding(AGAIN_KEY, "again", "Play again", show=False),
+        Binding(COACH_KEY, "coach", "Coaching", show=False),
     ]
 
     def __init__(
@@ -312,10 +314,10 @@ class PauseScreen(ModalScreen[str]):
     """The game is paused."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("space", "resume", "Resume"),
-        Binding("escape", "resume", "Resume"),
+        Binding(PAUSE_KEY, "resume", "Resume"),
+        Binding(MENU_KEY, "resume", "Resume"),
         Binding("m", "menu", "Menu"),
-        Binding("f1", "resume", show=False),
+        Binding(HELP_KEY, "resume", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -334,9 +336,9 @@ class HelpScreen(ModalScreen[None]):
     """Keys and short rules."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "close", "Close"),
-        Binding("escape", "close", "Close"),
-        Binding("space", "close", show=False),
+        Binding(HELP_KEY, "close", "Close"),
+        Binding(MENU_KEY, "close", "Close"),
+        Binding(PAUSE_KEY, "close", show=False),
     ]
 
     def __init__(self, keymap: Any) -> None:
@@ -373,10 +375,12 @@ class DocScreen(Screen[None]):
 
 
 MENU = (
-    ("spit", "Play Spit (two players)"),
-    ("speed", "Play Speed (two players)"),
-    ("vs-spit", "Play Spit against the computer"),
-    ("vs-speed", "Play Speed against the computer"),
+    *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
+    *(
+        (f"vs-{mode.name}", f"Play {mode.title} against the computer")
+        for mode in all_modes()
+        if mode.name in BOT_MODES
+    ),
     ("tutorial", "Tutorial"),
     ("charts", "Your speed and rating"),
     ("rules", "Rules"),
@@ -456,11 +460,11 @@ class TitleScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
         app = self.app
-        if choice in ("spit", "speed"):
+        if choice in mode_names():
             app.push_screen(GameScreen(choice))
         elif choice == "resume":
             self.resume_match()
-        elif choice in ("vs-spit", "vs-speed"):
+        elif choice is not None and choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
         elif choice == "tutorial":
@@ -507,15 +511,14 @@ class LevelScreen(ModalScreen[str | None]):
         with Vertical(id="level-box"):
             yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
             yield OptionList(
-                *[Option(text, id=level) for level, text in LEVEL_TEXTS.items()], id="levels"
+                *[Option(LEVEL_TEXTS[level], id=level) for level in LEVELS], id="levels"
             )
             yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
-        default = getattr(self.app.settings, "bot_level", "medium")  # type: ignore[attr-defined]
-        order = list(LEVEL_TEXTS)
-        levels.highlighted = order.index(default if default in order else "medium")
+        default = getattr(self.app.settings, "bot_level", DEFAULT_LEVEL)  # type: ignore[attr-defined]
+        levels.highlighted = LEVELS.index(default if default in LEVELS else DEFAULT_LEVEL)
         levels.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
