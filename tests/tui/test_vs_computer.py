@@ -148,7 +148,10 @@ async def test_a_resumed_match_brings_back_its_match_me_player(clock: FakeClock)
     app = make_app(clock, start=None, resumed=saved, bot_seed=2)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        session = screen_of(app).session
+        # a resumed game opens paused, with its board under the pause box
+        board = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        session = board.session
+        assert session is not None
         assert isinstance(session.agents[1], Bot) and 0 not in session.agents
         assert session.levels == {1: "me:Ann"}
         assert session.names == ("Ann", "Computer (like Ann)")
