@@ -50,6 +50,8 @@ async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
         await pilot.press("1")  # ready
         await until(pilot, lambda: host.game.phase is not Phase.OPENING)
         await until(pilot, lambda: "Play!" in text(app, "status") or host.game.over)
+        # a signal (SIGHUP, SIGTERM) saves local games: a network board has none to save
+        assert app.save_games_in_progress() == []
         await pilot.press("escape")  # stop hosting
         await asyncio.wait_for(guest.done.wait(), 5)
         assert guest.ended == "the host left the game"

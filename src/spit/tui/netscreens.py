@@ -114,6 +114,11 @@ class NetGameScreen(GameScreen):
         if self.remote.game.over or self.remote.ended:
             self.action_menu()
 
+    @property
+    def in_progress(self) -> bool:
+        """Nothing to save here: the host keeps the game (and saves it if it stops)."""
+        return False
+
     def action_leave(self) -> None:
         """Esc: leave at once (the host keeps the game; see docs/network.md)."""
         self.action_menu()
