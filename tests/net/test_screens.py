@@ -43,6 +43,7 @@ async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
         status = text(app, "status")
         assert status.startswith("Give the other player: spit join 127.0.0.1:")
         assert host.codes[1] in status
+        assert host.watch_code in text(app, "news") and "--watch" in text(app, "news")
         # our own hand face up, the guest's seat face down
         assert "░" in text(app, "p2-cards") and "░" not in text(app, "p1-cards")
         guest, _ = await bot_guest(host, 1, "speed")

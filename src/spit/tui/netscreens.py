@@ -191,6 +191,7 @@ class HostScreen(NetGameScreen):
         self.decider = local.decide
         self.join_line = host.join_line(1, public_address(host.bind))
         self.remote.waiting = f"Give the other player: {self.join_line}"
+        self.remote.narrator.news = f"Spectators: {host.watch_line(public_address(host.bind))}"
         self.remote.version += 1
         if self.showing:
             self.run_tick()
