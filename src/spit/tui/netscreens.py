@@ -182,7 +182,7 @@ class HostScreen(NetGameScreen):
             await self.host.start()
         except (OSError, ValueError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.remote.lost(f"cannot host: {reason}")
+            self.remote.lost(f"cannot host on {opts.bind}:{opts.port}: {reason}")
             self.run_tick()
             return
         host = self.host
