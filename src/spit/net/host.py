@@ -53,6 +53,7 @@ class Limits:
     ping_every: float = 1.0  #: seconds between pings once the estimate has settled
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
+    max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
 
 
 @dataclass(slots=True)
@@ -86,6 +87,14 @@ class _Server(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
+        host = self.host
+        host.open_connections += 1
+        if host.open_connections > host.limits.max_connections:
+            log.warning("%s: too many connections at once, refused", self.peer)
+            conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.host.open_connections -= 1
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -218,6 +227,8 @@ class Host:
         self.codes = {s: make_code(self.key) for s in remote_seats}
         self.watch_code = make_code(self.key)
         self.stats = HostStats()
+        #: SSH connections open now (authenticated or not)
+        self.open_connections = 0
         self.bot_reaction = bot_reaction
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
