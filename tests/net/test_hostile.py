@@ -243,3 +243,24 @@ async def test_too_many_connections_at_once_are_refused(host_log: LogLines) -> N
             await host.close()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_message_dripping_in_byte_by_byte_is_still_a_stall(host_log: LogLines) -> None:
+    async def body() -> None:
+        host = quick_host(new_game("spit", (), 2))  # stall limit 0.5 s
+        await host.start()
+        try:
+            guest, _ = await join(host, None, answer_pings=False)
+            guest.send_raw(b'{"t":"er')
+            for _ in range(30):  # a byte every 0.1 s for 3 s: each read comes in time
+                if guest.ended:
+                    break
+                await asyncio.sleep(0.1)
+                guest.send_raw(b"r")
+            assert guest.ended == "stalled"  # closed while still dripping
+            await closed(guest)
+            assert host_log.has("stalled in the middle of a message")
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)

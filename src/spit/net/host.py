@@ -408,12 +408,15 @@ class Host:
         bucket = _Bucket(self.limits.rate, self.limits.burst, self.clock())
         buffer = b""
         hello = False
+        # A half-sent message (or the hello) must be complete within ``stall``
+        # seconds of its first byte, however slowly it drips in.
+        started = self.clock()
         while not conn.closed:
-            waiting = bool(buffer) or not hello
+            timeout = None
+            if buffer or not hello:
+                timeout = max(0.0, started + self.limits.stall - self.clock())
             try:
-                chunk = await asyncio.wait_for(
-                    process.stdin.read(4096), self.limits.stall if waiting else None
-                )
+                chunk = await asyncio.wait_for(process.stdin.read(4096), timeout)
             except TimeoutError:
                 what = "in the middle of a message" if buffer else "before saying hello"
                 log.warning("%s stalled %s: closed", conn.peer, what)
@@ -421,6 +424,8 @@ class Host:
                 return
             if not chunk:
                 return
+            if not buffer and hello:
+                started = self.clock()
             buffer += chunk
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
@@ -436,6 +441,7 @@ class Host:
                     log.warning("%s broke the protocol (%s): closed", conn.peer, exc)
                     conn.close(str(exc), tell=True)
                     return
+                started = now  # the rest of the buffer starts a new message
                 if not hello:
                     if msg["t"] != "hello":
                         log.warning("%s sent %s before hello: closed", conn.peer, msg["t"])
