@@ -9,6 +9,7 @@ from textual.pilot import Pilot
 
 from spit.engine import AnyGame, SpitGame
 from spit.realtime.arbiter import Agent, Timing
+from spit.store.replays import Replay
 from spit.tui.app import AppDependencies, AppSettings, GameSettings, Opening, SpitApp
 from spit.tui.screens import GameScreen
 
@@ -29,13 +30,14 @@ def make_app(
     agents: dict[int, Agent] | None = None,
     bot_seed: int | None = None,
     record: bool = True,
+    resumed: Replay | None = None,
 ) -> SpitApp:
     """An app on the fake clock; ``game`` deals every game (default: from the seed)."""
     settings = AppSettings(game=GameSettings(seed=seed, timing=timing or Timing()), names=names)
     deps = AppDependencies(clock=clock, agents=agents or {}, bot_seed=bot_seed, record=record)
     if game is not None:
         deps.game_factory = lambda mode, settings, seed: game()
-    return SpitApp(settings, Opening(start, opponents or {}), deps)
+    return SpitApp(settings, Opening(start, opponents or {}, resumed=resumed), deps)
 
 
 async def written(app: SpitApp, pilot: Pilot[None]) -> None:

@@ -44,6 +44,7 @@ from spit.tui.dealer import (
 )
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested, SettingsChanged
 from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.tutorial import TutorialScreen
 from spit.tui.viewer import ReplayScreen
 
 if TYPE_CHECKING:
@@ -204,6 +205,8 @@ class SpitApp(App[None]):
             self.push_screen(self.replay_screen(opening.replay, leave_exits=True))
         elif opening.resumed is not None:
             self.push_screen(self.game_screen(opening.resumed.final.mode, resumed=opening.resumed))
+        elif opening.mode == "tutorial":
+            self.push_screen(TutorialScreen(self.dealer))
         elif opening.mode is not None:
             self.push_screen(self.game_screen(opening.mode, opening.opponents))
 
@@ -223,7 +226,10 @@ class SpitApp(App[None]):
         )
 
     def on_play_requested(self, message: PlayRequested) -> None:
-        """A screen asked for a game (or to carry on a saved match)."""
+        """A screen asked for a game (or to carry on a saved match, or the tutorial)."""
+        if message.mode == "tutorial":
+            self.push_screen(TutorialScreen(self.dealer))
+            return
         self.push_screen(self.game_screen(message.mode, message.opponents, message.resumed))
 
     def on_host_requested(self, message: HostRequested) -> None:

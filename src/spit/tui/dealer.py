@@ -137,8 +137,13 @@ class Opening:
 
     def __post_init__(self) -> None:
         for level in self.opponents.values():
-            if level not in BOT_LEVELS:
-                raise ValueError(f"unknown level {level!r}; choose from {', '.join(BOT_LEVELS)}")
+            if level in BOT_LEVELS:
+                continue
+            from spit.store.coaching import MATCH_ME, is_match_me
+
+            if not is_match_me(level):
+                choices = ", ".join((*BOT_LEVELS, MATCH_ME))
+                raise ValueError(f"unknown level {level!r}; choose from {choices}")
 
 
 def make_game(mode: str, settings: GameSettings, seed: int) -> AnyGame:
@@ -255,11 +260,18 @@ class Dealer:
         """
         settings = self.settings.game
         names = list(self.settings.names)
+        from spit.store.coaching import is_match_me, match_me, match_me_name
+        from spit.store.replays import MAX_NAME
+
         if resumed is not None:
             game = resumed.final
             players = resumed.meta.players
             names = [players[0].name, players[1].name]
-            opponents = {p: info.bot for p, info in enumerate(players) if info.bot in BOT_LEVELS}
+            opponents = {
+                p: info.bot
+                for p, info in enumerate(players)
+                if info.bot is not None and (info.bot in BOT_LEVELS or is_match_me(info.bot))
+            }
         else:
             seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
             game = self.deps.game_factory(mode, settings, seed)
@@ -271,8 +283,25 @@ class Dealer:
                 bot_seed = self.deps.bot_seed
                 if bot_seed is None:
                     bot_seed = random.SystemRandom().getrandbits(63)
-                agents[player] = self.deps.bot_factory(level, player, bot_seed + player, game.mode)
-                names[player] = computer_name(level)
+                person = match_me_name(level, self.settings.names[0])
+                if person is not None:  # "match me": as fast as that person's saved games
+                    from spit.bots import make_bot
+
+                    like = match_me(person)
+                    agents[player] = make_bot(
+                        like.strategy,
+                        player,
+                        seed=bot_seed + player,
+                        mode=game.mode,
+                        reaction=like.profile.reaction,
+                    )
+                    names[player] = computer_name(f"like {person}")[:MAX_NAME]
+                    level = like.label[:MAX_NAME]
+                else:
+                    agents[player] = self.deps.bot_factory(
+                        level, player, bot_seed + player, game.mode
+                    )
+                    names[player] = computer_name(level)
                 levels[player] = level
             if timing.auto_spit is None:
                 timing = replace(timing, auto_spit=settings.computer_auto_spit)

@@ -22,10 +22,11 @@ from textual.widgets.option_list import Option
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import Phase, all_modes, mode_names
-from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, KeyMap, key_of_event
+from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, KeyMap, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.resume import has_saved_games
+from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
@@ -62,6 +63,7 @@ class GameScreen(Screen[None]):
         Binding(PAUSE_KEY, "pause", "Pause"),
         Binding(MENU_KEY, "leave", "Leave"),
         Binding(AGAIN_KEY, "again", "Play again", show=False),
+        Binding(COACH_KEY, "coach", "Coaching", show=False),
     ]
 
     class Saved(Message):
@@ -87,12 +89,14 @@ class GameScreen(Screen[None]):
         self._pauses: set[str] = set()
         self.error: str | None = None
         self._painted = -1  # the session version last painted
+        self._coached = False  # the summary box has been filled for this game
 
     def compose(self) -> ComposeResult:
         with Vertical(id="board"):
             for region in REGIONS:
                 yield TextBox(id=region)
         yield Static(id="too-small")
+        yield CoachBox(id="coach")
 
     def on_mount(self) -> None:
         self.new_game()
@@ -116,6 +120,8 @@ class GameScreen(Screen[None]):
             return
         self.error = None
         self._painted = -1
+        self._coached = False
+        self.query_one("#coach", CoachBox).display = False
         self._pauses.discard("error")
         self.check_size()
         self.run_tick()
@@ -181,8 +187,22 @@ class GameScreen(Screen[None]):
             self.schedule(now)
             if session.summaries and "round" not in self._pauses:
                 self.show_round(session.summaries.pop(0))
+            if session.game.over and not self._coached:
+                self.show_coaching()
         except Exception as exc:
             self.fail(exc)
+
+    def show_coaching(self) -> None:
+        """At the game's end: the summary box (reactions, misses, closest level) over the board."""
+        self._coached = True
+        box = self.query_one("#coach", CoachBox)
+        box.display = self.session is not None and box.show_session(self.session)
+
+    def action_coach(self) -> None:
+        """Hide or show the summary box once the game is over."""
+        if self._coached:
+            box = self.query_one("#coach", CoachBox)
+            box.display = not box.display
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""
@@ -379,6 +399,7 @@ class GameScreen(Screen[None]):
         note = self.query_one("#too-small", Static)
         board.display = not small
         note.display = small
+        self.query_one("#coach", CoachBox).visible = not small
         if small:
             note.update(
                 f"The terminal is {width}x{height}; Spit needs at least "
@@ -488,6 +509,8 @@ MENU = (
     ),
     ("host", "Host a game over the network"),
     ("join", "Join a game over the network"),
+    ("tutorial", "Tutorial"),
+    ("charts", "Your speed and rating"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -587,6 +610,12 @@ class TitleScreen(Screen[None]):
             app.push_screen(HostSetupScreen(), self._start_host)
         elif choice == "join":
             self.post_message(JoinRequested())
+        elif choice == "tutorial":
+            self.post_message(PlayRequested("tutorial"))
+        elif choice == "charts":
+            from spit.tui.widgets.charts import ChartsScreen
+
+            app.push_screen(ChartsScreen(self.settings.names[0]))
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
@@ -620,6 +649,7 @@ LEVEL_TEXTS = {
     "medium": "medium   quicker, turns up hidden cards first",
     "hard": "hard     quick, keeps piles open, never feeds you",
     "expert": "expert   fastest, thinks a move ahead",
+    "match-me": "match me as fast as you, from your saved games",
 }
 
 
