@@ -15,7 +15,10 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from spit.play.texts import to_ascii
+from spit.store.paths import database_path
 from spit.store.records import RecordsError, Stats, Tally, compute_stats, load_results
 from spit.store.replays import ReplayFileError, load_replay, verify_file
 from spit.store.resume import clear_match_in_progress, load_match_in_progress
@@ -62,7 +65,7 @@ def _table(title: str, first: str, tallies: list[Tally]) -> Table:
     table.add_column("Fastest win", justify="right")
     for t in tallies:
         table.add_row(
-            t.label,
+            Text(t.label),  # a name is what someone typed: never markup
             str(t.played),
             str(t.wins),
             str(t.losses),
@@ -74,6 +77,33 @@ def _table(title: str, first: str, tallies: list[Tally]) -> Table:
     return table
 
 
+def fastest_text(stats: Stats) -> str | None:
+    """The line about the fastest win (plain text, names as typed), or None."""
+    f = stats.fastest_win
+    if not f:
+        return None
+    return (
+        f"Fastest win: {f['winner']} beat {f['loser']} in {_duration(f['seconds'])} "
+        f"({f['mode']} {f['kind']}, {f['finished_at'][:10]})"
+    )
+
+
+def notes(stats: Stats) -> list[str]:
+    """What the tables leave out: damaged rows, games between computer players."""
+    out = []
+    if stats.skipped:
+        out.append(
+            f"warning: {stats.skipped} result(s) in {database_path()} could not be read "
+            "(damaged or edited) and were skipped"
+        )
+    if stats.computer_only:
+        out.append(
+            f"{stats.computer_only} game(s) between two computer players (spit watch) "
+            "are not counted"
+        )
+    return out
+
+
 def print_stats(stats: Stats, console: Console) -> None:
     """Show the statistics as rich tables."""
     if not stats.results:
@@ -82,14 +112,9 @@ def print_stats(stats: Stats, console: Console) -> None:
         console.print(_table("Players", "Name", stats.players))
     if stats.bots:
         console.print(_table("Computer opponents", "Bot level", stats.bots))
-    if stats.fastest_win:
-        f = stats.fastest_win
-        console.print(
-            f"Fastest win: {f['winner']} beat {f['loser']} in {_duration(f['seconds'])} "
-            f"({f['mode']} {f['kind']}, {f['finished_at'][:10]})"
-        )
-    if stats.skipped:
-        console.print(f"[yellow]{stats.skipped} damaged result(s) skipped.[/yellow]")
+    fastest = fastest_text(stats)
+    if fastest:
+        console.print(Text(fastest))
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -104,6 +129,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats.to_json()))
     else:
         print_stats(stats, Console())
+    for note in notes(stats):
+        print(note, file=sys.stderr)
     return 0
 
 
@@ -113,7 +140,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         failed = 0
         for path in args.files:
             ok, line = verify_file(path)
-            print(line, flush=True)
+            print(to_ascii(line) if getattr(args, "ascii", False) else line, flush=True)
             failed += not ok
         return 1 if failed else 0
     if len(args.files) != 1:

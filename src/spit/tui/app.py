@@ -146,6 +146,7 @@ class SpitApp(App[None]):
         replay: Replay | None = None,
         resumed: Replay | None = None,
         record: bool = True,
+        ascii_only: bool = False,
     ) -> None:
         """``start``: 'spit' or 'speed' to go straight to a game, None for the title menu.
 
@@ -162,6 +163,7 @@ class SpitApp(App[None]):
         ``replay``: open the replay viewer on it; ``resumed``: carry on with
         this saved match. ``record``: save every finished game's replay and
         result, and each match after every round (``spit.store.archive``).
+        ``ascii_only``: draw suits as S H D C and boxes in ASCII (``--ascii``).
         """
         super().__init__()
         self.start = start
@@ -185,6 +187,7 @@ class SpitApp(App[None]):
         self.replay = replay
         self.resumed = resumed
         self.record = record
+        self.ascii_only = ascii_only
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
