@@ -114,7 +114,10 @@ def atomic_write(path: Path, data: bytes | str) -> None:
     problem = not_a_regular_file(path)
     if problem is not None:  # never replace a pipe or a device with a file
         raise OSError(f"{path}: {problem}")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file stands where the folder should be
+        raise OSError(f"{path.parent} is a file, not a folder") from None
     try:
         mode = path.stat().st_mode & 0o777  # keep the old file's permissions
     except OSError:

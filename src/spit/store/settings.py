@@ -32,8 +32,11 @@ VARIANTS = ("V1", "V2", "V3", "V4")
 SPEED_DEALS = ("standard", "long")
 BOT_LEVELS = ("easy", "medium", "hard", "expert")
 MAX_NAME = 24
+#: The card colours (``spit.tui.render.PALETTES`` has each one's colours).
+PALETTE_NAMES = ("default", "colour-blind", "four-colour", "light")
 #: Largest match target score (V4's usual target is 100).
 MAX_TARGET = 100_000
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -41,7 +44,8 @@ class Settings:
 
     ``auto_spit`` is H2's countdown in seconds against the computer (None: off);
     ``spit_target`` the score that ends a V4 match; ``speed_target`` the score
-    of a Speed P7 match (0: single games).
+    of a Speed P7 match (0: single games); ``palette`` the card colours
+    (one of ``PALETTE_NAMES``).
     """
 
     names: tuple[str, str] = ("Player 1", "Player 2")
@@ -53,6 +57,7 @@ class Settings:
     slap_time: float = 3.0
     spit_target: int = 100
     speed_target: int = 0
+    palette: str = "default"
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -128,10 +133,12 @@ class _Reader:
 
     def read(self, data: dict[str, Any]) -> Settings:
         defaults = Settings()
-        self.unknown(data, "", ("players", "game", "timing", "keys"))
+        self.unknown(data, "", ("players", "game", "timing", "keys", "display"))
         players = self.table(data, "players")
         game = self.table(data, "game")
         timing = self.table(data, "timing")
+        display = self.table(data, "display")
+        self.unknown(display, "display.", ("palette",))
         self.unknown(players, "players.", ("player1", "player2"))
         self.unknown(
             game,
@@ -150,6 +157,7 @@ class _Reader:
             slap_time=self.seconds(timing, "slap_time", 0.5, 30.0, defaults.slap_time),
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
+            palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
         )
 
     def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
@@ -198,14 +206,19 @@ class _Reader:
         return tuple(sorted(chosen))
 
     def choice(
-        self, table: dict[str, Any], key: str, options: tuple[str, ...], default: str
+        self,
+        table: dict[str, Any],
+        key: str,
+        options: tuple[str, ...],
+        default: str,
+        section: str = "game",
     ) -> str:
         if key not in table:
             return default
         value = table[key]
         if value not in options:
             self.warn(
-                f"game.{key}",
+                f"{section}.{key}",
                 f"must be one of {', '.join(options)}, got {shown(value)}; using {default!r}",
             )
             return default
@@ -339,6 +352,7 @@ def dumps_settings(settings: Settings) -> str:
             },
         ),
         ("timing", {"auto_spit": auto, "slap_time": settings.slap_time}),
+        ("display", {"palette": settings.palette}),
         ("keys.player1", dict(settings.keys[0])),
         ("keys.player2", dict(settings.keys[1])),
     ]

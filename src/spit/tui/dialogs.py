@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -9,9 +10,17 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from spit.play.session import RoundSummary
-from spit.store.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS
+from spit.store.settings import (
+    BOT_LEVELS,
+    MAX_NAME,
+    MAX_TARGET,
+    PALETTE_NAMES,
+    SPEED_DEALS,
+    VARIANTS,
+)
 from spit.store.settings import Settings as UserSettings
 from spit.tui.remap import KeysScreen
+from spit.tui.render import PALETTES
 
 
 class WarningsScreen(ModalScreen[None]):
@@ -109,10 +118,19 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
 
 
 def _name(text: str, what: str) -> str:
+    """A player's name as typed, or SettingsError saying what is wrong with it."""
     name = text.strip()
-    if not name or not name.isprintable():
+    if not name:
         raise SettingsError(f"{what}: give a name")
-    return name[:MAX_NAME]
+    if not name.isprintable():
+        raise SettingsError(
+            f"{what}: a name cannot hold control characters (such as tab or escape)"
+        )
+    if len(name) > MAX_NAME:
+        raise SettingsError(
+            f"{what}: a name has at most {MAX_NAME} characters (this one has {len(name)})"
+        )
+    return name
 
 
 FIELDS = (
@@ -124,11 +142,13 @@ FIELDS = (
     ("slap_time", "Slap time (s)"),
     ("spit_target", "V4 match target"),
     ("speed_target", "Speed match target"),
+    ("palette", "Card colours"),
 )
 #: The fields chosen from a list (a Select each), with each choice's words.
 CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
     "speed_deal": (("standard (P1)", "standard"), ("long (P1b)", "long")),
     "bot_level": tuple((level, level) for level in BOT_LEVELS),
+    "palette": tuple((PALETTES[name].label, name) for name in PALETTE_NAMES),
 }
 assert [v for _, v in CHOICES["speed_deal"]] == list(SPEED_DEALS)
 HINTS = {
@@ -138,6 +158,7 @@ HINTS = {
     "slap_time": "0.5 to 30 seconds (H3)",
     "spit_target": "lowest total wins",
     "speed_target": "0: single games (P7)",
+    "palette": "cards, and a dark or light screen",
 }
 
 
@@ -164,6 +185,7 @@ class SettingsScreen(Screen[None]):
             "slap_time": f"{user.slap_time:g}",
             "spit_target": str(user.spit_target),
             "speed_target": str(user.speed_target),
+            "palette": user.palette,
         }
         yield Static(
             "[b]Settings:[/b] Tab next field, ctrl+s save, Esc back without saving",
@@ -213,6 +235,9 @@ class SettingsScreen(Screen[None]):
         level = self.value("bot_level")
         if level not in BOT_LEVELS:
             raise SettingsError(f"Computer level: choose from {', '.join(BOT_LEVELS)}")
+        palette = self.value("palette")
+        if palette not in PALETTE_NAMES:
+            raise SettingsError(f"Card colours: choose from {', '.join(PALETTE_NAMES)}")
         auto_text = self.value("auto_spit").lower()
         auto = None if auto_text == "off" else _number(auto_text, "Auto-spit", 0.0, 30.0)
         return user.with_changes(
@@ -224,12 +249,13 @@ class SettingsScreen(Screen[None]):
             slap_time=_number(self.value("slap_time"), "Slap time", 0.5, 30.0),
             spit_target=_whole(self.value("spit_target"), "V4 match target", 1, MAX_TARGET),
             speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
+            palette=palette,
         )
 
     def say(self, text: str, error: bool = False) -> None:
-        """Show a line under the form."""
+        """Show a message under the form (wrapped, never cut; never read as markup)."""
         style = "bold red" if error else "bold green"
-        self.query_one("#settings-message", Static).update(f"[{style}]{text}[/]")
+        self.query_one("#settings-message", Static).update(Text(text, style=style))
 
     def action_save(self) -> None:
         """Check the form, write the config file, and use the settings from now on."""

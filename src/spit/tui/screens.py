@@ -24,7 +24,7 @@ from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay, ReplayFileError
 from spit.store.resume import load_match_in_progress, match_in_progress_exists
 from spit.tui.dialogs import RoundScreen, SettingsScreen
-from spit.tui.widgets.board import TextBox, board_texts
+from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.app import SpitApp
@@ -178,7 +178,8 @@ class GameScreen(Screen[None]):
             return
         now = self.now() if now is None else now
         self._painted = session.version
-        texts = board_texts(session, now)
+        app = self.spit_app
+        texts = board_texts(session, now, app.palette)
         note = session.archive_message
         if note and session.flash is None and (session.game.over or "not saved" in note):
             failed = "not saved" in note
@@ -189,9 +190,10 @@ class GameScreen(Screen[None]):
                 overflow="ellipsis",
             )
         if self.error:
-            texts["flash"] = texts["flash"].from_markup(f"[b red]{self.error}[/]")
+            texts["flash"] = Text(self.error, style="bold red", no_wrap=True, overflow="ellipsis")
         for region, text in texts.items():
-            self.query_one(f"#{region}", TextBox).set(text)
+            shown = ascii_text(text) if app.ascii_only else text
+            self.query_one(f"#{region}", TextBox).set(shown)
 
     def schedule(self, now: float) -> None:
         """Wake up when the session next has something to do (only with the real clock)."""
@@ -379,6 +381,13 @@ TITLE_ART = """\
 The real-time card game for two people at one keyboard."""
 
 
+ASCII_TITLE_ART = """\
+[b]S P I T[/b]
+S H D C
+
+The real-time card game for two people at one keyboard."""
+
+
 class TitleScreen(Screen[None]):
     """The title menu."""
 
@@ -386,7 +395,8 @@ class TitleScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
-            yield Static(TITLE_ART, id="title-art")
+            ascii_only = getattr(self.app, "ascii_only", False)
+            yield Static(ASCII_TITLE_ART if ascii_only else TITLE_ART, id="title-art")
             yield OptionList(*self.menu_options(), id="menu")
             yield Static("", id="title-settings")
             yield Static("", id="title-note")

@@ -25,7 +25,7 @@ from spit.play.session import Session
 from spit.realtime.arbiter import Applied
 from spit.store.replays import Replay
 from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import TextBox, board_texts
+from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.app import SpitApp
@@ -137,7 +137,8 @@ class ReplayScreen(Screen[None]):
 
     def repaint(self, now: float) -> None:
         """Draw the board, with the viewer's own status and keys."""
-        texts = board_texts(self.session, now)
+        app = self.spit_app
+        texts = board_texts(self.session, now, app.palette)
         texts["status"] = Text(self.status_text(), style="bold yellow", no_wrap=True)
         footer = Text(no_wrap=True, overflow="ellipsis")
         for key, what in VIEWER_KEYS:
@@ -147,7 +148,8 @@ class ReplayScreen(Screen[None]):
         if self.error:
             texts["flash"] = Text(self.error, style="bold red")
         for region, text in texts.items():
-            self.query_one(f"#{region}", TextBox).set(text)
+            shown = ascii_text(text) if app.ascii_only else text
+            self.query_one(f"#{region}", TextBox).set(shown)
 
     # ------------------------------------------------------------------- keys
 

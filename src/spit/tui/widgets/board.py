@@ -13,14 +13,18 @@ from textual.widget import Widget
 from spit.engine import Phase
 from spit.play.keys import Row
 from spit.play.session import PILE_NAMES, Session
+from spit.play.texts import ASCII_CHARS
 from spit.tui.render import (
+    DEFAULT_PALETTE,
     DIM,
     KEY_STYLE,
+    Palette,
     PileShow,
     SideShow,
     Slot,
     draw_centre,
     draw_slots,
+    fit,
 )
 
 
@@ -100,7 +104,7 @@ def _slots(session: Session, p: int) -> list[Slot]:
     return slots
 
 
-def _centre(session: Session) -> Text:
+def _centre(session: Session, palette: Palette = DEFAULT_PALETTE) -> Text:
     game = session.game
     piles = []
     for j in (0, 1):
@@ -126,7 +130,7 @@ def _centre(session: Session) -> Text:
     if game.mode == "speed":
         side = game.side
         sides = (SideShow(len(side[0])), SideShow(len(side[1])))
-    return draw_centre((piles[0], piles[1]), sides, banner=_banner(session))
+    return draw_centre((piles[0], piles[1]), sides, banner=_banner(session), palette=palette)
 
 
 def _banner(session: Session) -> tuple[str, ...]:
@@ -145,13 +149,39 @@ def _banner(session: Session) -> tuple[str, ...]:
         return ("CHOOSE", "a pile")
     if phase is Phase.GAME_OVER:
         winner = game.winner
-        who = "draw" if winner is None else f"{session.name(winner)[:14]} wins"
+        who = "draw" if winner is None else f"{fit(session.name(winner), 10)} wins"
         return ("GAME OVER", who)
     return ()
 
 
-def board_texts(session: Session, now: float) -> dict[str, Text]:
-    """The text of every region of the board, by widget id."""
+def ascii_text(text: Text) -> Text:
+    """``text`` with suits as S H D C and boxes drawn in ASCII, its styles kept."""
+    plain = text.plain
+    converted = plain.translate(ASCII_CHARS)
+    if converted.isascii() and converted == plain:
+        return text
+    out = text.copy()
+    out.plain = converted.encode("ascii", "replace").decode("ascii")
+    return out
+
+
+def board_texts(
+    session: Session,
+    now: float,
+    palette: Palette = DEFAULT_PALETTE,
+    ascii_only: bool = False,
+) -> dict[str, Text]:
+    """The text of every region of the board, by widget id, in ``palette``'s colours.
+
+    ``ascii_only``: suits as S H D C and boxes in ASCII, for terminals without them.
+    """
+    texts = _board_texts(session, now, palette)
+    if ascii_only:
+        return {region: ascii_text(text) for region, text in texts.items()}
+    return texts
+
+
+def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Text]:
     game = session.game
     mode = "Speed" if game.mode == "speed" else "Spit"
     variants = getattr(game.config, "variants", ())
@@ -172,9 +202,9 @@ def board_texts(session: Session, now: float) -> dict[str, Text]:
     return {
         "topbar": top,
         "p2-info": _info_line(session, 1),
-        "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True),
-        "centre": _centre(session),
-        "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False),
+        "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True, palette=palette),
+        "centre": _centre(session, palette),
+        "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False, palette=palette),
         "p1-info": _info_line(session, 0),
         "status": status,
         "news": Text(session.news, no_wrap=True, overflow="ellipsis"),
