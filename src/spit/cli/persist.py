@@ -14,14 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from spit.play.texts import to_ascii
-from spit.store.paths import database_path
-from spit.store.records import RecordsError, Stats, Tally, compute_stats, load_results
+from spit.store.paths import data_dir_problem, database_path, replay_dir
+from spit.store.records import RecordsError, Stats, compute_stats, load_results
+from spit.store.replay_list import SavedReplay, saved_replays
 from spit.store.replays import ReplayFileError, load_replay, verify_file
 from spit.store.resume import clear_match_in_progress, load_match_in_progress
+from spit.tui.tables import stats_renderable
 
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
 Launcher = Callable[[argparse.Namespace], int]
@@ -37,7 +37,13 @@ def register(
     stats.set_defaults(handler=cmd_stats)
 
     replay = subparsers.add_parser("replay", help="watch or check saved replays")
-    replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="replay file(s)")
+    replay.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="replay file(s); without one, list the saved replays and where they are kept",
+    )
     replay.add_argument(
         "--verify",
         action="store_true",
@@ -48,44 +54,6 @@ def register(
     resume = subparsers.add_parser("resume", help="carry on with the unfinished match")
     resume.add_argument("--discard", action="store_true", help="delete the unfinished match")
     resume.set_defaults(handler=cmd_resume, launch=launchers.get("resume"))
-
-
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes}:{secs:02d}"
-
-
-def _table(title: str, first: str, tallies: list[Tally]) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column(first)
-    for name in ("Played", "Won", "Lost", "Drawn", "Streak", "Best streak"):
-        table.add_column(name, justify="right")
-    table.add_column("Fastest win", justify="right")
-    for t in tallies:
-        table.add_row(
-            Text(t.label),  # a name is what someone typed: never markup
-            str(t.played),
-            str(t.wins),
-            str(t.losses),
-            str(t.draws),
-            str(t.current_streak),
-            str(t.longest_streak),
-            _duration(t.fastest_win),
-        )
-    return table
-
-
-def fastest_text(stats: Stats) -> str | None:
-    """The line about the fastest win (plain text, names as typed), or None."""
-    f = stats.fastest_win
-    if not f:
-        return None
-    return (
-        f"Fastest win: {f['winner']} beat {f['loser']} in {_duration(f['seconds'])} "
-        f"({f['mode']} {f['kind']}, {f['finished_at'][:10]})"
-    )
 
 
 def notes(stats: Stats) -> list[str]:
@@ -106,15 +74,7 @@ def notes(stats: Stats) -> list[str]:
 
 def print_stats(stats: Stats, console: Console) -> None:
     """Show the statistics as rich tables."""
-    if not stats.results:
-        console.print("No finished games yet. Play one with [bold]spit play[/bold].")
-    if stats.players:
-        console.print(_table("Players", "Name", stats.players))
-    if stats.bots:
-        console.print(_table("Computer opponents", "Bot level", stats.bots))
-    fastest = fastest_text(stats)
-    if fastest:
-        console.print(Text(fastest))
+    console.print(stats_renderable(stats, "Play one with 'spit play'."))
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -129,13 +89,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats.to_json()))
     else:
         print_stats(stats, Console())
+    sys.stdout.flush()  # the tables first, then the notes on stderr
     for note in notes(stats):
         print(note, file=sys.stderr)
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches."""
+    """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches;
+    ``spit replay`` lists the saved replays (``--verify`` alone checks them all)."""
+    if not args.files:
+        entries = saved_replays()
+        if not args.verify:
+            return list_replays(entries, getattr(args, "ascii", False))
+        args.files = [entry.path for entry in entries]
     if args.verify:
         failed = 0
         for path in args.files:
@@ -159,6 +126,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0 if ok else 1
     args.replay = replay
     return launch(args)
+
+
+def list_replays(entries: list[SavedReplay], ascii_only: bool = False) -> int:
+    """Print the saved replays (newest first) and the folder they are in."""
+    problem = data_dir_problem()
+    if problem is not None:
+        print(f"spit: {problem}", file=sys.stderr)
+        return 1
+    folder = replay_dir()
+    if not entries:
+        print(f"No saved replays yet. Finished games are saved in {folder}")
+        return 0
+    print(f"Saved replays in {folder} (newest first):")
+    for entry in entries:
+        who = f"{entry.players}, " if entry.players else ""
+        line = f"  {entry.path.name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
+        print(to_ascii(line) if ascii_only else line)
+    print("Watch one with: spit replay FILE")
+    return 0
 
 
 def cmd_resume(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay, ReplayFileError
 from spit.store.resume import load_match_in_progress, match_in_progress_exists
 from spit.tui.dialogs import RoundScreen, SettingsScreen
+from spit.tui.library import ReplaysScreen, StatsScreen
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
@@ -359,15 +360,25 @@ class DocScreen(Screen[None]):
         self.app.pop_screen()
 
 
-MENU = (
-    ("spit", "Play Spit (two players)"),
-    ("speed", "Play Speed (two players)"),
-    ("vs-spit", "Play Spit against the computer"),
-    ("vs-speed", "Play Speed against the computer"),
-    ("rules", "Rules"),
-    ("keys", "Keys"),
-    ("settings", "Settings"),
-    ("quit", "Quit"),
+#: The title menu, in groups (a line between groups). To add an entry, put
+#: ``(id, label)`` in a group and a ``choose_<id>`` method (dashes as
+#: underscores) on ``TitleScreen``; the list scrolls, so 14 and more fit 80x24.
+MENU: tuple[tuple[tuple[str, str], ...], ...] = (
+    (
+        ("spit", "Play Spit (two players)"),
+        ("speed", "Play Speed (two players)"),
+        ("vs-spit", "Play Spit against the computer"),
+        ("vs-speed", "Play Speed against the computer"),
+        ("watch", "Watch two computer players"),
+    ),
+    (
+        ("stats", "Statistics"),
+        ("replays", "Saved replays"),
+        ("rules", "Rules"),
+        ("keys", "Keys"),
+        ("settings", "Settings"),
+        ("quit", "Quit"),
+    ),
 )
 #: shown first in the menu while a match is saved, unfinished
 RESUME_ENTRY = ("resume", "Resume match")
@@ -406,12 +417,18 @@ class TitleScreen(Screen[None]):
         self.query_one("#menu", OptionList).focus()
 
     @staticmethod
-    def menu_options() -> list[Option]:
-        """The menu entries, with "Resume match" first while a match is waiting."""
-        entries = list(MENU)
+    def menu_options() -> list[Option | None]:
+        """The menu entries (None: a line between groups), "Resume match" first
+        while a match is waiting."""
+        groups = [list(group) for group in MENU]
         if match_in_progress_exists():
-            entries.insert(0, RESUME_ENTRY)
-        return [Option(label, id=key) for key, label in entries]
+            groups[0].insert(0, RESUME_ENTRY)
+        options: list[Option | None] = []
+        for group in groups:
+            if options:
+                options.append(None)
+            options.extend(Option(label, id=key) for key, label in group)
+        return options
 
     def on_screen_resume(self) -> None:
         settings = self.app.settings  # type: ignore[attr-defined]
@@ -421,12 +438,12 @@ class TitleScreen(Screen[None]):
             f"Spit variants: {variants}    Speed deal: {deal}"
         )
         menu = self.query_one("#menu", OptionList)
-        options = self.menu_options()
+        options = [o for o in self.menu_options() if o is not None]
         if [o.id for o in options] != [
             menu.get_option_at_index(i).id for i in range(menu.option_count)
         ]:
             menu.clear_options()
-            menu.add_options(options)
+            menu.add_options(self.menu_options())
             menu.highlighted = 0
 
     def resume_match(self) -> None:
@@ -447,28 +464,76 @@ class TitleScreen(Screen[None]):
         self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        choice = event.option.id
-        app = self.app
-        if choice in ("spit", "speed"):
-            app.push_screen(GameScreen(choice))
-        elif choice == "resume":
-            self.resume_match()
-        elif choice in ("vs-spit", "vs-speed"):
-            mode = choice.removeprefix("vs-")
-            app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
-        elif choice == "rules":
-            app.push_screen(DocScreen(SPIT_RULES))
-        elif choice == "keys":
-            app.push_screen(DocScreen(keys_text(app.keymap)))  # type: ignore[attr-defined]
-        elif choice == "settings":
-            app.push_screen(SettingsScreen())
-        elif choice == "quit":
-            app.exit()
+        choice = event.option.id or ""
+        handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
+        if handler is not None:
+            handler()
+
+    def choose_spit(self) -> None:
+        """Spit, two players at one keyboard."""
+        self.app.push_screen(GameScreen("spit"))
+
+    def choose_speed(self) -> None:
+        """Speed, two players at one keyboard."""
+        self.app.push_screen(GameScreen("speed"))
+
+    def choose_resume(self) -> None:
+        """Carry on with the saved match."""
+        self.resume_match()
+
+    def choose_vs_spit(self) -> None:
+        """Spit against the computer, at a level to choose."""
+        self.app.push_screen(LevelScreen(), lambda level: self._start_vs("spit", level))
+
+    def choose_vs_speed(self) -> None:
+        """Speed against the computer, at a level to choose."""
+        self.app.push_screen(LevelScreen(), lambda level: self._start_vs("speed", level))
+
+    def choose_watch(self) -> None:
+        """Two computer players: choose player 1's level, then player 2's; Spit."""
+
+        def second(first: str | None) -> None:
+            if first is None:
+                return
+            self.app.push_screen(
+                LevelScreen(WATCH_HEADINGS[1], WATCH_NOTE),
+                lambda level: self._start_watch(first, level),
+            )
+
+        self.app.push_screen(LevelScreen(WATCH_HEADINGS[0], WATCH_NOTE), second)
+
+    def choose_stats(self) -> None:
+        """The statistics, as ``spit stats`` shows them."""
+        self.app.push_screen(StatsScreen())
+
+    def choose_replays(self) -> None:
+        """The saved replays, to pick one to watch."""
+        self.app.push_screen(ReplaysScreen())
+
+    def choose_rules(self) -> None:
+        """The rules."""
+        self.app.push_screen(DocScreen(SPIT_RULES))
+
+    def choose_keys(self) -> None:
+        """Both players' keys."""
+        self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
+
+    def choose_settings(self) -> None:
+        """The settings editor."""
+        self.app.push_screen(SettingsScreen())
+
+    def choose_quit(self) -> None:
+        """Leave spit."""
+        self.app.exit()
 
     def _start_vs(self, mode: str, level: str | None) -> None:
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
             self.app.push_screen(GameScreen(mode, {1: level}))
+
+    def _start_watch(self, first: str, second: str | None) -> None:
+        if second is not None:
+            self.app.push_screen(GameScreen("spit", {0: first, 1: second}))
 
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
@@ -482,18 +547,34 @@ LEVEL_TEXTS = {
 }
 
 
+WATCH_HEADINGS = (
+    "[b]Watch[/b]: choose player 1's level (bottom)",
+    "[b]Watch[/b]: choose player 2's level (top)",
+)
+WATCH_NOTE = "Two computer players play Spit.   Enter: choose   Esc: back"
+
+
 class LevelScreen(ModalScreen[str | None]):
     """Choose the computer's level; dismisses with the level, or None."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
 
+    def __init__(
+        self,
+        heading: str = "[b]Against the computer[/b]: choose its level",
+        note: str = "You are Player 1 (bottom).   Enter: start   Esc: back",
+    ) -> None:
+        super().__init__()
+        self.heading = heading
+        self.note = note
+
     def compose(self) -> ComposeResult:
         with Vertical(id="level-box"):
-            yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
+            yield Static(self.heading, classes="hint")
             yield OptionList(
                 *[Option(text, id=level) for level, text in LEVEL_TEXTS.items()], id="levels"
             )
-            yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
+            yield Static(self.note, classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
