@@ -144,3 +144,20 @@ def test_fit_cuts_at_a_word_with_an_ellipsis() -> None:
     assert fit("short", 15) == "short"
     assert fit("Abcdefghijklmnopq", 8) == "Abcdefg…"
     assert fit("one two three", 8) == "one two…"
+
+
+@pytest.mark.parametrize("name", [*MARKUP_NAMES, "Christopher Alexander"])
+async def test_names_on_the_keys_screen(clock: FakeClock, name: str) -> None:
+    from textual.widgets import DataTable
+
+    from spit.tui.remap import KeysScreen
+
+    save_settings(UserSettings(names=(name, "Cy")))
+    app = configured_app(clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(KeysScreen())
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        label = table.columns["p0"].label.plain  # type: ignore[index]
+        assert label == fit(f"P1 {name}", 18)
+        assert label.startswith(f"P1 {name}") or label.endswith("…")
