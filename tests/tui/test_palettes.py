@@ -56,3 +56,11 @@ def test_the_palettes_asked_for() -> None:
     assert len(set(four)) == 4  # ♣ ♦ ♥ ♠ each their own colour
     default = PALETTES["default"].inks
     assert default[1] == default[2] != default[0] == default[3]  # red and black
+
+
+@pytest.mark.parametrize("system", ["truecolor", "256", "16", "no-color"])
+def test_the_light_theme_keys_read_at_aa(system: str) -> None:
+    light = PALETTES["light"]
+    assert light.key is not None and light.screen is not None
+    ratio = contrast_ratio(shown(light.key, system), shown(light.screen, system))
+    assert ratio >= AA, f"keys {light.key} on {light.screen} ({system}): {ratio:.2f}"

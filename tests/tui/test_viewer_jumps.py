@@ -98,3 +98,13 @@ async def test_viewer_too_small_says_so_and_pauses(replay: Replay) -> None:
         clock.advance(1.0)
         screen.run_tick()
         assert screen.playback.index > before  # going on
+
+
+@pytest.mark.parametrize("name", ["[afk] bob", "Bob [/b]"])
+async def test_viewer_shows_names_as_typed(tmp_path: Path, name: str) -> None:
+    game = SpitGame(SpitConfig(round_limit=4), seed=5)
+    path = save_replay(game, [], new_meta((PlayerInfo(name), PlayerInfo("Cy"))), tmp_path)
+    app = SpitApp(replay=load_replay(path), clock=FakeClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#p1-info").text.plain.startswith(f" {name} ")

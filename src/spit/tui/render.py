@@ -112,6 +112,13 @@ class Palette:
     theme: str
     face: str
     inks: tuple[str, str, str, str]  #: by suit, in the order of ``SUIT_SYMBOLS`` (♣♦♥♠)
+    key: str | None = None  #: the colour of the printed keys (None: bright cyan)
+    screen: str | None = None  #: the theme's background, when the keys have their own colour
+
+    @property
+    def key_style(self) -> Style:
+        """The style of the keys printed beside the cards."""
+        return KEY_STYLE if self.key is None else Style(color=self.key, bold=True)
 
     def card_style(self, c: int) -> Style:
         """The style of card ``c``'s rank and suit on its face."""
@@ -159,6 +166,8 @@ PALETTES: dict[str, Palette] = {
             "textual-light",
             "#ffffff",
             ("#000000", "#a50016", "#a50016", "#000000"),
+            key="#003a80",
+            screen="#e0e0e0",
         ),
     )
 }
@@ -267,7 +276,7 @@ def draw_slots(
         x = LEFT_MARGIN + i * COLUMN_WIDTH
         border = FLASH_BORDER if slot.flash else BORDER
         draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols, palette=palette)
-        canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), KEY_STYLE)
+        canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), palette.key_style)
     return canvas.to_text()
 
 

@@ -17,7 +17,6 @@ from spit.play.texts import ASCII_CHARS
 from spit.tui.render import (
     DEFAULT_PALETTE,
     DIM,
-    KEY_STYLE,
     Palette,
     PileShow,
     SideShow,
@@ -58,7 +57,7 @@ class TextBox(Widget):
         return self._text
 
 
-def _info_line(session: Session, p: int) -> Text:
+def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> Text:
     game = session.game
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(f" {session.name(p)} ", "bold reverse")
@@ -73,7 +72,7 @@ def _info_line(session: Session, p: int) -> Text:
     if phase in (Phase.OPENING, Phase.STALEMATE) and called[p]:
         out.append("  ✓ called" if not speed else "  ✓ ready", "green bold")
     out.append("   call key ", DIM)
-    out.append(session.keymap.calls[p], KEY_STYLE)
+    out.append(session.keymap.calls[p], palette.key_style)
     scores = getattr(game, "scores", None)
     config = game.config
     scored = config.scoring if game.mode == "spit" else getattr(config, "target_score", 0) > 0
@@ -201,11 +200,11 @@ def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Te
         footer.append(f" {what}  ")
     return {
         "topbar": top,
-        "p2-info": _info_line(session, 1),
+        "p2-info": _info_line(session, 1, palette),
         "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True, palette=palette),
         "centre": _centre(session, palette),
         "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False, palette=palette),
-        "p1-info": _info_line(session, 0),
+        "p1-info": _info_line(session, 0, palette),
         "status": status,
         "news": Text(session.news, no_wrap=True, overflow="ellipsis"),
         "flash": flash_text,
