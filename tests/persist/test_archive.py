@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from tests.support import FakeClock
 
 from spit.engine import SpitConfig, SpitGame
 from spit.realtime.arbiter import Arbiter, Timing
@@ -28,14 +29,6 @@ class RandomAgent:
         return (self.rng.uniform(0.05, 0.6), self.rng.choice(legal))
 
 
-class FakeClock:
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def run(arbiter: Arbiter, clock: FakeClock, listener, stop=lambda game: False) -> None:
     """Drive the arbiter on its fake clock, calling the listener after every tick."""
     while not arbiter.game.over and not stop(arbiter.game):
@@ -54,7 +47,7 @@ def new_arbiter(game, clock, seed=1) -> Arbiter:
 def test_single_game_saves_replay_and_result():
     from spit.store.archive import Archiver
 
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     arbiter = new_arbiter(SpitGame(SpitConfig(round_limit=30), seed=6), clock)
     archiver = Archiver(arbiter, PLAYERS)
     run(arbiter, clock, archiver)
@@ -72,12 +65,12 @@ def test_match_resumed_after_crash_completes_with_same_fingerprint():
     from spit.store.archive import Archiver
 
     # The whole match, uninterrupted, for reference.
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     ref = new_arbiter(SpitGame(V4, seed=12), clock)
     run(ref, clock, lambda _: None)
     assert ref.game.round_no >= 4
     # Session 1: the same match, archived, "crashes" in round 3.
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     arbiter = new_arbiter(SpitGame(V4, seed=12), clock)
     run(arbiter, clock, Archiver(arbiter, PLAYERS), stop=lambda g: g.round_no == 3)
     assert match_in_progress_exists()

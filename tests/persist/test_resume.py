@@ -168,8 +168,7 @@ def test_killed_writer_leaves_a_whole_file(tmp_path: Path):
 
 def test_p7_speed_match_is_kept_and_a_single_speed_game_is_not():
     from spit.engine import SpeedConfig, SpeedGame
-    from spit.store.resume import is_match
 
-    assert is_match(SpeedGame(SpeedConfig(target_score=20), seed=1))
-    assert not is_match(SpeedGame(SpeedConfig(), seed=1))
-    assert is_match(SpitGame(V4, seed=1)) and not is_match(SpitGame(SpitConfig(), seed=1))
+    assert SpeedGame(SpeedConfig(target_score=20), seed=1).is_match
+    assert not SpeedGame(SpeedConfig(), seed=1).is_match
+    assert SpitGame(V4, seed=1).is_match and not SpitGame(SpitConfig(), seed=1).is_match

@@ -75,3 +75,24 @@ def test_names_with_markup_show_as_typed(name: str, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert name in out
     assert f"Fastest win: {name} beat Cy" in out
+
+
+def test_h5_and_score_results_with_or_without_a_winner_are_kept() -> None:
+    for winner, reason in ((0, "H5"), (None, "H5"), (1, "score"), (None, "score")):
+        status = record_result(
+            GameResult(
+                kind="game",
+                mode="speed",
+                variants=(),
+                players=(ANN, HARD),
+                scores=None,
+                winner=winner,
+                reason=reason,
+                rounds=1,
+                duration=20.0,
+                finished_at="2025-02-03T10:00:00+00:00",
+            )
+        )
+        assert status.saved
+    results, skipped = load_results()
+    assert len(results) == 4 and skipped == 0

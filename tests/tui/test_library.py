@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 
 import pytest
-from arbiter_helpers import FakeClock
 from rich.console import Console
+from tests.support import FakeClock
 from tui_helpers import make_app
 
 from spit import cli

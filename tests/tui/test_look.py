@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, playable, region, screen_of
 
 from spit.play.session import RoundSummary

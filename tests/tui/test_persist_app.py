@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, region, screen_of
 
 from spit import cli

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 
 from spit.engine import SYSTEM, SpitConfig, SpitGame
 from spit.play.playback import Playback

@@ -13,14 +13,17 @@ import sys
 from collections.abc import Callable
 
 from spit import __version__
+from spit.bots import DEFAULT_LEVEL
 from spit.cli import persist as persist_commands
 from spit.cli.sim import add_sim_parser
+from spit.engine import mode_names
+from spit.engine.config import VARIANT_FIELDS
 
 Handler = Callable[[argparse.Namespace], int]
 
 
 #: The variants each game takes (Speed has only V3, alternating colours).
-GAME_VARIANTS = {"spit": ("V1", "V2", "V3", "V4"), "speed": ("V3",)}
+GAME_VARIANTS = {"spit": tuple(VARIANT_FIELDS), "speed": ("V3",)}
 
 
 def _variants(values: list[str] | None, mode: str = "spit") -> tuple[str, ...]:
@@ -202,13 +205,17 @@ def _add_watch(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
     _add_game_options(parser)
     parser.add_argument(
-        "--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)"
+        "--p1",
+        type=_level,
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help="level of player 1 (bottom)",
     )
     parser.add_argument(
-        "--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)"
+        "--p2", type=_level, default=DEFAULT_LEVEL, metavar="LEVEL", help="level of player 2 (top)"
     )
     parser.add_argument(
-        "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
+        "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
     )
     parser.add_argument(
         "--long-deal", action="store_true", help="Speed: side piles of 5 and 20 cards each (P1b)"

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from spit.bots import LEVELS, MODES
+from spit.bots import DEFAULT_LEVEL, LEVELS, MODES
 from spit.bots.sim import FinishHook, Seat, SimulationError, Summary, new_game, simulate
 from spit.engine import Game
 from spit.engine.errors import ConfigError
@@ -71,13 +71,15 @@ def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
             f"level ({levels}) or STRATEGY:REACTION, e.g. expert:easy."
         ),
     )
+    medium = Seat(DEFAULT_LEVEL, DEFAULT_LEVEL)
     for seat in ("--p1", "--p2"):
         parser.add_argument(
             seat,
             type=_seat,
-            default=Seat("medium", "medium"),
+            default=medium,
             metavar="LEVEL",
-            help=f"player {seat[-1]}: a level ({levels}) or STRATEGY:REACTION (default medium)",
+            help=f"player {seat[-1]}: a level ({levels}) or STRATEGY:REACTION "
+            f"(default {DEFAULT_LEVEL})",
         )
     parser.add_argument(
         "--games", type=_games, default=100, metavar="N", help="how many games (default 100)"

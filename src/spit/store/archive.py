@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from spit.realtime.arbiter import Arbiter
-from spit.store.records import RecordStatus, is_match, save_finished_game
+from spit.store.records import RecordStatus, save_finished_game
 from spit.store.replays import PlayerInfo, Replay, new_meta, times_from_log
 from spit.store.resume import MatchKeeper
 
@@ -65,7 +65,7 @@ class Archiver:
         if self.status is not None:
             return
         game = self.arbiter.game
-        if is_match(game):
+        if game.is_match:
             problem = self.keeper.update(game, self.session_times())
             if problem:
                 self.message = problem

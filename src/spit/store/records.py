@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spit.engine import Game
+from spit.engine import Game, Result, mode_names
 from spit.store.paths import data_dir_problem, database_path
 from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
 
@@ -50,9 +50,11 @@ _COLUMNS = (
 )
 
 
-#: ``reason`` of a game that ended without a winner (H4 round limit, Speed's H5,
-#: a V4 match that ended level); a draw with any other reason is a damaged row.
-DRAWN_REASONS = frozenset({"round_limit", "H5", "score"})
+#: ``reason`` of a game that may end without a winner (H4 round limit, Speed's
+#: H5 with equal cards, a match that ended level); a draw with any other reason
+#: is a damaged row, as is a winner after the round limit.
+DRAWN_REASONS = frozenset({Result.ROUND_LIMIT, Result.STUCK, Result.SCORE})
+NO_WINNER_REASONS = frozenset({Result.ROUND_LIMIT})
 
 
 class RecordsError(Exception):
@@ -85,7 +87,7 @@ class GameResult:
         finished_at: datetime | None = None,
     ) -> GameResult:
         """The result of a finished ``game`` (or match)."""
-        match = is_match(game)
+        match = game.is_match
         scores = getattr(game, "scores", None) if match else None
         when = (finished_at or datetime.now(UTC)).astimezone(UTC)
         return cls(
@@ -101,12 +103,6 @@ class GameResult:
             finished_at=when.isoformat(timespec="seconds"),
             replay=replay,
         )
-
-
-def is_match(game: Game) -> bool:
-    """True for a game played as a scored match of rounds (V4, or Speed's P7)."""
-    config = game.config
-    return bool(getattr(config, "scoring", False) or getattr(config, "match", False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,13 +263,13 @@ def _from_row(row: tuple[Any, ...]) -> GameResult | None:
         return None
     if not all(b is None or isinstance(b, str) for b in (b1, b2, rep)):
         return None
-    if winner not in (None, 0, 1) or not isinstance(rounds, int) or rounds < 1:
+    if winner not in (None, 0, 1) or not isinstance(rounds, int) or rounds < 0:
         return None
-    if kind not in ("game", "match") or mode not in ("spit", "speed"):
+    if kind not in ("game", "match") or mode not in mode_names():
         return None
     if winner is None and reason not in DRAWN_REASONS:  # a lost winner is not a draw
         return None
-    if winner is not None and reason in DRAWN_REASONS - {"score"}:
+    if winner is not None and reason in NO_WINNER_REASONS:
         return None
     if not isinstance(dur, (int, float)) or dur < 0:
         return None

@@ -16,14 +16,12 @@ from pathlib import Path
 
 from spit.engine import Game
 from spit.store.paths import atomic_write, match_path
-from spit.store.records import is_match
 from spit.store.replays import Replay, ReplayFileError, ReplayMeta, load_replay, replay_data
 
 __all__ = [
     "MatchKeeper",
     "ReplayFileError",
     "clear_match_in_progress",
-    "is_match",
     "load_match_in_progress",
     "match_in_progress_exists",
     "save_match_in_progress",
@@ -110,7 +108,7 @@ class MatchKeeper:
 
         Returns a message for the players if the save failed (the match goes on).
         """
-        if not is_match(game):
+        if not game.is_match:
             return None
         if game.over:
             clear_match_in_progress(self.path)

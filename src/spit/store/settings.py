@@ -4,7 +4,8 @@ A TOML file in the user's config directory (``SPIT_CONFIG`` overrides its
 path; see ``spit.store.paths``). ``load_settings`` reads it with ``tomllib`` and
 never fails: a mistake gives a warning naming the file, the line and the
 problem, and only the bad part falls back to its default. ``save_settings``
-writes the whole file atomically with a small TOML writer of its own.
+updates the file atomically with tomlkit, keeping a person's comments, layout
+and any keys spit does not know.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import tomlkit
+import tomlkit.exceptions
+
+from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.engine.config import VARIANT_FIELDS
 from spit.play.keys import (
     ACTIONS,
     check_key,
@@ -28,9 +34,11 @@ from spit.store.paths import atomic_write, config_path, read_capped
 
 #: Largest config file we read (a real one is about 1 KB).
 MAX_CONFIG_BYTES = 1_000_000
-VARIANTS = ("V1", "V2", "V3", "V4")
+#: The variants a settings file may choose: Spit's (V3 applies to Speed too).
+VARIANTS: tuple[str, ...] = tuple(VARIANT_FIELDS)
 SPEED_DEALS = ("standard", "long")
-BOT_LEVELS = ("easy", "medium", "hard", "expert")
+#: The computer levels, weakest first (the bots' own list).
+BOT_LEVELS: tuple[str, ...] = LEVELS
 MAX_NAME = 24
 #: The card colours (``spit.tui.render.PALETTES`` has each one's colours).
 PALETTE_NAMES = ("default", "colour-blind", "four-colour", "light")
@@ -52,7 +60,7 @@ class Settings:
     keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=default_keys)
     variants: tuple[str, ...] = ()
     speed_deal: str = "standard"
-    bot_level: str = "medium"
+    bot_level: str = DEFAULT_LEVEL
     auto_spit: float | None = 2.0
     slap_time: float = 3.0
     spit_target: int = 100
@@ -325,115 +333,79 @@ def _common(a: list[str], b: list[str]) -> int:
 
 # ---------------------------------------------------------------- saving
 
+#: The first line of a settings file spit writes from scratch.
+HEADER = "spit settings (see docs/files.md). Comments and unknown keys are kept."
+
 
 def save_settings(settings: Settings, path: Path | str | None = None) -> Path:
     """Write ``settings`` to the config file atomically; return its path.
 
-    Raises OSError if the file cannot be written (the old file is then intact).
+    The file is updated in place: a person's comments, layout and keys spit
+    does not know survive. Raises OSError if the file cannot be written (the
+    old file is then intact).
     """
     path = Path(path) if path is not None else config_path()
-    atomic_write(path, dumps_settings(settings))
+    try:
+        old = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
+    except (OSError, ValueError):  # missing, unreadable, too big, not UTF-8: start afresh
+        old = None
+    atomic_write(path, dumps_settings(settings, old))
     return path
 
 
-def dumps_settings(settings: Settings) -> str:
-    """The TOML text of ``settings``."""
+def _values(settings: Settings) -> dict[str, dict[str, Any]]:
+    """The file's tables and values for ``settings``."""
     auto: object = "off" if settings.auto_spit is None else settings.auto_spit
-    tables: list[tuple[str, dict[str, object]]] = [
-        ("players", {"player1": settings.names[0], "player2": settings.names[1]}),
-        (
-            "game",
-            {
-                "variants": list(settings.variants),
-                "speed_deal": settings.speed_deal,
-                "bot_level": settings.bot_level,
-                "spit_target": settings.spit_target,
-                "speed_target": settings.speed_target,
-            },
-        ),
-        ("timing", {"auto_spit": auto, "slap_time": settings.slap_time}),
-        ("display", {"palette": settings.palette}),
-        ("keys.player1", dict(settings.keys[0])),
-        ("keys.player2", dict(settings.keys[1])),
-    ]
-    out = ["# spit settings (see docs/files.md). Written by spit; comments are not kept.", ""]
-    for name, values in tables:
-        out.append(f"[{name}]")
-        out.extend(f"{toml_key(k)} = {toml_value(v)}" for k, v in values.items())
-        out.append("")
-    return "\n".join(out)
+    return {
+        "players": {"player1": settings.names[0], "player2": settings.names[1]},
+        "game": {
+            "variants": list(settings.variants),
+            "speed_deal": settings.speed_deal,
+            "bot_level": settings.bot_level,
+            "spit_target": settings.spit_target,
+            "speed_target": settings.speed_target,
+        },
+        "timing": {"auto_spit": auto, "slap_time": settings.slap_time},
+        "display": {"palette": settings.palette},
+        "keys": {"player1": dict(settings.keys[0]), "player2": dict(settings.keys[1])},
+    }
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\f": "\\f",
-    "\r": "\\r",
-}
+def dumps_settings(settings: Settings, old: str | None = None) -> str:
+    """The TOML text of ``settings``: ``old`` (a settings file's text) with the
+    values changed, or a new file if there is none (or it is not valid TOML)."""
+    doc: tomlkit.TOMLDocument | None = None
+    if old is not None:
+        try:
+            doc = tomlkit.parse(old)
+        except tomlkit.exceptions.ParseError:
+            doc = None
+    if doc is None:
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment(HEADER))
+        doc.add(tomlkit.nl())
+    _merge(doc, _values(settings), top=True)
+    return tomlkit.dumps(doc)
 
 
-def toml_key(key: str) -> str:
-    """A TOML key: bare if it can be, else a quoted string."""
-    return key if _BARE_KEY.match(key) else toml_string(key)
+def _merge(table: Any, values: Mapping[str, Any], top: bool = False) -> None:
+    """Set ``values`` in a tomlkit table, touching only the values that changed."""
+    for key, value in values.items():
+        current = table.get(key)
+        if isinstance(value, Mapping):
+            if not isinstance(current, Mapping):
+                # a table of tables ("keys") is written as [keys.player1] headers
+                nested = all(isinstance(v, Mapping) for v in value.values())
+                table[key] = tomlkit.table(is_super_table=nested)
+                current = table[key]
+            _merge(current, value)
+        elif (
+            current is None or _plain(current) != value or type(_plain(current)) is not type(value)
+        ):
+            table[key] = value
 
 
-def toml_string(text: str) -> str:
-    """A TOML basic string with every character that needs it escaped."""
-    parts = ['"']
-    for ch in text:
-        if ch in _ESCAPES:
-            parts.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            parts.append(f"\\u{ord(ch):04x}")
-        else:
-            parts.append(ch)
-    parts.append('"')
-    return "".join(parts)
-
-
-def toml_value(value: object) -> str:
-    """TOML for the few types settings use: str, bool, int, float, list of those."""
-    if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"cannot write {value!r} to TOML settings")
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"cannot write {type(value).__name__} to TOML settings")
-
-
-def keymap_table(settings: Settings) -> dict[str, dict[str, object]]:
-    """The key maps in rows form (``{"player1": {"left": [...], "call": "1"}, ...}``),
-    as the TUI's ``KeyMap.from_dict`` reads them."""
-    out: dict[str, dict[str, object]] = {}
-    for p, keymap in enumerate(settings.keys):
-        out[f"player{p + 1}"] = {
-            "left": [keymap[f"left{i}"] for i in range(1, 6)],
-            "right": [keymap[f"right{i}"] for i in range(1, 6)],
-            "move": [keymap[f"move{i}"] for i in range(1, 6)],
-            "call": keymap["spit"],
-        }
-    return out
-
-
-def settings_from_keymap_table(settings: Settings, table: Mapping[str, Any]) -> Settings:
-    """``settings`` with its keys taken from a rows-form table (see ``keymap_table``)."""
-    maps: list[dict[str, str]] = []
-    for p in (0, 1):
-        player = table[f"player{p + 1}"]
-        keymap = {
-            f"{row}{i + 1}": player[row][i] for row in ("left", "right", "move") for i in range(5)
-        }
-        keymap["spit"] = player["call"]
-        maps.append(keymap)
-    return settings.with_changes(keys=(maps[0], maps[1]))
+def _plain(item: Any) -> Any:
+    """A tomlkit value as plain Python (``unwrap``), anything else as it is."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if callable(unwrap) else item

@@ -23,15 +23,15 @@ from textual.app import App
 from textual.binding import Binding
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
-from spit.play.keys import KeyMap, KeyMapError
+from spit.engine import Game, get_mode
+from spit.play.keys import QUIT_KEY, KeyMap, KeyMapError
 from spit.play.session import Session
 from spit.realtime.arbiter import Agent, Clock, Timing
 from spit.store.archive import Archiver
 from spit.store.paths import config_path
 from spit.store.replays import PlayerInfo, Replay
 from spit.store.settings import Settings as UserSettings
-from spit.store.settings import keymap_table, save_settings
+from spit.store.settings import save_settings
 from spit.tui.dialogs import WarningsScreen
 from spit.tui.render import Palette, palette_named
 from spit.tui.screens import GameScreen, TitleScreen
@@ -40,9 +40,8 @@ from spit.tui.viewer import ReplayScreen
 log = logging.getLogger("spit.tui")
 
 
-#: H2: against the computer the spit is automatic after this countdown (seconds),
-#: unless the settings choose another (or "off").
-AUTO_SPIT_VS_COMPUTER = 1.5
+#: The settings file's defaults: the one source of the app's defaults too.
+_DEFAULTS = UserSettings()
 
 
 @dataclass
@@ -54,14 +53,19 @@ class GameSettings:
     against the computer (None: the players call, as between two people).
     """
 
-    variants: tuple[str, ...] = ()
-    long_deal: bool = False
+    variants: tuple[str, ...] = _DEFAULTS.variants
+    long_deal: bool = _DEFAULTS.speed_deal == "long"
     seed: int | None = None
     timing: Timing = field(default_factory=Timing)
-    spit_target: int = 100
-    speed_target: int = 0
-    computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
-    bot_level: str = "medium"
+    spit_target: int = _DEFAULTS.spit_target
+    speed_target: int = _DEFAULTS.speed_target
+    #: H2 against the computer: the game calls "spit!" after this many seconds
+    computer_auto_spit: float | None = _DEFAULTS.auto_spit
+    bot_level: str = _DEFAULTS.bot_level
+
+    def target_score(self, mode: str) -> int:
+        """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
+        return int(getattr(self, f"{mode}_target", 0))
 
 
 def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
@@ -81,24 +85,21 @@ def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSetti
 def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
     """The key map of the settings file, or the default and why it could not be used."""
     try:
-        return KeyMap.from_dict(keymap_table(user)), None
+        return KeyMap.from_keys(user.keys), None
     except KeyMapError as exc:
         return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
 
 def make_game(mode: str, settings: GameSettings, seed: int) -> Game:
-    """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
-    if mode == "spit":
-        config = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
-        return SpitGame(config, seed)
-    if mode == "speed":
-        config = SpeedConfig(
-            long_deal=settings.long_deal,
-            alternating_colours="V3" in settings.variants,
-            target_score=settings.speed_target,
-        )
-        return SpeedGame(config, seed)
-    raise ValueError(f"unknown game mode {mode!r}")
+    """A new game of ``mode`` (a registered mode's name) with the settings' rules.
+
+    The settings list every mode's variants together; each mode takes those it
+    has (Speed's long deal is its P1b) and its own match target.
+    """
+    info = get_mode(mode)
+    chosen = (*settings.variants, *(("P1b",) if settings.long_deal else ()))
+    config = info.config(info.known_variants(chosen), target_score=settings.target_score(mode))
+    return info.new_game(config, seed)
 
 
 def player_infos(
@@ -130,7 +131,7 @@ class SpitApp(App[None]):
     CSS_PATH = "spit.tcss"
     TITLE = "Spit"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]  # noqa: RUF012
+    BINDINGS = [Binding(QUIT_KEY, "quit", "Quit", priority=True)]  # noqa: RUF012
 
     def __init__(
         self,

@@ -17,8 +17,10 @@ from textual.timer import Timer
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from spit.engine import Phase
-from spit.play.keys import key_of_event
+from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.bots import MODES as BOT_MODES
+from spit.engine import Phase, all_modes, mode_names
+from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay, ReplayFileError
@@ -52,10 +54,10 @@ class GameScreen(Screen[None]):
     """The board: both players' cards, the spit piles, the phase in words."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "help", "Help"),
-        Binding("space", "pause", "Pause"),
-        Binding("escape", "menu", "Menu"),
-        Binding("enter", "again", "Play again", show=False),
+        Binding(HELP_KEY, "help", "Help"),
+        Binding(PAUSE_KEY, "pause", "Pause"),
+        Binding(MENU_KEY, "menu", "Menu"),
+        Binding(AGAIN_KEY, "again", "Play again", show=False),
     ]
 
     def __init__(
@@ -156,13 +158,7 @@ class GameScreen(Screen[None]):
         if session is None:
             return
         game = session.game
-        target = getattr(game.config, "target_score", 0)
-        if game.mode == "speed":
-            rule = (
-                f"P7: the winner scores the cards left in the loser's draw pile; first to {target}."
-            )
-        else:
-            rule = f"V4: a point per card still held; the match ends at {target}, lowest wins."
+        rule = game.info.match_rule.format(target=game.config.target_score)
         self._set_paused("round", True)
         self.app.push_screen(
             RoundScreen(summary, session.names, rule), lambda _: self._after_round()
@@ -300,10 +296,10 @@ class PauseScreen(ModalScreen[str]):
     """The game is paused."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("space", "resume", "Resume"),
-        Binding("escape", "resume", "Resume"),
+        Binding(PAUSE_KEY, "resume", "Resume"),
+        Binding(MENU_KEY, "resume", "Resume"),
         Binding("m", "menu", "Menu"),
-        Binding("f1", "resume", show=False),
+        Binding(HELP_KEY, "resume", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -322,9 +318,9 @@ class HelpScreen(ModalScreen[None]):
     """Keys and short rules."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "close", "Close"),
-        Binding("escape", "close", "Close"),
-        Binding("space", "close", show=False),
+        Binding(HELP_KEY, "close", "Close"),
+        Binding(MENU_KEY, "close", "Close"),
+        Binding(PAUSE_KEY, "close", show=False),
     ]
 
     def __init__(self, keymap: Any) -> None:
@@ -363,12 +359,15 @@ class DocScreen(Screen[None]):
 #: The title menu, in groups (a line between groups). To add an entry, put
 #: ``(id, label)`` in a group and a ``choose_<id>`` method (dashes as
 #: underscores) on ``TitleScreen``; the list scrolls, so 14 and more fit 80x24.
+#: A game mode's id starts that game; ``vs-<mode>`` asks the computer's level first.
 MENU: tuple[tuple[tuple[str, str], ...], ...] = (
     (
-        ("spit", "Play Spit (two players)"),
-        ("speed", "Play Speed (two players)"),
-        ("vs-spit", "Play Spit against the computer"),
-        ("vs-speed", "Play Speed against the computer"),
+        *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
+        *(
+            (f"vs-{mode.name}", f"Play {mode.title} against the computer")
+            for mode in all_modes()
+            if mode.name in BOT_MODES
+        ),
         ("watch", "Watch two computer players"),
     ),
     (
@@ -465,29 +464,19 @@ class TitleScreen(Screen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""
-        handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
-        if handler is not None:
-            handler()
-
-    def choose_spit(self) -> None:
-        """Spit, two players at one keyboard."""
-        self.app.push_screen(GameScreen("spit"))
-
-    def choose_speed(self) -> None:
-        """Speed, two players at one keyboard."""
-        self.app.push_screen(GameScreen("speed"))
+        if choice in mode_names():
+            self.app.push_screen(GameScreen(choice))
+        elif choice.startswith("vs-"):
+            mode = choice.removeprefix("vs-")
+            self.app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+        else:
+            handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
+            if handler is not None:
+                handler()
 
     def choose_resume(self) -> None:
         """Carry on with the saved match."""
         self.resume_match()
-
-    def choose_vs_spit(self) -> None:
-        """Spit against the computer, at a level to choose."""
-        self.app.push_screen(LevelScreen(), lambda level: self._start_vs("spit", level))
-
-    def choose_vs_speed(self) -> None:
-        """Speed against the computer, at a level to choose."""
-        self.app.push_screen(LevelScreen(), lambda level: self._start_vs("speed", level))
 
     def choose_watch(self) -> None:
         """Two computer players: choose player 1's level, then player 2's; Spit."""
@@ -572,15 +561,14 @@ class LevelScreen(ModalScreen[str | None]):
         with Vertical(id="level-box"):
             yield Static(self.heading, classes="hint")
             yield OptionList(
-                *[Option(text, id=level) for level, text in LEVEL_TEXTS.items()], id="levels"
+                *[Option(LEVEL_TEXTS[level], id=level) for level in LEVELS], id="levels"
             )
             yield Static(self.note, classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
-        default = getattr(self.app.settings, "bot_level", "medium")  # type: ignore[attr-defined]
-        order = list(LEVEL_TEXTS)
-        levels.highlighted = order.index(default if default in order else "medium")
+        default = getattr(self.app.settings, "bot_level", DEFAULT_LEVEL)  # type: ignore[attr-defined]
+        levels.highlighted = LEVELS.index(default if default in LEVELS else DEFAULT_LEVEL)
         levels.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -224,7 +224,7 @@ class ReplayScreen(Screen[None]):
         now = self.spit_app.clock()
         self._last = now
         self._show(applied, now)
-        self.session.news = news
+        self.session.narrator.news = news
         self.repaint(now)
         self._schedule(now)
 

@@ -61,23 +61,15 @@ def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> 
     game = session.game
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(f" {session.name(p)} ", "bold reverse")
-    speed = game.mode == "speed"
-    if speed:
-        draw = getattr(game, "draw", [[], []])[p]
-        out.append(f"  draw pile {len(draw)}", "bold")
-    else:
-        out.append(f"  spit cards {len(game.spit[p])}", "bold")
+    info = game.info
+    out.append(f"  {info.reserve_name} {game.reserve_size(p)}", "bold")
     phase = game.phase
-    called = getattr(game, "called", (False, False))
-    if phase in (Phase.OPENING, Phase.STALEMATE) and called[p]:
-        out.append("  ✓ called" if not speed else "  ✓ ready", "green bold")
+    if phase in (Phase.OPENING, Phase.STALEMATE) and game.called[p]:
+        out.append("  ✓ ready" if info.side_piles else "  ✓ called", "green bold")
     out.append("   call key ", DIM)
     out.append(session.keymap.calls[p], palette.key_style)
-    scores = getattr(game, "scores", None)
-    config = game.config
-    scored = config.scoring if game.mode == "spit" else getattr(config, "target_score", 0) > 0
-    if scores is not None and scored:
-        out.append(f"   score {scores[p]}", "bold")
+    if game.is_match:
+        out.append(f"   score {game.scores[p]}", "bold")
     if p in session.agents:
         out.append("   (computer)", DIM)
     return out
@@ -87,29 +79,27 @@ def _slots(session: Session, p: int) -> list[Slot]:
     game = session.game
     keymap = session.keymap
     flash = session.flash
+    has_moves = game.info.has_moves
     slots: list[Slot] = []
-    if game.mode == "speed":
-        hand = game.hands[p]
-        for i, c in enumerate(hand):
+    for i, (top, under) in enumerate(game.columns(p)):
+        if has_moves:
+            keys = keymap.column_keys(p, i)
+        else:
             keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
-            hit = flash is not None and flash.player == p and flash.column == i
-            slots.append(Slot(c, "", keys, hit))
-        return slots
-    for i, stock in enumerate(game.stocks[p]):
-        top = stock[-1] if stock else None
-        below = f"+{len(stock) - 1}" if len(stock) > 1 else ""
+        below = f"+{under}" if under else ""
         hit = flash is not None and flash.player == p and flash.column == i
-        slots.append(Slot(top, below, keymap.column_keys(p, i), hit))
+        slots.append(Slot(top, below, keys, hit))
     return slots
 
 
 def _centre(session: Session, palette: Palette = DEFAULT_PALETTE) -> Text:
     game = session.game
+    side_piles = game.info.side_piles
     piles = []
     for j in (0, 1):
         pile = game.piles[j]
         landed = session.landed.get(j)
-        if game.mode == "speed":
+        if side_piles:
             label = f"{PILE_NAMES[j]} pile"
             in_use = True
         else:
@@ -122,11 +112,11 @@ def _centre(session: Session, palette: Palette = DEFAULT_PALETTE) -> Text:
                 label,
                 f"P{landed.player + 1}" if landed else None,
                 in_use,
-                face_down=game.mode == "speed" and not pile and bool(game.centre),
+                face_down=side_piles and not pile and bool(game.centre),
             )
         )
     sides = None
-    if game.mode == "speed":
+    if side_piles:
         side = game.side
         sides = (SideShow(len(side[0])), SideShow(len(side[1])))
     return draw_centre((piles[0], piles[1]), sides, banner=_banner(session), palette=palette)
@@ -136,12 +126,13 @@ def _banner(session: Session) -> tuple[str, ...]:
     """The phase, shouted beside the piles."""
     game = session.game
     phase = game.phase
+    side_piles = game.info.side_piles
     if session.arbiter.paused:
         return ("PAUSED",)
     if phase is Phase.OPENING:
-        return ("READY?",) if game.mode == "speed" else ("CALL", "SPIT!")
+        return ("READY?",) if side_piles else ("CALL", "SPIT!")
     if phase is Phase.STALEMATE:
-        return ("STUCK", "side piles") if game.mode == "speed" else ("STUCK:", "SPIT!")
+        return ("STUCK", "side piles") if side_piles else ("STUCK:", "SPIT!")
     if phase is Phase.SLAP:
         return ("SLAP!", "smaller pile")
     if phase is Phase.CHOOSE:
@@ -182,10 +173,9 @@ def board_texts(
 
 def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Text]:
     game = session.game
-    mode = "Speed" if game.mode == "speed" else "Spit"
-    variants = getattr(game.config, "variants", ())
+    variants = game.config.variants
     top = Text(no_wrap=True, overflow="ellipsis")
-    top.append(f" {mode.upper()} ", "bold reverse")
+    top.append(f" {game.info.title.upper()} ", "bold reverse")
     top.append(f"  round {game.round_no}", "bold")
     if variants:
         top.append("  variants " + " ".join(variants), DIM)
