@@ -188,5 +188,14 @@ def test_stats_with_the_data_dir_a_file(tmp_path: Path, monkeypatch: pytest.Monk
     not_a_dir.write_text("x")
     done = run_spit("stats", env={"SPIT_DATA_DIR": str(not_a_dir)})
     assert done.returncode == 1
-    assert b"not a folder" in done.stderr and str(not_a_dir).encode() in done.stderr
+    assert b"is a file, not a folder" in done.stderr and str(not_a_dir).encode() in done.stderr
     assert b"No finished games yet" not in done.stdout
+
+
+def test_replay_list_with_the_data_dir_a_file(tmp_path: Path) -> None:
+    not_a_dir = tmp_path / "data-file"
+    not_a_dir.write_text("x")
+    done = run_spit("replay", env={"SPIT_DATA_DIR": str(not_a_dir)})
+    assert done.returncode == 1
+    assert b"is a file, not a folder" in done.stderr
+    assert b"No saved replays yet" not in done.stdout

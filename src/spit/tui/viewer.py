@@ -23,6 +23,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
+from spit.engine import Action
+from spit.engine.events import Event
 from spit.play.keys import KeyMap
 from spit.play.playback import Playback
 from spit.play.session import Session
@@ -150,7 +152,7 @@ class ReplayScreen(Screen[None]):
             with contextlib.suppress(Exception):
                 self.repaint(self.spit_app.clock())
 
-    def _show(self, applied: list, now: float) -> None:
+    def _show(self, applied: list[tuple[Action, list[Event]]], now: float) -> None:
         for action, events_ in applied:
             self.session.describe(Applied(self.playback.position, action, events_), now)
         for pile in [p for p, landed in self.session.landed.items() if landed.until <= now]:
@@ -220,7 +222,7 @@ class ReplayScreen(Screen[None]):
         self.playback.slower()
         self.run_tick()
 
-    def _jumped(self, applied: list, news: str) -> None:
+    def _jumped(self, applied: list[tuple[Action, list[Event]]], news: str) -> None:
         now = self.spit_app.clock()
         self._last = now
         self._show(applied, now)
