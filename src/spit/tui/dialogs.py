@@ -158,7 +158,7 @@ HINTS = {
     "slap_time": "0.5 to 30 seconds (H3)",
     "spit_target": "lowest total wins",
     "speed_target": "0: single games (P7)",
-    "palette": "cards, and a dark or light screen",
+    "palette": "light: the whole screen",
 }
 
 
