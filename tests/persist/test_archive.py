@@ -1,4 +1,4 @@
-"""The archiver on a real arbiter: match saved each round, replay and result at the end."""
+"""The archiver on a real arbiter: game saved as it goes, replay and result at the end."""
 
 import random
 
@@ -10,7 +10,7 @@ from spit.realtime.arbiter import Arbiter, Timing
 from spit.store import paths
 from spit.store.records import load_results
 from spit.store.replays import PlayerInfo, load_replay
-from spit.store.resume import load_match_in_progress, match_in_progress_exists
+from spit.store.resume import list_saved_games
 
 PLAYERS = (PlayerInfo("Ann"), PlayerInfo("bot", "easy"))
 V4 = SpitConfig(scoring=True, target_score=60)
@@ -73,9 +73,9 @@ def test_match_resumed_after_crash_completes_with_same_fingerprint():
     clock = FakeClock(1000.0)
     arbiter = new_arbiter(SpitGame(V4, seed=12), clock)
     run(arbiter, clock, Archiver(arbiter, PLAYERS), stop=lambda g: g.round_no == 3)
-    assert match_in_progress_exists()
+    (saved,) = list_saved_games()
     # Session 2: resume from the file, replay the reference's remaining actions.
-    replay = load_match_in_progress()
+    replay = saved.replay
     assert replay is not None and replay.final.round_no == 3
     game = replay.final
     done = len(game.actions)
@@ -89,7 +89,7 @@ def test_match_resumed_after_crash_completes_with_same_fingerprint():
         arbiter2.tick(clock2.now)
         archiver2()
     assert game.fingerprint() == ref.game.fingerprint()
-    assert not match_in_progress_exists()
+    assert list_saved_games() == []
     assert archiver2.status is not None and archiver2.status.saved
     (result,), _ = load_results()
     full = load_replay(paths.replay_dir() / result.replay)

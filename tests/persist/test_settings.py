@@ -41,6 +41,7 @@ def test_round_trip_of_every_field(tmp_path: Path):
         bot_level="hard",
         auto_spit=None,
         slap_time=2.5,
+        repeat_window=0.25,
     )
     path = tmp_path / "s.toml"
     save_settings(settings, path)
@@ -277,3 +278,31 @@ def test_bot_levels_are_the_bots_levels():
     from spit.store.settings import BOT_LEVELS
 
     assert BOT_LEVELS == LEVELS
+
+
+def test_warnings_come_in_the_order_of_the_lines(tmp_path: Path):
+    path = tmp_path / "s.toml"
+    path.write_text(
+        "[timing]\n"
+        'slap_time = "slow"\n'
+        "repeat_window = 5\n"
+        "[players]\n"
+        'player1 = ""\n'
+        "[game]\n"
+        'bot_level = "godlike"\n'
+        "[keys.player1]\n"
+        'left1 = "escape"\n'
+    )
+    settings, warnings = load_settings(path)
+    lines = [int(w.split(", line ")[1].split(":")[0]) for w in warnings]
+    assert lines == [2, 3, 5, 7, 9], warnings
+    assert "timing.repeat_window: must be a number of seconds from 0 to 2" in warnings[1]
+    assert settings.repeat_window == 0.5
+
+
+def test_the_held_key_window_is_a_setting(tmp_path: Path):
+    path = tmp_path / "s.toml"
+    path.write_text("[timing]\nrepeat_window = 0.2\n")
+    settings, warnings = load_settings(path)
+    assert warnings == [] and settings.repeat_window == 0.2
+    assert "repeat_window = 0.2" in dumps_settings(settings)

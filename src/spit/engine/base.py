@@ -51,6 +51,8 @@ class Game(ABC):
     winner: int | None
     result: Result
     actions: list[Action]
+    #: the two spit piles, bottom to top
+    piles: list[list[int]]
 
     def _start(self, config: Any, config_type: type, seed: int) -> None:
         """Set up what every mode has: config, seed, generator, log, scores, result."""

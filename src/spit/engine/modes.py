@@ -43,6 +43,9 @@ class Mode:
     lowest_score_wins: bool
     #: the match rule in words, with ``{target}`` for the target score
     match_rule: str
+    #: the face-up cards are a private hand (Speed), not a public layout (Spit's
+    #: stock tops, R3): a person playing the computer does not see its hand
+    private_hand: bool = False
 
     def config(self, variants: Iterable[str] = (), **fields: Any) -> Any:
         """A config with the given optional rules (ids, any case) and fields.

@@ -544,5 +544,6 @@ register_mode(
         match_rule=(
             "P7: the winner scores the cards left in the loser's draw pile; first to {target}."
         ),
+        private_hand=True,
     )
 )

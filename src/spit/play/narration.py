@@ -31,6 +31,7 @@ from spit.realtime.arbiter import Applied, Outcome, Rejected
 
 PILE_NAMES = ("left", "right")
 FLASH_TIME = 1.2  #: seconds a refused move's message stays
+HELD_TIME = 0.8  #: seconds the "held key, ignored" note stays
 LANDED_TIME = 0.5  #: seconds a pile stays highlighted after a card lands
 
 
@@ -41,6 +42,17 @@ class Flash:
     text: str
     player: int | None
     column: int | None
+    until: float
+    #: how many times in a row this very message was given while it showed
+    count: int = 1
+
+
+@dataclass(slots=True)
+class Held:
+    """A key press taken as a held-key repeat (and ignored), noted briefly."""
+
+    key: str
+    player: int
     until: float
 
 
@@ -73,6 +85,8 @@ class Narrator:
         self.news = ""
         self.round_news = ""
         self.flash: Flash | None = None
+        #: the last key press ignored as a held-key repeat, while it is noted
+        self.held: Held | None = None
         self.landed: dict[int, Landed] = {}
         self.stalled = False
         #: finished rounds of a match waiting to be shown, oldest first
@@ -85,8 +99,18 @@ class Narrator:
     def set_flash(
         self, text: str, player: int | None, now: float, column: int | None = None
     ) -> None:
-        """Show ``text`` beside ``player``'s cards for FLASH_TIME seconds."""
-        self.flash = Flash(text, player, column, now + FLASH_TIME)
+        """Show ``text`` beside ``player``'s cards for FLASH_TIME seconds.
+
+        The same message again while it shows counts up (``Flash.count``), so
+        that a second refusal visibly differs from the first.
+        """
+        last = self.flash
+        count = last.count + 1 if last is not None and last.text == text else 1
+        self.flash = Flash(text, player, column, now + FLASH_TIME, count)
+
+    def set_held(self, key: str, player: int, now: float) -> None:
+        """Note for HELD_TIME seconds that ``key`` was taken as held down (ignored)."""
+        self.held = Held(key, player, now + HELD_TIME)
 
     def expire(self, now: float) -> bool:
         """Drop the flash and landed marks whose time is up; True if any went."""
@@ -94,16 +118,21 @@ class Narrator:
         if self.flash is not None and self.flash.until <= now:
             self.flash = None
             changed = True
+        if self.held is not None and self.held.until <= now:
+            self.held = None
+            changed = True
         for pile in [p for p, landed in self.landed.items() if landed.until <= now]:
             del self.landed[pile]
             changed = True
         return changed
 
     def wakeups(self) -> list[float]:
-        """When a flash or a landed mark ends."""
+        """When a flash, a held-key note or a landed mark ends."""
         times = [landed.until for landed in self.landed.values()]
         if self.flash is not None:
             times.append(self.flash.until)
+        if self.held is not None:
+            times.append(self.held.until)
         return times
 
     def opening(self, events: list[Event]) -> None:

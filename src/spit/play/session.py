@@ -18,6 +18,7 @@ from spit.play.keys import Binding, KeyMap, Row
 from spit.play.narration import (
     PILE_NAMES,
     Flash,
+    Held,
     Landed,
     Narrator,
     RoundSummary,
@@ -30,6 +31,7 @@ __all__ = [
     "COUNTDOWN_FROM",
     "PILE_NAMES",
     "Flash",
+    "Held",
     "Landed",
     "RoundSummary",
     "Session",
@@ -92,13 +94,15 @@ class Session:
         binding = self.keymap.lookup(key)
         if binding is None:
             return False
+        now = at if now is None else now
         last = self._last_press.get(key)
         self._last_press[key] = at
         if last is not None and 0 <= at - last < self.keymap.repeat_window:
             self.inputs.append((at, key, False))
+            self.narrator.set_held(key, binding.player, now)  # shown, so no press goes unseen
+            self.version += 1
             return True
         self.inputs.append((at, key, True))
-        now = at if now is None else now
         if binding.player in self.agents:
             self._set_flash(f"{self.names[binding.player]} is played by the computer", None, now)
             return True
@@ -233,6 +237,11 @@ class Session:
     def flash(self) -> Flash | None:
         """The refused move or hint being shown, if any."""
         return self.narrator.flash
+
+    @property
+    def held(self) -> Held | None:
+        """The last key press taken as a held-key repeat, while it is noted."""
+        return self.narrator.held
 
     @property
     def landed(self) -> dict[int, Landed]:

@@ -67,8 +67,7 @@ def status_text(
         if speed:
             return f"Both stuck: the side piles turn over{secs}"
         head = "Nobody played for a while: SPIT!" if stalled else "Both stuck: SPIT!"
-        spit_counts = [len(s) for s in game.spit]
-        alone = [p for p in (0, 1) if not spit_counts[p]]
+        alone = [p for p in (0, 1) if not game.reserve_size(p)]
         tail = " Any of your keys calls."
         if alone:
             other = 1 - alone[0]

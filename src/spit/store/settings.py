@@ -44,6 +44,8 @@ MAX_NAME = 24
 PALETTE_NAMES = ("default", "colour-blind", "four-colour", "light")
 #: Largest match target score (V4's usual target is 100).
 MAX_TARGET = 100_000
+#: Longest held-key window, in seconds (the key map allows 0 to 2).
+MAX_REPEAT_WINDOW = 2.0
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ class Settings:
     """Every user setting.
 
     ``auto_spit`` is H2's countdown in seconds against the computer (None: off);
+    ``repeat_window`` the held-key window: a second press of the same key
+    sooner than this is taken as the key held down, and ignored (0 to 2 s);
     ``spit_target`` the score that ends a V4 match; ``speed_target`` the score
     of a Speed P7 match (0: single games); ``palette`` the card colours
     (one of ``PALETTE_NAMES``).
@@ -63,6 +67,7 @@ class Settings:
     bot_level: str = DEFAULT_LEVEL
     auto_spit: float | None = 2.0
     slap_time: float = 3.0
+    repeat_window: float = 0.5
     spit_target: int = 100
     speed_target: int = 0
     palette: str = "default"
@@ -111,7 +116,7 @@ def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
         return Settings(), [f"{path}: nested too deeply; using defaults"]
     reader = _Reader(path, text)
     settings = reader.read(data)
-    return settings, reader.warnings
+    return settings, reader.in_line_order()
 
 
 class _Reader:
@@ -121,11 +126,18 @@ class _Reader:
         self.path = path
         self.lines = text.splitlines()
         self.warnings: list[str] = []
+        self._lines_of: list[int] = []
 
     def warn(self, dotted: str, problem: str) -> None:
         line = find_line(self.lines, dotted)
         where = f"{self.path}, line {line}" if line else str(self.path)
         self.warnings.append(f"{where}: {dotted}: {problem}")
+        self._lines_of.append(line or 0)
+
+    def in_line_order(self) -> list[str]:
+        """The warnings in the order of the file's lines (those without a line first)."""
+        order = sorted(range(len(self.warnings)), key=lambda i: self._lines_of[i])
+        return [self.warnings[i] for i in order]
 
     def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
         value = data.get(name, {})
@@ -153,7 +165,7 @@ class _Reader:
             "game.",
             ("variants", "speed_deal", "bot_level", "spit_target", "speed_target"),
         )
-        self.unknown(timing, "timing.", ("auto_spit", "slap_time"))
+        self.unknown(timing, "timing.", ("auto_spit", "slap_time", "repeat_window"))
         names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
         return Settings(
             names=(names[0], names[1]),
@@ -163,6 +175,9 @@ class _Reader:
             bot_level=self.choice(game, "bot_level", BOT_LEVELS, defaults.bot_level),
             auto_spit=self.auto_spit(timing, defaults.auto_spit),
             slap_time=self.seconds(timing, "slap_time", 0.5, 30.0, defaults.slap_time),
+            repeat_window=self.seconds(
+                timing, "repeat_window", 0.0, MAX_REPEAT_WINDOW, defaults.repeat_window
+            ),
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
             palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
@@ -365,7 +380,11 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
             "spit_target": settings.spit_target,
             "speed_target": settings.speed_target,
         },
-        "timing": {"auto_spit": auto, "slap_time": settings.slap_time},
+        "timing": {
+            "auto_spit": auto,
+            "slap_time": settings.slap_time,
+            "repeat_window": settings.repeat_window,
+        },
         "display": {"palette": settings.palette},
         "keys": {"player1": dict(settings.keys[0]), "player2": dict(settings.keys[1])},
     }

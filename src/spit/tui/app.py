@@ -9,8 +9,11 @@ test advances that clock and ticks.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
+import signal
 import tempfile
 import time
 import traceback
@@ -32,6 +35,7 @@ from spit.store.paths import config_path
 from spit.store.replays import PlayerInfo, Replay
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import save_settings
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import WarningsScreen
 from spit.tui.render import Palette, palette_named
 from spit.tui.screens import GameScreen, TitleScreen
@@ -85,7 +89,7 @@ def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSetti
 def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
     """The key map of the settings file, or the default and why it could not be used."""
     try:
-        return KeyMap.from_keys(user.keys), None
+        return KeyMap.from_keys(user.keys, repeat_window=user.repeat_window), None
     except KeyMapError as exc:
         return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
@@ -120,6 +124,11 @@ def player_infos(
 GameFactory = Callable[[str, GameSettings, int], Game]
 
 
+def exit_message(lines: list[str]) -> Text | None:
+    """What the terminal shows after the app closed (plain text, never markup)."""
+    return Text("\n".join(lines)) if lines else None
+
+
 def computer_name(level: str) -> str:
     """How a computer player is named on the board."""
     return f"Computer ({level})"
@@ -131,7 +140,11 @@ class SpitApp(App[None]):
     CSS_PATH = "spit.tcss"
     TITLE = "Spit"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding(QUIT_KEY, "quit", "Quit", priority=True)]  # noqa: RUF012
+    BINDINGS = [Binding(QUIT_KEY, "save_and_quit", "Quit", priority=True)]  # noqa: RUF012
+    #: signals that save the game in progress and close the app cleanly
+    SAVE_SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
 
     def __init__(
         self,
@@ -191,14 +204,95 @@ class SpitApp(App[None]):
         self.resumed = resumed
         self.record = record
         self.ascii_only = ascii_only
+        self._signals: list[int] = []
 
     def on_mount(self) -> None:
         self.use_palette()
+        self.catch_signals()
         self.push_screen(TitleScreen())
         if self.warnings:
             self.push_screen(WarningsScreen(self.warnings), lambda _: self.open_start())
         else:
             self.open_start()
+
+    # ----------------------------------------------------- leaving, quitting
+
+    def catch_signals(self) -> None:
+        """SIGTERM and SIGHUP save the game in progress and close the app cleanly.
+
+        The app then leaves the alternate screen, shows the cursor and turns
+        mouse reporting off as on a normal quit. Where the event loop cannot
+        take signals (not the main thread, Windows) nothing changes.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+            for signum in self.SAVE_SIGNALS:
+                loop.add_signal_handler(signum, self.on_signal, signum)
+                self._signals.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            log.info("signals are not caught here")
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):
+            loop = asyncio.get_running_loop()
+            for signum in self._signals:
+                loop.remove_signal_handler(signum)
+        self._signals.clear()
+
+    def on_signal(self, signum: int) -> None:
+        """A signal asked the app to stop: save, then close as a quit would."""
+        name = signal.Signals(signum).name
+        log.info("%s: saving and quitting", name)
+        lines = self.save_games_in_progress()
+        self.exit(
+            return_code=128 + signum, message=exit_message([*lines, f"spit: stopped by {name}."])
+        )
+
+    def save_games_in_progress(self) -> list[str]:
+        """Save every unfinished game the app holds; one line per game for the player."""
+        lines: list[str] = []
+        for screen in list(self.screen_stack):
+            if not isinstance(screen, GameScreen) or not screen.in_progress:
+                continue
+            problem = screen.save_progress()
+            if problem:
+                lines.append(f"spit: the game was NOT saved: {problem}")
+            else:
+                lines.append("spit: your game is saved; 'spit resume' carries on with it.")
+        return lines
+
+    def action_save_and_quit(self) -> None:
+        """ctrl+q: quit at once; a game in progress is saved first (nothing is lost).
+
+        If a game cannot be saved, ask before quitting: it would be lost.
+        """
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "quit-unsaved":
+            self.exit(message=exit_message(self.save_games_in_progress()))  # asked: quit
+            return
+        lines = self.save_games_in_progress()
+        unsaved = [line for line in lines if "NOT saved" in line]
+        if not unsaved:
+            self.exit(message=exit_message(lines))
+            return
+        games = [s for s in self.screen_stack if isinstance(s, GameScreen)]
+        for game in games:
+            game.hold("quit", True)
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit(message=exit_message(lines))
+                return
+            for game in games:
+                game.hold("quit", False)
+
+        box = ConfirmScreen(
+            "The game could not be saved",
+            f"{unsaved[0].removeprefix('spit: ')}. If you quit now it is lost.",
+            yes="quit without saving",
+            no="keep playing",
+            id="quit-unsaved",
+        )
+        self.push_screen(box, answer)
 
     def open_start(self) -> None:
         """Open what the command asked for: a game, a resumed match or a replay."""
@@ -307,7 +401,8 @@ class SpitApp(App[None]):
         if not self.record:
             return
         players = player_infos(session.names, levels, session.agents)
-        session.archiver = Archiver(session.arbiter, players, resumed=resumed)
+        people = len(session.agents) < 2  # two computers playing: nothing to resume
+        session.archiver = Archiver(session.arbiter, players, resumed=resumed, keep_progress=people)
         session.listeners.append(session.archiver)
 
     def _fatal_error(self) -> None:

@@ -6,7 +6,6 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -23,10 +22,12 @@ from spit.engine import Phase, all_modes, mode_names
 from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
-from spit.store.replays import Replay, ReplayFileError
-from spit.store.resume import load_match_in_progress, match_in_progress_exists
+from spit.store.replays import Replay
+from spit.store.resume import has_saved_games
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.library import ReplaysScreen, StatsScreen
+from spit.tui.saved import SavedGamesScreen
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class GameScreen(Screen[None]):
     BINDINGS = [  # noqa: RUF012
         Binding(HELP_KEY, "help", "Help"),
         Binding(PAUSE_KEY, "pause", "Pause"),
-        Binding(MENU_KEY, "menu", "Menu"),
+        Binding(MENU_KEY, "leave", "Leave"),
         Binding(AGAIN_KEY, "again", "Play again", show=False),
     ]
 
@@ -110,6 +111,19 @@ class GameScreen(Screen[None]):
         self._pauses.discard("error")
         self.check_size()
         self.run_tick()
+        if resumed is not None:
+            self.show_resumed()
+
+    def show_resumed(self) -> None:
+        """Say where a resumed game stands; it waits on the pause box until a player goes on."""
+        session = self.session
+        if session is None:
+            return
+        notice = resumed_notice(session)
+        session.narrator.news = notice
+        session.version += 1
+        self._set_paused("user", True)
+        self.app.push_screen(PauseScreen(notice), self._after_pause)
 
     def now(self) -> float:
         """The game clock's time."""
@@ -233,6 +247,10 @@ class GameScreen(Screen[None]):
         self.repaint(now)
         self.schedule(now)
 
+    def hold(self, reason: str, on: bool) -> None:
+        """Stop (or start again) the game clock for ``reason`` while a box is up."""
+        self._set_paused(reason, on)
+
     @property
     def paused(self) -> bool:
         """True while the game clock is stopped for any reason."""
@@ -254,13 +272,74 @@ class GameScreen(Screen[None]):
 
     def _after_pause(self, result: str | None) -> None:
         self._set_paused("user", False)
-        if result == "menu":
+        if result == "leave":
+            self.action_leave()
+
+    @property
+    def in_progress(self) -> bool:
+        """True while leaving would stop a game that has begun (and is kept to resume)."""
+        session = self.session
+        if session is None or session.game.over or not session.game.actions:
+            return False
+        archiver = session.archiver
+        return archiver is not None and getattr(archiver, "keep_progress", False)
+
+    def action_leave(self) -> None:
+        """Esc: back to the title menu; a game in progress asks first (and is saved)."""
+        if not self.in_progress:
             self.action_menu()
+            return
+        self._set_paused("leave", True)
+        self.app.push_screen(
+            ConfirmScreen(
+                "Leave this game?",
+                "It is saved: resume it later from the title menu (Resume a game) "
+                "or with 'spit resume'.",
+                yes="save and leave",
+                no="keep playing",
+            ),
+            self._after_leave,
+        )
+
+    def _after_leave(self, leave: bool | None) -> None:
+        if not leave:
+            self._set_paused("leave", False)
+            return
+        problem = self.save_progress()
+        if problem is None:
+            self.action_menu()
+            return
+        self.app.push_screen(
+            ConfirmScreen(
+                "The game could not be saved",
+                f"{problem[:1].upper()}{problem[1:]}. If you leave now it is lost.",
+                yes="leave without saving",
+                no="keep playing",
+            ),
+            lambda yes: self.action_menu() if yes else self._set_paused("leave", False),
+        )
+
+    def save_progress(self) -> str | None:
+        """Save the unfinished game now (leaving, quitting, a signal); a problem, or None."""
+        session = self.session
+        if session is None or session.archiver is None:
+            return None
+        try:
+            problem: str | None = session.archiver.save_now()
+        except Exception as exc:  # never let a save stop the player from leaving
+            log.exception("cannot save the game")
+            return f"game not saved: {exc}"
+        return problem
+
+    def on_unmount(self) -> None:
+        """However the board goes away, an unfinished game is saved."""
+        self.save_progress()
 
     def action_menu(self) -> None:
-        """Leave the game for the title menu."""
+        """Leave the game for the title menu (the game is saved, if unfinished)."""
         if self._timer is not None:
             self._timer.stop()
+        self.save_progress()
         self.app.pop_screen()
 
     def action_again(self) -> None:
@@ -286,32 +365,49 @@ class GameScreen(Screen[None]):
             note.update(
                 f"The terminal is {width}x{height}; Spit needs at least "
                 f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: the game is paused "
-                "and goes on when it fits.\n\nctrl+q quits."
+                "and goes on when it fits.\n\nctrl+q saves the game and quits."
             )
         if small != ("size" in self._pauses):
             self._set_paused("size", small)
 
 
+def resumed_notice(session: Session) -> str:
+    """'Resumed: round 3, score 12-20' for a game picked up again."""
+    game = session.game
+    scores = game.scores
+    score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
+    return f"Resumed: round {game.round_no}{score}"
+
+
 class PauseScreen(ModalScreen[str]):
-    """The game is paused."""
+    """The game is paused. Only app keys work here, never a player's game key."""
 
     BINDINGS = [  # noqa: RUF012
         Binding(PAUSE_KEY, "resume", "Resume"),
-        Binding(MENU_KEY, "resume", "Resume"),
-        Binding("m", "menu", "Menu"),
+        Binding(AGAIN_KEY, "resume", show=False),
         Binding(HELP_KEY, "resume", show=False),
+        Binding(MENU_KEY, "leave", "Leave"),
     ]
 
+    def __init__(self, notice: str | None = None) -> None:
+        """``notice``: a line above the keys (where a resumed game stands)."""
+        super().__init__()
+        self.notice = notice
+
     def compose(self) -> ComposeResult:
-        yield Static("[b]Paused[/b]\n\nspace: resume   m: menu   ctrl+q: quit", id="pause-box")
+        text = Text.from_markup("[b]Paused[/b]\n\n")
+        if self.notice:
+            text = Text(f"{self.notice}\n\n", style="bold")
+        text.append("space: play on   Esc: leave…\nctrl+q: save and quit")
+        yield Static(text, id="pause-box")
 
     def action_resume(self) -> None:
         """Back to the game."""
         self.dismiss("resume")
 
-    def action_menu(self) -> None:
-        """Leave the game."""
-        self.dismiss("menu")
+    def action_leave(self) -> None:
+        """Leave the game (the board asks first)."""
+        self.dismiss("leave")
 
 
 class HelpScreen(ModalScreen[None]):
@@ -328,9 +424,13 @@ class HelpScreen(ModalScreen[None]):
         self.keymap = keymap
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+        with Vertical(id="help-box"):
+            with VerticalScroll(id="help-text"):
+                yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-text").focus()
 
     def action_close(self) -> None:
         """Back to where we were."""
@@ -379,8 +479,8 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
         ("quit", "Quit"),
     ),
 )
-#: shown first in the menu while a match is saved, unfinished
-RESUME_ENTRY = ("resume", "Resume match")
+#: shown first in the menu while an unfinished game is saved
+RESUME_ENTRY = ("resume", "Resume a game")
 
 TITLE_ART = """\
 [b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]
@@ -401,7 +501,7 @@ The real-time card game for two people at one keyboard."""
 class TitleScreen(Screen[None]):
     """The title menu."""
 
-    BINDINGS = [Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "ask_quit", "Quit")]  # noqa: RUF012
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
@@ -417,10 +517,10 @@ class TitleScreen(Screen[None]):
 
     @staticmethod
     def menu_options() -> list[Option | None]:
-        """The menu entries (None: a line between groups), "Resume match" first
-        while a match is waiting."""
+        """The menu entries (None: a line between groups), "Resume a game" first
+        while an unfinished game is saved."""
         groups = [list(group) for group in MENU]
-        if match_in_progress_exists():
+        if has_saved_games():
             groups[0].insert(0, RESUME_ENTRY)
         options: list[Option | None] = []
         for group in groups:
@@ -445,22 +545,21 @@ class TitleScreen(Screen[None]):
             menu.add_options(self.menu_options())
             menu.highlighted = 0
 
-    def resume_match(self) -> None:
-        """Carry on with the saved match; a damaged file is reported, not opened."""
-        note = self.query_one("#title-note", Static)
-        try:
-            replay = load_match_in_progress()
-        except ReplayFileError as exc:
-            note.update(f"[b red]Cannot resume: {escape(str(exc))}[/]")
-            note.display = True
-            return
-        if replay is None:
-            note.update("There is no unfinished match to resume.")
-            note.display = True
-            self.on_screen_resume()
-            return
-        note.display = False
-        self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
+    def resume_game(self) -> None:
+        """Pick an unfinished game to carry on with (or delete one)."""
+        self.query_one("#title-note", Static).display = False
+        self.app.push_screen(SavedGamesScreen(), self._resume_chosen)
+
+    def _resume_chosen(self, replay: Replay | None) -> None:
+        if replay is not None:
+            self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
+
+    def action_ask_quit(self) -> None:
+        """Esc on the title: quit, after asking."""
+        self.app.push_screen(
+            ConfirmScreen("Quit spit?", "Your unfinished games stay saved.", "quit", "stay"),
+            lambda yes: self.app.exit() if yes else None,
+        )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""
@@ -475,8 +574,8 @@ class TitleScreen(Screen[None]):
                 handler()
 
     def choose_resume(self) -> None:
-        """Carry on with the saved match."""
-        self.resume_match()
+        """Pick an unfinished game to carry on with."""
+        self.resume_game()
 
     def choose_watch(self) -> None:
         """Two computer players: choose player 1's level, then player 2's; Spit."""

@@ -66,13 +66,27 @@ def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> 
     phase = game.phase
     if phase in (Phase.OPENING, Phase.STALEMATE) and game.called[p]:
         out.append("  ✓ ready" if info.side_piles else "  ✓ called", "green bold")
-    out.append("   call key ", DIM)
-    out.append(session.keymap.calls[p], palette.key_style)
+    computer = p in session.agents
+    if hidden_hand(session, p):
+        out.append(f"  hand {sum(top is not None for top, _ in game.columns(p))}", "bold")
+    if not computer:  # a computer player has no keys
+        out.append("   call key ", DIM)
+        out.append(session.keymap.calls[p], palette.key_style)
     if game.is_match:
         out.append(f"   score {game.scores[p]}", "bold")
-    if p in session.agents:
+    if computer:
         out.append("   (computer)", DIM)
     return out
+
+
+def hidden_hand(session: Session, p: int) -> bool:
+    """True for a computer's Speed hand in a game against a person: shown face down.
+
+    (Spit's stock tops are face up by the rules and stay shown; when two
+    computers play each other there is nobody to hide anything from.)
+    """
+    agents = session.agents
+    return session.game.info.private_hand and p in agents and len(agents) < 2
 
 
 def _slots(session: Session, p: int) -> list[Slot]:
@@ -80,15 +94,19 @@ def _slots(session: Session, p: int) -> list[Slot]:
     keymap = session.keymap
     flash = session.flash
     has_moves = game.info.has_moves
+    computer = p in session.agents
+    hidden = hidden_hand(session, p)
     slots: list[Slot] = []
     for i, (top, under) in enumerate(game.columns(p)):
-        if has_moves:
+        if computer:
+            keys = ""
+        elif has_moves:
             keys = keymap.column_keys(p, i)
         else:
             keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
         below = f"+{under}" if under else ""
         hit = flash is not None and flash.player == p and flash.column == i
-        slots.append(Slot(top, below, keys, hit))
+        slots.append(Slot(top, below, keys, hit, face_down=hidden))
     return slots
 
 
@@ -144,6 +162,28 @@ def _banner(session: Session) -> tuple[str, ...]:
     return ()
 
 
+def flash_line(session: Session) -> Text:
+    """A refused move (counted when the same message comes again) and a held key's note."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    flash = session.flash
+    if flash is not None:
+        out.append("✗ " + flash.text, "bold bright_red")
+        if flash.count > 1:
+            out.append(f" (×{flash.count})", "bold reverse bright_red")
+    held = session.held
+    if held is not None:
+        window = f"{session.keymap.repeat_window:g}"
+        if flash is None:
+            who = session.name(held.player)
+            note = f"· {who}: {held.key} again within {window} s: taken as a held key, ignored"
+        else:
+            note = f"   · {held.key} held: ignored"
+        out.append(note, DIM)
+    return out
+
+
+
+
 def ascii_text(text: Text) -> Text:
     """``text`` with suits as S H D C and boxes drawn in ASCII, its styles kept."""
     plain = text.plain
@@ -179,13 +219,15 @@ def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Te
     top.append(f"  round {game.round_no}", "bold")
     if variants:
         top.append("  variants " + " ".join(variants), DIM)
-    flash = session.flash
-    flash_text = Text(no_wrap=True, overflow="ellipsis")
-    if flash is not None:
-        flash_text.append("✗ " + flash.text, "bold bright_red")
+    flash_text = flash_line(session)
     status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
     footer = Text(no_wrap=True, overflow="ellipsis")
-    for key, what in (("F1", "help"), ("space", "pause"), ("Esc", "menu"), ("ctrl+q", "quit")):
+    for key, what in (
+        ("F1", "help"),
+        ("space", "pause"),
+        ("Esc", "leave"),
+        ("ctrl+q", "save+quit"),
+    ):
         footer.append(f" {key} ", "reverse")
         footer.append(f" {what}  ")
     return {
