@@ -153,3 +153,24 @@ def test_replay_without_a_file_lists_them(capsys: pytest.CaptureFixture[str]) ->
     assert str(replay_dir()) in out and "[afk] bob vs Bob [/b]" in out
     assert cli.main(["replay", "--verify"]) == 0
     assert capsys.readouterr().out.startswith("ok ")
+
+
+async def test_names_with_markup_in_the_resume_list(
+    clock: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spit.store.paths import saved_dir
+    from spit.store.resume import save_game
+    from spit.tui.saved import SavedGamesScreen
+
+    game = SpitGame(SpitConfig(), seed=4)
+    save_game(game, [], new_meta(NAMES), saved_dir() / "g1.json")
+    assert cli.main(["resume", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "[afk] bob" in out and "Bob [/b]" in out
+    app = make_app(clock, start=None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SavedGamesScreen())
+        await pilot.pause()
+        listing = app.screen.query_one("#saved-list")
+        line = listing.get_option_at_index(0).prompt.plain
+        assert "[afk] bob" in line and "Bob [/b]" in line
