@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from spit import __version__
 from spit.bots import DEFAULT_LEVEL
+from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli.sim import add_sim_parser
 from spit.engine import mode_names
@@ -140,6 +141,24 @@ def _add_persist(sub: argparse._SubParsersAction) -> None:
     persist_commands.register(sub, {"replay": _launch_replay, "resume": _launch_resume})
 
 
+def _launch_host(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_host
+
+    return launch_host(args)
+
+
+def _launch_join(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_join
+
+    return launch_join(args)
+
+
+def _add_net(sub: argparse._SubParsersAction) -> None:
+    net_commands.register(sub, {"host": _launch_host, "join": _launch_join})
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     return _run_tui(args, None)
 
@@ -253,6 +272,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_rules,
     add_sim_parser,
     _add_persist,
+    _add_net,
 ]
 
 

@@ -53,6 +53,8 @@ class Game(ABC):
     actions: list[Action]
     #: the two spit piles, bottom to top
     piles: list[list[int]]
+    #: the events of the first deal (made by the constructor, before any action)
+    opening_events: list[Event]
 
     def _start(self, config: Any, config_type: type, seed: int) -> None:
         """Set up what every mode has: config, seed, generator, log, scores, result."""

@@ -80,7 +80,7 @@ class Session:
         self.levels: dict[int, str] = {}
         #: keeps the game's files (``spit.store.archive.Archiver``), if the app records games
         self.archiver: Any = None
-        self.narrator.opening(getattr(game, "opening_events", []))
+        self.narrator.opening(game.opening_events)
 
     # ------------------------------------------------------------------ input
 

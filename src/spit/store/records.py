@@ -88,12 +88,12 @@ class GameResult:
     ) -> GameResult:
         """The result of a finished ``game`` (or match)."""
         match = game.is_match
-        scores = getattr(game, "scores", None) if match else None
+        scores = game.scores if match else None
         when = (finished_at or datetime.now(UTC)).astimezone(UTC)
         return cls(
             kind="match" if match else "game",
             mode=game.mode,
-            variants=tuple(getattr(game.config, "variants", ())),
+            variants=tuple(game.config.variants),
             players=(players[0], players[1]),
             scores=None if scores is None else (int(scores[0]), int(scores[1])),
             winner=game.winner,

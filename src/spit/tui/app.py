@@ -296,7 +296,10 @@ class SpitApp(App[None]):
 
     def open_start(self) -> None:
         """Open what the command asked for: a game, a resumed match or a replay."""
-        if self.replay is not None:
+        start_screen = getattr(self, "start_screen", None)  # spit host / spit join
+        if start_screen is not None:
+            self.push_screen(start_screen)
+        elif self.replay is not None:
             self.push_screen(ReplayScreen(self.replay, leave_exits=True))
         elif self.resumed is not None:
             self.push_screen(GameScreen(self.resumed.final.mode, resumed=self.resumed))

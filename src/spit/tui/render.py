@@ -255,7 +255,8 @@ class Slot:
     below: str  #: e.g. '+4' face-down cards under it
     keys: str  #: the column's keys, e.g. 'q a z' (empty: a computer's, none shown)
     flash: bool = False
-    face_down: bool = False  #: a card the player may not see (a computer's Speed hand)
+    #: a card the player may not see (a computer's or a network opponent's Speed hand)
+    face_down: bool = False
 
 
 @lru_cache(maxsize=256)

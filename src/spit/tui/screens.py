@@ -471,6 +471,10 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
         ("watch", "Watch two computer players"),
     ),
     (
+        ("host", "Host a game over the network"),
+        ("join", "Join a game over the network"),
+    ),
+    (
         ("stats", "Statistics"),
         ("replays", "Saved replays"),
         ("rules", "Rules"),
@@ -590,6 +594,18 @@ class TitleScreen(Screen[None]):
 
         self.app.push_screen(LevelScreen(WATCH_HEADINGS[0], WATCH_NOTE), second)
 
+    def choose_host(self) -> None:
+        """Host a game over the network (the host screen asks which game)."""
+        from spit.tui.netscreens import HostSetupScreen
+
+        self.app.push_screen(HostSetupScreen(), self._start_host)
+
+    def choose_join(self) -> None:
+        """Join a game hosted elsewhere (the join screen asks for the line)."""
+        from spit.tui.netscreens import JoinScreen
+
+        self.app.push_screen(JoinScreen())
+
     def choose_stats(self) -> None:
         """The statistics, as ``spit stats`` shows them."""
         self.app.push_screen(StatsScreen())
@@ -622,6 +638,14 @@ class TitleScreen(Screen[None]):
     def _start_watch(self, first: str, second: str | None) -> None:
         if second is not None:
             self.app.push_screen(GameScreen("spit", {0: first, 1: second}))
+
+    def _start_host(self, choice: str | None) -> None:
+        """Host the game chosen in the host screen (None: cancelled)."""
+        from spit.tui.netscreens import HOST_CHOICES, HostScreen, host_options
+
+        if choice is not None:
+            _, mode, bind = HOST_CHOICES[choice]
+            self.app.push_screen(HostScreen(host_options(mode, bind)))
 
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]

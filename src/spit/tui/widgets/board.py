@@ -106,7 +106,9 @@ def _slots(session: Session, p: int) -> list[Slot]:
             keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
         below = f"+{under}" if under else ""
         hit = flash is not None and flash.player == p and flash.column == i
-        slots.append(Slot(top, below, keys, hit, face_down=hidden))
+        # A negative card is one this screen may not see (a network opponent's hand).
+        unseen = top is not None and top < 0
+        slots.append(Slot(top, below, keys, hit, face_down=hidden or unseen))
     return slots
 
 
