@@ -39,6 +39,15 @@ def register(
     launchers = launchers or {}
     stats = subparsers.add_parser("stats", help="wins, losses, streaks and fastest wins")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument(
+        "--player",
+        metavar="NAME",
+        help="whose charts to draw (rating and reaction times); default: who played most",
+    )
+    stats.add_argument(
+        "--mode", choices=("spit", "speed"), default="spit", help="the game of the charts"
+    )
+    stats.add_argument("--no-charts", action="store_true", help="only the tables")
     stats.set_defaults(handler=cmd_stats)
 
     replay = subparsers.add_parser("replay", help="watch or check saved replays")
@@ -104,10 +113,24 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats.to_json()))
     else:
         print_stats(stats, Console())
+        if not getattr(args, "no_charts", True):
+            print_charts(stats, getattr(args, "player", None), getattr(args, "mode", "spit"))
     sys.stdout.flush()  # the tables first, then the notes on stderr
     for note in notes(stats):
         print(note, file=sys.stderr)
     return 0
+
+
+def print_charts(stats: Stats, player: str | None, mode: str) -> None:
+    """The rating and reaction-time charts of ``player`` (default: who played most)."""
+    from spit.tui.charts import charts_text, load_chart_data
+
+    if player is None:
+        if not stats.players:
+            return
+        player = max(stats.players, key=lambda t: t.played).label
+    print()
+    print(charts_text(load_chart_data(player, mode)))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

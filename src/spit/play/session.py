@@ -48,6 +48,22 @@ _HINTS = {
 }
 
 
+def key_action(game: Game, binding: Binding) -> Action | str:
+    """The action a key means in ``game`` now (the engine's ``action_for``), or a
+    hint why it means nothing."""
+    p, row, col = binding
+    if row is Row.CALL:
+        action = game.action_for(p, None, None)
+    else:
+        action = game.action_for(p, col, None if row is Row.MOVE else int(row))
+    if action is not None:
+        return action
+    phase = game.phase
+    if phase is Phase.PLAY:  # only a move key gets here
+        return f"{game.info.title} has no moves: top row plays left, home row plays right"
+    return _HINTS.get(phase, _HINTS[Phase.GAME_OVER])
+
+
 class Session:
     """A game with its arbiter, driven by key presses and ticks."""
 
@@ -114,20 +130,8 @@ class Session:
         return True
 
     def action_for(self, binding: Binding) -> Action | str:
-        """The action a key means now (the engine's ``action_for``), or a hint
-        why it means nothing."""
-        p, row, col = binding
-        game = self.game
-        if row is Row.CALL:
-            action = game.action_for(p, None, None)
-        else:
-            action = game.action_for(p, col, None if row is Row.MOVE else int(row))
-        if action is not None:
-            return action
-        phase = game.phase
-        if phase is Phase.PLAY:  # only a move key gets here
-            return f"{game.info.title} has no moves: top row plays left, home row plays right"
-        return _HINTS.get(phase, _HINTS[Phase.GAME_OVER])
+        """The action a key means now, or a hint why it means nothing (``key_action``)."""
+        return key_action(self.game, binding)
 
     # ------------------------------------------------------------------- time
 
