@@ -138,14 +138,7 @@ class Session:
     def tick(self, now: float | None = None) -> bool:
         """Run the arbiter up to ``now``; True if the screen should change."""
         now = self.clock() if now is None else now
-        changed = False
-        outcomes = self.arbiter.tick(now)
-        if outcomes:
-            changed = True
-            for outcome in outcomes:
-                self.narrator.describe(outcome, now)
-            for listener in self.listeners:
-                listener(outcomes)
+        changed = self._tell(self.arbiter.tick(now), now)
         if self.narrator.expire(now):
             changed = True
         countdown = self.countdown(now)
@@ -156,6 +149,15 @@ class Session:
         if changed:
             self.version += 1
         return changed
+
+    def _tell(self, outcomes: list[Outcome], now: float) -> bool:
+        """Narrate ``outcomes`` and pass them to the listeners; True if there were any."""
+        for outcome in outcomes:
+            self.narrator.describe(outcome, now)
+        if outcomes:
+            for listener in self.listeners:
+                listener(outcomes)
+        return bool(outcomes)
 
     def next_wakeup(self, now: float) -> float | None:
         """When ``tick`` next has something to do (timer, flash end, countdown step)."""
@@ -193,8 +195,12 @@ class Session:
         return left, what
 
     def pause(self, now: float | None = None) -> None:
-        """Stop the game clock (help, pause screen, terminal too small)."""
-        self.arbiter.tick(now)
+        """Stop the game clock (help, pause screen, terminal too small).
+
+        What was due up to ``now`` is settled (and told) first.
+        """
+        now = self.clock() if now is None else now
+        self._tell(self.arbiter.tick(now), now)
         self.arbiter.pause(now)
         self.version += 1
 
