@@ -10,14 +10,16 @@ from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.widget import Widget
 
-from spit.tui.render import BORDER, DIM, FLASH_BORDER, KEY_STYLE, RED_STYLE
+from spit.tui.render import BORDER, DEFAULT_PALETTE, DIM, FLASH_BORDER, KEY_STYLE, PALETTES
 from spit.tui.widgets.board import TextBox
 
 STYLES: list[str | Style] = [
     BORDER,
     DIM,
     KEY_STYLE,
-    RED_STYLE,
+    *(PALETTES["light"].card_style(c) for c in range(0, 52, 13)),
+    DEFAULT_PALETTE.face_style,
+    PALETTES["light"].key_style,
     FLASH_BORDER,
     "bold reverse",
     "green bold",

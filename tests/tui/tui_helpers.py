@@ -31,9 +31,12 @@ def make_app(
     bot_seed: int | None = None,
     record: bool = True,
     resumed: Replay | None = None,
+    ascii_only: bool = False,
 ) -> SpitApp:
     """An app on the fake clock; ``game`` deals every game (default: from the seed)."""
-    settings = AppSettings(game=GameSettings(seed=seed, timing=timing or Timing()), names=names)
+    settings = AppSettings(
+        game=GameSettings(seed=seed, timing=timing or Timing()), names=names, ascii_only=ascii_only
+    )
     deps = AppDependencies(clock=clock, agents=agents or {}, bot_seed=bot_seed, record=record)
     if game is not None:
         deps.game_factory = lambda mode, settings, seed: game()

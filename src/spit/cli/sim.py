@@ -65,17 +65,30 @@ def add_sim_parser(subparsers: Subparsers) -> CommandParser:
         ),
     )
     # a string default goes through ``type`` too, and only when ``sim`` runs
-    parser.add_argument("--p1", type=_seat, default=DEFAULT_LEVEL, metavar="LEVEL")
-    parser.add_argument("--p2", type=_seat, default=DEFAULT_LEVEL, metavar="LEVEL")
-    parser.add_argument("--games", type=_games, default=100, metavar="N")
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S")
-    parser.add_argument("--mode", choices=MODES, default="spit")
+    for seat in ("--p1", "--p2"):
+        parser.add_argument(
+            seat,
+            type=_seat,
+            default=DEFAULT_LEVEL,
+            metavar="LEVEL",
+            help=f"player {seat[-1]}: a level ({levels}) or STRATEGY:REACTION "
+            f"(default {DEFAULT_LEVEL})",
+        )
+    parser.add_argument(
+        "--games", type=_games, default=100, metavar="N", help="how many games (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=0, metavar="S", help="the first game's seed (default 0)"
+    )
+    parser.add_argument(
+        "--mode", choices=MODES, default="spit", help="the game: spit or speed (default spit)"
+    )
     parser.add_argument(
         "--variant",
         action="append",
         default=[],
         metavar="V",
-        help="a rules variant (Spit: V1..V4); repeat for several",
+        help="a rules variant (Spit: V1..V4, Speed: V3, P1b); repeat for several",
     )
     parser.add_argument(
         "--json", action="store_true", help="no progress bar; print the figures as JSON last"

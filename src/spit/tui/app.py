@@ -42,7 +42,13 @@ from spit.tui.dealer import (
     player_infos,
     settings_from_user,
 )
-from spit.tui.messages import HostRequested, JoinRequested, PlayRequested, SettingsChanged
+from spit.tui.messages import (
+    HostRequested,
+    JoinRequested,
+    PlayRequested,
+    ReplayRequested,
+    SettingsChanged,
+)
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.tutorial import TutorialScreen
 from spit.tui.viewer import ReplayScreen
@@ -106,6 +112,7 @@ class SpitApp(App[None]):
         self._signals: list[int] = []
 
     def on_mount(self) -> None:
+        self.use_palette()
         self.catch_signals()
         self.push_screen(TitleScreen(self.settings, self.deps.save_settings))
         if self.settings.warnings:
@@ -222,8 +229,24 @@ class SpitApp(App[None]):
     def replay_screen(self, replay: Replay, leave_exits: bool = False) -> ReplayScreen:
         """The replay viewer on the app's clock."""
         return ReplayScreen(
-            replay, self.dealer.clock, autotick=self.dealer.real_time, leave_exits=leave_exits
+            replay,
+            self.dealer.clock,
+            autotick=self.dealer.real_time,
+            leave_exits=leave_exits,
+            settings=self.settings,
         )
+
+    def use_palette(self) -> None:
+        """Switch to the settings' palette's theme (dark or light), ASCII or not, and redraw."""
+        theme = self.settings.palette.theme
+        if self.theme != theme:
+            self.theme = theme
+        self.set_class(self.settings.ascii_only, "-ascii")
+        screen = self.screen if self.screen_stack else None
+        if isinstance(screen, GameScreen) and screen.session is not None:
+            screen.repaint()
+        elif isinstance(screen, ReplayScreen):
+            screen.repaint(screen.clock())
 
     def on_play_requested(self, message: PlayRequested) -> None:
         """A screen asked for a game (or to carry on a saved match, or the tutorial)."""
@@ -247,6 +270,11 @@ class SpitApp(App[None]):
     def on_settings_changed(self, message: SettingsChanged) -> None:
         """The settings file was saved: use it from the next game."""
         self.settings.apply(message.user)
+        self.use_palette()
+
+    def on_replay_requested(self, message: ReplayRequested) -> None:
+        """A list of replays asked to watch one."""
+        self.push_screen(self.replay_screen(message.replay))
 
     def finish_writes(self, timeout: float = EXIT_WRITE_WAIT) -> bool:
         """After the app has stopped: wait for the results still being written."""

@@ -26,8 +26,10 @@ from spit.engine import AnyGame, get_mode
 from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Recorder, Session
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Timing
+from spit.store.paths import config_path
 from spit.store.settings import BOT_LEVELS, save_settings
 from spit.store.settings import Settings as UserSettings
+from spit.tui.render import Palette, palette_named
 
 if TYPE_CHECKING:
     from spit.store.replays import PlayerInfo, Replay
@@ -94,7 +96,7 @@ def write_settings(save: SaveSettings, user: UserSettings) -> tuple[Path | None,
         path = save(user)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return None, reason
+        return None, f"cannot write {config_path()} ({reason})"
     return path, keymap_from_user(user)[1]
 
 
@@ -109,6 +111,13 @@ class AppSettings:
     keymap: KeyMap = field(default_factory=KeyMap.default)
     names: tuple[str, str] = ("Player 1", "Player 2")
     warnings: list[str] = field(default_factory=list)
+    #: suits as S H D C and boxes in ASCII (``--ascii``)
+    ascii_only: bool = False
+
+    @property
+    def palette(self) -> Palette:
+        """The card colours the settings file chose."""
+        return palette_named(self.user.palette)
 
     def apply(self, user: UserSettings) -> str | None:
         """Use ``user`` for the next games (names, rules, timing, keys); the seed stays.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from spit.store.settings import load_settings
 from spit.tui.app import SpitApp
@@ -28,13 +29,15 @@ def configured_app(
     seed: int | None = None,
     target: int | None = None,
     deps: AppDependencies | None = None,
+    ascii_only: bool = False,
 ) -> SpitApp:
     """The app with the settings file applied, then the command-line choices.
 
     ``opening``: what to open first (default: the title menu). ``variants``
     replaces the file's variants when given; ``target`` is the match target:
     for Speed it plays a P7 match to it, for Spit it turns on V4 with that
-    target. ``deps``: the app's dependencies (tests).
+    target. ``deps``: the app's dependencies (tests). ``ascii_only``: suits
+    as S H D C and boxes in ASCII (``--ascii``).
     """
     opening = opening or Opening()
     user, warnings = load_settings()
@@ -53,12 +56,37 @@ def configured_app(
     keymap, problem = keymap_from_user(user)
     if problem:
         warnings.append(problem)
-    settings = AppSettings(user, game, keymap, user.names, warnings)
+    settings = AppSettings(user, game, keymap, user.names, warnings, ascii_only)
     return SpitApp(settings, opening, deps)
 
 
+#: The exit code when there is no terminal to draw on (as for a usage error).
+EXIT_NO_TERMINAL = 2
+
+
+def terminal_problem() -> str | None:
+    """Why the app cannot run here (input or output is not a terminal), or None."""
+    streams = (("input", sys.stdin), ("output", sys.stdout), ("error output", sys.stderr))
+    for name, stream in streams:
+        try:
+            ok = stream is not None and stream.isatty()
+        except (ValueError, OSError):  # closed or detached
+            ok = False
+        if not ok:
+            return (
+                f"spit needs a terminal to play in, and its {name} is not one "
+                "(redirected or piped). Run it in a terminal window; rules, stats, sim "
+                "and replay --verify need none."
+            )
+    return None
+
+
 def run(app: SpitApp) -> int:
-    """Run the app in this terminal; its exit code."""
+    """Run the app in this terminal; its exit code (2, with a message, without a terminal)."""
+    problem = terminal_problem()
+    if problem is not None:
+        print(f"spit: {problem}", file=sys.stderr)
+        return EXIT_NO_TERMINAL
     # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
     # wants the key's effect on screen sooner. Idle costs nothing either way.
     os.environ.setdefault("TEXTUAL_FPS", "120")
@@ -67,14 +95,19 @@ def run(app: SpitApp) -> int:
     return app.return_code or 0
 
 
+def _ascii(args: argparse.Namespace) -> bool:
+    """Whether the command asked for ASCII only (``--ascii``)."""
+    return bool(getattr(args, "ascii", False))
+
+
 def launch_replay(args: argparse.Namespace) -> int:
     """``spit replay FILE``: the viewer on the replay the command loaded."""
-    return run(configured_app(Opening(replay=args.replay)))
+    return run(configured_app(Opening(replay=args.replay), ascii_only=_ascii(args)))
 
 
 def launch_resume(args: argparse.Namespace) -> int:
     """``spit resume``: carry on with the saved match the command loaded."""
-    return run(configured_app(Opening(resumed=args.replay)))
+    return run(configured_app(Opening(resumed=args.replay), ascii_only=_ascii(args)))
 
 
 def launch_host(args: argparse.Namespace) -> int:
@@ -82,7 +115,8 @@ def launch_host(args: argparse.Namespace) -> int:
     from spit.tui.netscreens import HostScreen
 
     _net_log()
-    return run(configured_app(Opening(screen=lambda dealer: HostScreen(args, dealer))))
+    opening = Opening(screen=lambda dealer: HostScreen(args, dealer))
+    return run(configured_app(opening, ascii_only=_ascii(args)))
 
 
 def launch_join(args: argparse.Namespace) -> int:
@@ -93,7 +127,7 @@ def launch_join(args: argparse.Namespace) -> int:
     opening = Opening(
         screen=lambda dealer: JoinScreen(dealer, args.address, args.code, args.watch, auto=True)
     )
-    return run(configured_app(opening))
+    return run(configured_app(opening, ascii_only=_ascii(args)))
 
 
 def _net_log() -> None:

@@ -51,3 +51,11 @@ class HostRequested(Message):
 
 class JoinRequested(Message):
     """Open the screen that joins a network game."""
+
+
+class ReplayRequested(Message):
+    """Watch ``replay`` in the replay viewer."""
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay

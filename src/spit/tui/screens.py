@@ -30,7 +30,7 @@ from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
-from spit.tui.widgets.board import TextBox, board_texts
+from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     # loaded when first needed, not before the first board: replays (and the
@@ -229,7 +229,8 @@ class GameScreen(Screen[None]):
             return
         now = self.now() if now is None else now
         self._painted = session.version
-        texts = board_texts(session, now)
+        settings = self.dealer.settings
+        texts = board_texts(session, now, settings.palette)
         note = session.archive_message
         if note and session.flash is None and (session.game.over or "not saved" in note):
             failed = "not saved" in note
@@ -240,9 +241,10 @@ class GameScreen(Screen[None]):
                 overflow="ellipsis",
             )
         if self.error:
-            texts["flash"] = texts["flash"].from_markup(f"[b red]{self.error}[/]")
+            texts["flash"] = Text(self.error, style="bold red", no_wrap=True, overflow="ellipsis")
         for region, text in texts.items():
-            self.query_one(f"#{region}", TextBox).set(text)
+            shown = ascii_text(text) if settings.ascii_only else text
+            self.query_one(f"#{region}", TextBox).set(shown)
 
     def schedule(self, now: float) -> None:
         """Wake up when the session next has something to do (only with the real clock)."""
@@ -500,21 +502,34 @@ class DocScreen(Screen[None]):
         self.app.pop_screen()
 
 
-MENU = (
-    *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
-    *(
-        (f"vs-{mode.name}", f"Play {mode.title} against the computer")
-        for mode in all_modes()
-        if mode.name in BOT_MODES
+#: The title menu, in groups (a line between groups). To add an entry, put
+#: ``(id, label)`` in a group and a ``choose_<id>`` method (dashes as
+#: underscores) on ``TitleScreen``; the list scrolls, so 14 and more fit 80x24.
+#: A game mode's id starts that game; ``vs-<mode>`` asks the computer's level first.
+MENU: tuple[tuple[tuple[str, str], ...], ...] = (
+    (
+        *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
+        *(
+            (f"vs-{mode.name}", f"Play {mode.title} against the computer")
+            for mode in all_modes()
+            if mode.name in BOT_MODES
+        ),
+        ("watch", "Watch two computer players"),
     ),
-    ("host", "Host a game over the network"),
-    ("join", "Join a game over the network"),
-    ("tutorial", "Tutorial"),
-    ("charts", "Your speed and rating"),
-    ("rules", "Rules"),
-    ("keys", "Keys"),
-    ("settings", "Settings"),
-    ("quit", "Quit"),
+    (
+        ("host", "Host a game over the network"),
+        ("join", "Join a game over the network"),
+    ),
+    (
+        ("tutorial", "Tutorial"),
+        ("stats", "Statistics"),
+        ("charts", "Your speed and rating"),
+        ("replays", "Saved replays"),
+        ("rules", "Rules"),
+        ("keys", "Keys"),
+        ("settings", "Settings"),
+        ("quit", "Quit"),
+    ),
 )
 #: shown first in the menu while an unfinished game is saved
 RESUME_ENTRY = ("resume", "Resume a game")
@@ -524,6 +539,13 @@ TITLE_ART = """\
 [b] ▀▀▄ █▄▄▀ █  █ [/b]
 [b]▄▄▄▀ █    █  █ [/b]
 [red]♥ ♦[/] ♠ ♣
+
+The real-time card game for two people at one keyboard."""
+
+
+ASCII_TITLE_ART = """\
+[b]S P I T[/b]
+S H D C
 
 The real-time card game for two people at one keyboard."""
 
@@ -542,7 +564,8 @@ class TitleScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
-            yield Static(TITLE_ART, id="title-art")
+            art = ASCII_TITLE_ART if self.settings.ascii_only else TITLE_ART
+            yield Static(art, id="title-art")
             yield OptionList(*self.menu_options(), id="menu")
             yield Static("", id="title-settings")
             yield Static("", id="title-note")
@@ -552,12 +575,18 @@ class TitleScreen(Screen[None]):
         self.query_one("#menu", OptionList).focus()
 
     @staticmethod
-    def menu_options() -> list[Option]:
-        """The menu entries, with "Resume match" first while a match is waiting."""
-        entries = list(MENU)
+    def menu_options() -> list[Option | None]:
+        """The menu entries (None: a line between groups), "Resume a game" first
+        while an unfinished game is saved."""
+        groups = [list(group) for group in MENU]
         if has_saved_games():
-            entries.insert(0, RESUME_ENTRY)
-        return [Option(label, id=key) for key, label in entries]
+            groups[0].insert(0, RESUME_ENTRY)
+        options: list[Option | None] = []
+        for group in groups:
+            if options:
+                options.append(None)
+            options.extend(Option(label, id=key) for key, label in group)
+        return options
 
     def on_screen_resume(self) -> None:
         settings = self.settings.game
@@ -567,12 +596,12 @@ class TitleScreen(Screen[None]):
             f"Spit variants: {variants}    Speed deal: {deal}"
         )
         menu = self.query_one("#menu", OptionList)
-        options = self.menu_options()
+        options = [o for o in self.menu_options() if o is not None]
         if [o.id for o in options] != [
             menu.get_option_at_index(i).id for i in range(menu.option_count)
         ]:
             menu.clear_options()
-            menu.add_options(options)
+            menu.add_options(self.menu_options())
             menu.highlighted = 0
 
     def resume_game(self) -> None:
@@ -594,43 +623,94 @@ class TitleScreen(Screen[None]):
         )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        choice = event.option.id
-        app = self.app
+        choice = event.option.id or ""
         if choice in mode_names():
             self.post_message(PlayRequested(choice))
-        elif choice == "resume":
-            self.resume_game()
-        elif choice is not None and choice.startswith("vs-"):
+        elif choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             level = self.settings.game.bot_level
-            app.push_screen(LevelScreen(level), lambda level: self._start_vs(mode, level))
-        elif choice == "host":
-            from spit.tui.netscreens import HostSetupScreen
+            self.app.push_screen(LevelScreen(level), lambda level: self._start_vs(mode, level))
+        else:
+            handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
+            if handler is not None:
+                handler()
 
-            app.push_screen(HostSetupScreen(), self._start_host)
-        elif choice == "join":
-            self.post_message(JoinRequested())
-        elif choice == "tutorial":
-            self.post_message(PlayRequested("tutorial"))
-        elif choice == "charts":
-            from spit.tui.widgets.charts import ChartsScreen
+    def choose_resume(self) -> None:
+        """Pick an unfinished game to carry on with."""
+        self.resume_game()
 
-            app.push_screen(ChartsScreen(self.settings.names[0]))
-        elif choice == "rules":
-            app.push_screen(DocScreen(SPIT_RULES))
-        elif choice == "keys":
-            app.push_screen(DocScreen(keys_text(self.settings.keymap)))
-        elif choice == "settings":
-            from spit.tui.dialogs import SettingsScreen
+    def choose_watch(self) -> None:
+        """Two computer players: choose player 1's level, then player 2's; Spit."""
+        level = self.settings.game.bot_level
 
-            app.push_screen(SettingsScreen(self.settings, self.save_settings))
-        elif choice == "quit":
-            app.exit()
+        def second(first: str | None) -> None:
+            if first is None:
+                return
+            self.app.push_screen(
+                LevelScreen(level, WATCH_HEADINGS[1], WATCH_NOTE),
+                lambda level: self._start_watch(first, level),
+            )
+
+        self.app.push_screen(LevelScreen(level, WATCH_HEADINGS[0], WATCH_NOTE), second)
+
+    def choose_host(self) -> None:
+        """Host a game over the network (the host screen asks which game)."""
+        from spit.tui.netscreens import HostSetupScreen
+
+        self.app.push_screen(HostSetupScreen(), self._start_host)
+
+    def choose_join(self) -> None:
+        """Join a game hosted elsewhere (the join screen asks for the line)."""
+        self.post_message(JoinRequested())
+
+    def choose_stats(self) -> None:
+        """The statistics, as ``spit stats`` shows them."""
+        from spit.tui.library import StatsScreen
+
+        self.app.push_screen(StatsScreen())
+
+    def choose_replays(self) -> None:
+        """The saved replays, to pick one to watch (a ``ReplayRequested``)."""
+        from spit.tui.library import ReplaysScreen
+
+        self.app.push_screen(ReplaysScreen())
+
+    def choose_tutorial(self) -> None:
+        """Short interactive lessons on the rules."""
+        self.post_message(PlayRequested("tutorial"))
+
+    def choose_charts(self) -> None:
+        """Your reaction times and rating over time."""
+        from spit.tui.widgets.charts import ChartsScreen
+
+        self.app.push_screen(ChartsScreen(self.settings.names[0]))
+
+    def choose_rules(self) -> None:
+        """The rules."""
+        self.app.push_screen(DocScreen(SPIT_RULES))
+
+    def choose_keys(self) -> None:
+        """Both players' keys."""
+        self.app.push_screen(DocScreen(keys_text(self.settings.keymap)))
+
+    def choose_settings(self) -> None:
+        """The settings editor."""
+        from spit.tui.dialogs import SettingsScreen
+
+        self.app.push_screen(SettingsScreen(self.settings, self.save_settings))
+
+    def choose_quit(self) -> None:
+        """Leave spit."""
+        self.app.exit()
 
     def _start_vs(self, mode: str, level: str | None) -> None:
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
             self.post_message(PlayRequested(mode, {1: level}))
+
+    def _start_watch(self, first: str, second: str | None) -> None:
+        if second is not None:
+            self.post_message(PlayRequested("spit", {0: first, 1: second}))
 
     def _start_host(self, choice: str | None) -> None:
         """Host the game chosen in the host screen (None: cancelled)."""
@@ -653,23 +733,37 @@ LEVEL_TEXTS = {
 }
 
 
+WATCH_HEADINGS = (
+    "[b]Watch[/b]: choose player 1's level (bottom)",
+    "[b]Watch[/b]: choose player 2's level (top)",
+)
+WATCH_NOTE = "Two computer players play Spit.   Enter: choose   Esc: back"
+
+
 class LevelScreen(ModalScreen[str | None]):
     """Choose the computer's level; dismisses with the level, or None."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
 
-    def __init__(self, default: str = DEFAULT_LEVEL) -> None:
+    def __init__(
+        self,
+        default: str = DEFAULT_LEVEL,
+        heading: str = "[b]Against the computer[/b]: choose its level",
+        note: str = "You are Player 1 (bottom).   Enter: start   Esc: back",
+    ) -> None:
         super().__init__()
         #: the level highlighted first (the settings' computer level)
         self.default = default
+        self.heading = heading
+        self.note = note
 
     def compose(self) -> ComposeResult:
         with Vertical(id="level-box"):
-            yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
+            yield Static(self.heading, classes="hint")
             yield OptionList(
                 *[Option(LEVEL_TEXTS[level], id=level) for level in LEVELS], id="levels"
             )
-            yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
+            yield Static(self.note, classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
