@@ -85,9 +85,11 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
                 code_input.focus()
                 await pilot.press("enter")
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
-                await until(pilot, lambda: "░" in text(app, "p1-cards"))
-                assert "░" not in text(app, "p2-cards")  # our own hand (seat 2, on top)
-                await pilot.press("0")  # our call key: ready
+                # our own hand (seat 2) at the bottom, the opponent's face down on top
+                await until(pilot, lambda: "░" in text(app, "p2-cards"))
+                assert "░" not in text(app, "p1-cards")
+                assert "call key 1" in text(app, "p1-info")  # the keys we use, shown
+                await pilot.press("1")  # our call key: ready
                 await until(pilot, lambda: game.phase is not Phase.OPENING)
                 await pilot.press("escape")
                 await pilot.pause(0.1)

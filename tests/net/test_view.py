@@ -160,3 +160,28 @@ def test_when_both_players_are_gone_the_match_is_saved() -> None:
     clock.now += 2
     match.tick(clock.now)
     assert saved == ["saved"] and match.finished
+
+
+def test_seat_two_sees_their_own_cards_at_the_bottom_with_the_keys_they_use() -> None:
+    from spit.tui.widgets.board import board_texts
+
+    clock = FakeClock()
+    game = new_game("speed", (), 5)
+    match, v0, v1 = seated(game, clock)
+    for view in (v0, v1):
+        texts = board_texts(view, clock.now)
+        # own hand face up at the bottom, the opponent's face down at the top
+        assert "░" not in texts["p1-cards"].plain and "░" in texts["p2-cards"].plain
+        assert view.name(view.bottom_player) in texts["p1-info"].plain
+        assert view.name(1 - view.bottom_player) in texts["p2-info"].plain
+        # the keys on the own cards are player 1's (either set plays for the seat)
+        own_keys = f"{v1.keymap.key(0, Row.LEFT, 0)} {v1.keymap.key(0, Row.RIGHT, 0)}"
+        assert own_keys in texts["p1-cards"].plain
+        assert f"call key {v1.keymap.calls[0]}" in texts["p1-info"].plain
+        assert "call key" not in texts["p2-info"].plain
+    assert v1.bottom_player == 1 and v0.bottom_player == 0
+    watcher = RemoteSession(None, clock=clock)
+    match.attach_watcher(ViewLink(watcher))
+    texts = board_texts(watcher, clock.now)
+    assert watcher.bottom_player == 0
+    assert watcher.names[0] in texts["p1-info"].plain

@@ -244,6 +244,11 @@ class RemoteSession(Session):
 
     # ------------------------------------------------------------ keys
 
+    def key_owner(self, player: int) -> int | None:
+        """Player 1's keys on this seat's own cards (either player's keys play for it);
+        none on the opponent's cards or for a spectator, whose keys do nothing."""
+        return 0 if player == self.seat else None
+
     def press(self, key: str, at: float, now: float | None = None) -> bool:
         """A key: both players' keys play for this seat (a spectator's do nothing)."""
         binding = self.keymap.lookup(key)
@@ -317,6 +322,7 @@ class RemoteSession(Session):
         self.game = self.shadow  # type: ignore[assignment]
         self._set_names(msg["names"])
         self.seat = msg["seat"]
+        self.bottom_player = self.seat if self.seat is not None else 0
         self.started = all(msg.get("seats", [False]))
         self.narrator = Narrator(self.game, self.names)
         self.narrator.news = "Waiting for the other player..." if not self.started else ""
