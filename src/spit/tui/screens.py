@@ -32,6 +32,8 @@ from spit.tui.saved import SavedGamesScreen
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
+    import argparse
+
     from spit.tui.app import SpitApp
 
 log = logging.getLogger("spit.tui")
@@ -674,13 +676,12 @@ class TitleScreen(Screen[None]):
         if second is not None:
             self.app.push_screen(GameScreen("spit", {0: first, 1: second}))
 
-    def _start_host(self, choice: str | None) -> None:
+    def _start_host(self, options: argparse.Namespace | None) -> None:
         """Host the game chosen in the host screen (None: cancelled)."""
-        from spit.tui.netscreens import HOST_CHOICES, HostScreen, host_options
+        from spit.tui.netscreens import HostScreen
 
-        if choice is not None:
-            _, mode, bind = HOST_CHOICES[choice]
-            self.app.push_screen(HostScreen(host_options(mode, bind)))
+        if options is not None:
+            self.app.push_screen(HostScreen(options))
 
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
