@@ -242,17 +242,17 @@ def check_port(text: str, bind: str) -> int | str:
     """
     text = text.strip()
     if not text.isdigit() or len(text) > 5:
-        return "the port must be a number: 1024-65535, or 0 for any free port"
+        return "not a port number: use 1024-65535, or 0 (any free)"
     port = int(text)
     if port != 0 and not 1024 <= port <= 65535:
-        return f"port {port} is out of range: use 1024-65535, or 0 for any free port"
+        return f"port {port} is out of range: use 1024-65535, or 0"
     if port:
         probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
             probe.bind((bind, port))
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            return f"port {port} cannot be used ({reason}): choose another, or 0 for any free port"
+            return f"port {port}: {reason.lower()}; try another, or 0"
         finally:
             probe.close()
     return port
