@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Markdown, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
@@ -28,6 +28,7 @@ from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.library import ReplaysScreen, StatsScreen
+from spit.tui.markdown import page
 from spit.tui.saved import SavedGamesScreen
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
@@ -449,7 +450,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             with VerticalScroll(id="help-text"):
-                yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+                text = keys_text(self.keymap) + "\n\n" + SPIT_RULES
+                yield page(text, bool(getattr(self.app, "ascii_only", False)))
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
 
     def on_mount(self) -> None:
@@ -471,7 +473,7 @@ class DocScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="doc"):
-            yield Markdown(self.markdown)
+            yield page(self.markdown, bool(getattr(self.app, "ascii_only", False)))
         yield Static("Esc: back   arrows: scroll", classes="hint")
 
     def action_back(self) -> None:
