@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import Phase, all_modes, mode_names
+from spit.engine.modes import get_mode
 from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
@@ -493,7 +494,11 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
             for mode in all_modes()
             if mode.name in BOT_MODES
         ),
-        ("watch", "Watch two computer players"),
+        *(
+            (f"watch-{mode.name}", f"Watch two computers play {mode.title}")
+            for mode in all_modes()
+            if mode.name in BOT_MODES
+        ),
     ),
     (
         ("host", "Host a game over the network"),
@@ -596,6 +601,8 @@ class TitleScreen(Screen[None]):
         choice = event.option.id or ""
         if choice in mode_names():
             self.app.push_screen(GameScreen(choice))
+        elif choice.startswith("watch-"):
+            self.choose_watch(choice.removeprefix("watch-"))
         elif choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             self.app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
@@ -608,18 +615,19 @@ class TitleScreen(Screen[None]):
         """Pick an unfinished game to carry on with."""
         self.resume_game()
 
-    def choose_watch(self) -> None:
-        """Two computer players: choose player 1's level, then player 2's; Spit."""
+    def choose_watch(self, mode: str = "spit") -> None:
+        """Two computer players of ``mode``: choose player 1's level, then player 2's."""
+        note = WATCH_NOTE.format(game=get_mode(mode).title)
 
         def second(first: str | None) -> None:
             if first is None:
                 return
             self.app.push_screen(
-                LevelScreen(WATCH_HEADINGS[1], WATCH_NOTE),
-                lambda level: self._start_watch(first, level),
+                LevelScreen(WATCH_HEADINGS[1], note),
+                lambda level: self._start_watch(mode, first, level),
             )
 
-        self.app.push_screen(LevelScreen(WATCH_HEADINGS[0], WATCH_NOTE), second)
+        self.app.push_screen(LevelScreen(WATCH_HEADINGS[0], note), second)
 
     def choose_host(self) -> None:
         """Host a game over the network (the host screen asks which game)."""
@@ -674,9 +682,9 @@ class TitleScreen(Screen[None]):
         if level is not None:
             self.app.push_screen(GameScreen(mode, {1: level}))
 
-    def _start_watch(self, first: str, second: str | None) -> None:
+    def _start_watch(self, mode: str, first: str, second: str | None) -> None:
         if second is not None:
-            self.app.push_screen(GameScreen("spit", {0: first, 1: second}))
+            self.app.push_screen(GameScreen(mode, {0: first, 1: second}))
 
     def _start_host(self, options: argparse.Namespace | None) -> None:
         """Host the game chosen in the host screen (None: cancelled)."""
@@ -702,7 +710,7 @@ WATCH_HEADINGS = (
     "[b]Watch[/b]: choose player 1's level (bottom)",
     "[b]Watch[/b]: choose player 2's level (top)",
 )
-WATCH_NOTE = "Two computer players play Spit.   Enter: choose   Esc: back"
+WATCH_NOTE = "Two computer players play {game}.   Enter: choose   Esc: back"
 
 
 class LevelScreen(ModalScreen[str | None]):
