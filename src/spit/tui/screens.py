@@ -507,7 +507,6 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
     (
         ("tutorial", "Tutorial"),
         ("stats", "Statistics"),
-        ("charts", "Your speed and rating"),
         ("replays", "Saved replays"),
         ("rules", "Rules"),
         ("keys", "Keys"),
@@ -642,7 +641,7 @@ class TitleScreen(Screen[None]):
         self.app.push_screen(JoinScreen())
 
     def choose_stats(self) -> None:
-        """The statistics, as ``spit stats`` shows them."""
+        """The statistics, as ``spit stats`` shows them, with a person's charts."""
         self.app.push_screen(StatsScreen())
 
     def choose_replays(self) -> None:
@@ -654,12 +653,6 @@ class TitleScreen(Screen[None]):
         from spit.tui.tutorial import TutorialScreen
 
         self.app.push_screen(TutorialScreen())
-
-    def choose_charts(self) -> None:
-        """Your reaction times and rating over time."""
-        from spit.tui.widgets.charts import ChartsScreen
-
-        self.app.push_screen(ChartsScreen())
 
     def choose_rules(self) -> None:
         """The rules."""
