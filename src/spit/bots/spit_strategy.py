@@ -37,13 +37,24 @@ _MOVE = Kind.MOVE
 class SpitStrategy(StyledStrategy):
     """Chooses Spit actions in the manner of a ``Style``."""
 
+    def __init__(self, style: Style) -> None:
+        super().__init__(style)
+        #: the observation last chosen from and its search (reused by ``follow_up``)
+        self._last: tuple[SpitObservation, _Search] | None = None
+
+    def _search(self, obs: SpitObservation) -> _Search:
+        tops, down, piles, opponent = _visible(obs)
+        return _Search(self.style, obs.config.alternating_colours, tops, down, piles, opponent)
+
     def follow_up(self, obs: SpitObservation, action: Action) -> Action | None:
         """The best own play or move after ``action``, in the position it would leave."""
         if obs.phase is not Phase.PLAY or action.kind not in (Kind.PLAY, Kind.MOVE):
             return None
-        tops, down, piles, opponent = _visible(obs)
+        last, self._last = self._last, None
+        # The search of the same observation can be changed in place: it is not used again.
+        search = last[1] if last is not None and last[0] is obs else self._search(obs)
+        tops, down, piles = search.tops, search.down, search.piles
         _after(action, tops, down, piles)
-        search = _Search(self.style, obs.config.alternating_colours, tops, down, piles, opponent)
         best: tuple[Kind, int, int] | None = None
         best_score = float("-inf")
         for kind, s, t in _own_moves(tops, down, piles, search.rows):
@@ -57,10 +68,12 @@ class SpitStrategy(StyledStrategy):
     def _best_play(
         self, obs: SpitObservation, legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
-        tops, down, piles, opponent = _visible(obs)
-        search = _Search(self.style, obs.config.alternating_colours, tops, down, piles, opponent)
+        search = self._search(obs)
+        self._last = (obs, search)
         depth = self.style.lookahead
         score = search.score
+        if len(legal) == 1:
+            return legal[0]
         return pick_best(((score(a.kind, a.source, a.target, depth), a) for a in legal), rng)
 
 
