@@ -190,14 +190,21 @@ class Arbiter:
 
     def next_deadline(self) -> float | None:
         """The earliest time at which ``tick`` has something to do."""
-        times = [i.time for i in self._queue]
-        if self._agents_to_plan():
-            times.append(self._last_tick)  # e.g. at the start: agents have not planned yet
-        times.extend(p.time for p in self._plans.values() if p is not None)
+        # Written as plain loops: the simulator calls this once per step.
+        best: float | None = None
+        for item in self._queue:
+            if best is None or item.time < best:
+                best = item.time
+        for plan in self._plans.values():
+            if plan is not None and (best is None or plan.time < best):
+                best = plan.time
+        # e.g. at the start: agents have not planned yet
+        if (best is None or self._last_tick < best) and self._agents_to_plan():
+            best = self._last_tick
         timer = self.timer()
-        if timer is not None:
-            times.append(timer[0])
-        return min(times) if times else None
+        if timer is not None and (best is None or timer[0] < best):
+            best = timer[0]
+        return best
 
     # ------------------------------------------------------------------- ticks
 
@@ -231,7 +238,7 @@ class Arbiter:
                 if version == self._version:
                     break  # a timer that changes nothing must not spin
             elif item is not None:
-                self._queue.remove(item)
+                self._remove(item)
                 if self._in_flight.get(item.action.player) is item:
                     self._in_flight[item.action.player] = None
                 self._apply(item.time, item.action, outcomes)
@@ -240,7 +247,13 @@ class Arbiter:
             self._plan_agents(now)
 
     def _next_input(self, now: float) -> _Input | None:
-        due = [i for i in self._queue if i.time <= now]
+        queue = self._queue
+        if not queue:
+            return None
+        if len(queue) == 1:  # the usual case: no tie is possible
+            only = queue[0]
+            return only if only.time <= now else None
+        due = [i for i in queue if i.time <= now]
         if not due:
             return None
         first = min(due)
@@ -254,6 +267,14 @@ class Arbiter:
             if preferred:
                 return min(preferred)
         return first
+
+    def _remove(self, item: _Input) -> None:
+        """Take ``item`` itself out of the queue (by identity: no field comparisons)."""
+        queue = self._queue
+        for i, queued in enumerate(queue):
+            if queued is item:
+                del queue[i]
+                return
 
     def _fire(self, timer: tuple[float, str], outcomes: list[Outcome]) -> None:
         deadline, what = timer
@@ -291,23 +312,27 @@ class Arbiter:
 
     def _agents_to_plan(self) -> bool:
         """True if some agent has yet to see the current position."""
-        return not self.game.over and any(
-            self._plans[p] is None
-            and self._in_flight[p] is None
-            and self._planned_version[p] != self._version
-            for p in self.agents
-        )
+        if self.game.over:
+            return False
+        version = self._version
+        plans, in_flight, planned = self._plans, self._in_flight, self._planned_version
+        for p in self.agents:
+            if plans[p] is None and in_flight[p] is None and planned[p] != version:
+                return True
+        return False
 
     def _plan_agents(self, now: float) -> None:
+        version = self._version
+        in_flight, planned = self._in_flight, self._planned_version
         for p, agent in self.agents.items():
             # An agent plans once per new position, and never while its last
             # action still waits in the queue (it has not seen that action land).
-            if self._in_flight[p] is not None or self._planned_version[p] == self._version:
+            if in_flight[p] is not None or planned[p] == version:
                 continue
             pending = self._plans[p]
             if pending is not None and not getattr(agent, "watchful", False):
                 continue  # committed to its plan until the action lands or is refused
-            self._planned_version[p] = self._version
+            planned[p] = version
             if self.game.over:
                 continue
             observation = self.game.observation(p)
