@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spit.bots import LEVELS, MODES, make_bot
-from spit.engine import Game, Kind, SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.engine import Game, Kind, Phase, SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS
 from spit.realtime.arbiter import Arbiter, Timing
 
@@ -201,12 +201,14 @@ def play_game(
     clock = FakeClock()
     arbiter = Arbiter(game, timing or Timing(), clock, agents)
     steps = 0
-    while not game.over:
-        deadline = arbiter.next_deadline()
+    next_deadline, tick = arbiter.next_deadline, arbiter.tick
+    while game.phase is not Phase.GAME_OVER:
+        deadline = next_deadline()
         if deadline is None:
             raise SimulationError(f"game {index} is stuck in phase {game.phase}")
-        clock.now = max(clock.now, deadline)
-        arbiter.tick(clock.now)
+        if deadline > clock.now:
+            clock.now = deadline
+        tick(clock.now)
         steps += 1
         if steps > MAX_STEPS:
             raise SimulationError(f"game {index} did not end within {MAX_STEPS} steps")
