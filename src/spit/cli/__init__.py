@@ -14,6 +14,7 @@ from collections.abc import Callable
 from spit import __version__
 from spit.cli import persist as persist_commands
 from spit.cli.sim import add_sim_parser
+from spit.cli.tournament import add_tournament_parser
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -232,6 +233,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_watch,
     _add_rules,
     add_sim_parser,
+    add_tournament_parser,
     _add_persist,
 ]
 
