@@ -102,7 +102,7 @@ def _signed(value: float) -> str:
 
 
 def print_standings(standings: Standings, console: Console) -> None:
-    """Show ratings (±2 RD, trend), head-to-head records and the computer levels.' ratings."""
+    """Show ratings (±2 RD, trend), head-to-head records and the computer levels' ratings."""
     if standings.ratings:
         table = Table(title="Ratings (Glicko-2)", title_justify="left")
         table.caption = (
