@@ -1,7 +1,7 @@
 """Fixtures for the arbiter tests."""
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 
 
 @pytest.fixture

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock, deal, to_slap
+from tests.support import FakeClock, deal, to_slap
 
 from spit.engine import CLOSE, STALL, Phase, SpitGame, call, card, play, slap
 from spit.engine.events import GameOver, GameWon, PileTaken, RoundOver, Spat
 from spit.realtime.arbiter import Applied, Arbiter, Rejected, Timing
+from spit.realtime.timers import TimerKind
 
 STUCK = ("8C 9C 10C JC QC", "8D 9D 10D JD QD")  # no top is next to a 5
 
@@ -250,7 +251,8 @@ def test_h6_stall_after_stall_time_without_a_play(clock: FakeClock) -> None:
     arbiter = Arbiter(game, Timing(stall_time=10.0), clock)
     opened(game, arbiter, clock)
     start = clock()
-    assert arbiter.timer() == (start + 10.0, "stall")
+    assert arbiter.timer() == (start + 10.0, "stall")  # the old string still compares equal
+    assert arbiter.timer()[1] is TimerKind.STALL
     # a play at +4 s restarts the wait
     arbiter.submit(play(0, 0, 0), at=start + 4.0)
     arbiter.tick(start + 4.0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 
 from spit.engine import FLIP, STALL, Phase, SpeedConfig, SpeedGame, call, parse_cards, play
 from spit.realtime.arbiter import Applied, Arbiter, Timing

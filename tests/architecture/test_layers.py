@@ -1,6 +1,6 @@
 """The dependency rule of docs/architecture.md, read from the source's imports.
 
-Layers, lowest first: engine <- realtime <- (bots, play) <- store <- tui <- cli.
+Layers, lowest first: engine <- realtime <- (bots, play) <- store <- net <- tui <- cli.
 A module may import its own layer and the layers below it, never above; bots
 and play are siblings that do not import each other. Nothing below ``tui``
 imports textual or rich, so the rules, the real-time layer, the bots, the play
@@ -17,7 +17,16 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src" / "spit"
 
 #: Each layer's rank; a module may import a layer of lower or equal rank.
-RANK = {"engine": 0, "realtime": 1, "bots": 2, "play": 2, "store": 3, "tui": 4, "cli": 5}
+RANK = {
+    "engine": 0,
+    "realtime": 1,
+    "bots": 2,
+    "play": 2,
+    "store": 3,
+    "net": 4,
+    "tui": 5,
+    "cli": 6,
+}
 #: Layers of equal rank that must stay apart.
 SIBLINGS = {("bots", "play"), ("play", "bots")}
 UI_LIBRARIES = {"textual", "rich"}

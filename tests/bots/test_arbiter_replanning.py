@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from spit.bots.sim import FakeClock
+from tests.support import FakeClock
+
 from spit.engine import Kind, Phase, SpitGame, call
 from spit.realtime.arbiter import Arbiter, Rejected, Timing
 
@@ -45,7 +46,7 @@ def _run(arbiter: Arbiter, clock: FakeClock, until: float) -> list:
 
 def test_agent_is_not_asked_to_plan_while_its_action_waits_in_the_queue() -> None:
     game = SpitGame(seed=11)
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     ref: list[Arbiter] = []
     agents = {p: FirstLegal(p, 0.5, ref) for p in (0, 1)}
     arbiter = Arbiter(game, Timing(), clock, agents)
@@ -65,7 +66,7 @@ def test_r11_rejected_plan_is_planned_again(packets: Callable[..., list[list[int
     game.apply(call(0))
     game.apply(call(1))
     assert game.phase is Phase.PLAY
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     ref: list[Arbiter] = []
     slow = FirstLegal(1, 0.9, ref)
     fast = FirstLegal(0, 0.3, ref, limit=1)  # plays its 4 at 0.3 s, then does nothing
@@ -112,7 +113,7 @@ def test_r11_watchful_agent_drops_its_plan_when_the_pile_changes(
     game = SpitGame(packets=packets(("4C 10C 10D 10H 10S", "6C QC QD QH QS"), ("5H", "8D")))
     game.apply(call(0))
     game.apply(call(1))
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     ref: list[Arbiter] = []
     watcher = Watchful(1, 0.9, ref)
     fast = FirstLegal(0, 0.3, ref, limit=1)
@@ -133,7 +134,7 @@ def test_a_watchful_agent_keeps_a_plan_that_still_fits(
     game = SpitGame(packets=packets(("4C 10C 10D 10H 10S", "9C QC QD QH QS"), ("5H", "8D")))
     game.apply(call(0))
     game.apply(call(1))
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     ref: list[Arbiter] = []
     watcher = Watchful(1, 0.9, ref, limit=1)
     fast = FirstLegal(0, 0.3, ref, limit=1)

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.support import FakeClock
 
 from spit.bots import LEVELS, make_bot
-from spit.bots.sim import FakeClock
 from spit.engine import Game, SpeedGame, SpeedObservation, SpitGame, SpitObservation, call
 from spit.realtime.arbiter import Arbiter, Timing
 
@@ -33,7 +33,7 @@ def test_bot_is_handed_only_its_own_observations(level: str, mode: str) -> None:
     game: Game = SpitGame(seed=21) if mode == "spit" else SpeedGame(seed=21)
     kind = SpitObservation if mode == "spit" else SpeedObservation
     spies = {p: Spy(make_bot(level, p, seed=p, mode=mode)) for p in (0, 1)}
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     arbiter = Arbiter(game, Timing(), clock, spies)
     while not game.over and game.round_no < 3:
         clock.now = arbiter.next_deadline()

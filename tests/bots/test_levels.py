@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.support import FakeClock
 
 from spit.bots import LEVELS, REACTIONS, STYLES, Reaction, make_bot, make_strategy
-from spit.bots.sim import FakeClock
 from spit.engine import (
     Kind,
     Phase,
@@ -54,7 +54,7 @@ def test_levels_plan_only_legal_actions(level: str, variants: tuple[str, ...]) -
     config = SpitConfig.from_variants(list(variants), round_limit=6)
     game = SpitGame(config, seed=len(variants) * 7 + LEVELS.index(level))
     agents = {p: LegalityCheck(make_bot(level, p, seed=p + 10)) for p in (0, 1)}
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     arbiter = Arbiter(game, Timing(), clock, agents)
     while not game.over:
         clock.now = arbiter.next_deadline()
@@ -71,7 +71,7 @@ def test_levels_plan_only_legal_actions(level: str, variants: tuple[str, ...]) -
 def test_levels_plan_only_legal_actions_in_speed(level: str, config: SpeedConfig) -> None:
     game = SpeedGame(config, seed=LEVELS.index(level) + 3)
     agents = {p: LegalityCheck(make_bot(level, p, seed=p + 1, mode="speed")) for p in (0, 1)}
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     arbiter = Arbiter(game, Timing(), clock, agents)
     while not game.over:
         clock.now = arbiter.next_deadline()

@@ -1,7 +1,8 @@
 """Simulated games are pinned: the same seeds give exactly the same games.
 
 The fingerprints below were computed with the simulator *before* it was made
-faster (issue 13), from every game's final engine fingerprint, its whole
+faster (issue 13: on main at 22c3608, which has the arbiter's timing fixes but
+none of the speed-ups), from every game's final engine fingerprint, its whole
 timed action log and its result. Any optimisation of observations, bot
 scoring or the arbiter must leave every game unchanged, so these must not move.
 """
@@ -20,38 +21,38 @@ GAMES = 20
 SEED = 7
 
 PINNED = {
-    ("spit", "easy", "easy", ()): "bf9e5dd8f65e543f",
-    ("spit", "easy", "medium", ()): "bd48eb4d28a199b8",
-    ("spit", "easy", "hard", ()): "9b9033c9426173d2",
-    ("spit", "easy", "expert", ()): "8d4118b922d58191",
-    ("spit", "medium", "medium", ()): "1da0af84ef99c4be",
-    ("spit", "medium", "hard", ()): "f772a9d4d8230a29",
-    ("spit", "medium", "expert", ()): "06c1202035afbf3c",
-    ("spit", "hard", "hard", ()): "a5eea581e65305d0",
-    ("spit", "hard", "expert", ()): "c4afd41c427833bc",
-    ("spit", "expert", "expert", ()): "359824ec96f4ad92",
-    ("speed", "easy", "easy", ()): "306b9c61015a8a33",
-    ("speed", "easy", "medium", ()): "59b3581ba2ea6586",
-    ("speed", "easy", "hard", ()): "dcd36609749a5ab8",
-    ("speed", "easy", "expert", ()): "6e6a3b76d3f5794b",
-    ("speed", "medium", "medium", ()): "511685704d30d4df",
-    ("speed", "medium", "hard", ()): "199ba49ab53b3432",
-    ("speed", "medium", "expert", ()): "9499dfc84d4cd385",
-    ("speed", "hard", "hard", ()): "02f9483ba0a61010",
-    ("speed", "hard", "expert", ()): "1b2f55f98716a092",
-    ("speed", "expert", "expert", ()): "b7a1a9ac8d5a4d21",
+    ("spit", "easy", "easy", ()): "a567fca1c425d51d",
+    ("spit", "easy", "medium", ()): "1774d69cad323140",
+    ("spit", "easy", "hard", ()): "09914a17afed2c3c",
+    ("spit", "easy", "expert", ()): "025b681331c6a97a",
+    ("spit", "medium", "medium", ()): "c8904238a50fd18c",
+    ("spit", "medium", "hard", ()): "17bf8d70edd0f619",
+    ("spit", "medium", "expert", ()): "55ca53052f3a5a21",
+    ("spit", "hard", "hard", ()): "62e9f193212f4751",
+    ("spit", "hard", "expert", ()): "dbc961228fa5f914",
+    ("spit", "expert", "expert", ()): "bf859a0feee29f97",
+    ("speed", "easy", "easy", ()): "d33e17d3fe21255f",
+    ("speed", "easy", "medium", ()): "c92853c54e66714d",
+    ("speed", "easy", "hard", ()): "50d8e4a2c70d038a",
+    ("speed", "easy", "expert", ()): "39edf661a0454c2f",
+    ("speed", "medium", "medium", ()): "43e5e5196bf8db37",
+    ("speed", "medium", "hard", ()): "8bd9ee6ae8eaadf0",
+    ("speed", "medium", "expert", ()): "eb8cd59fed9805ca",
+    ("speed", "hard", "hard", ()): "f32443fc0758123c",
+    ("speed", "hard", "expert", ()): "9ab30c2edd7d3101",
+    ("speed", "expert", "expert", ()): "424ed22838a05e13",
 }
 
 #: Variants and mixed seats, 10 games each.
 PINNED_VARIANTS = {
-    ("spit", "medium", "expert", ("V1",)): "d6eba78fff4b69eb",
-    ("spit", "hard", "easy", ("V2",)): "24e6f103b1cff003",
-    ("spit", "expert", "hard", ("V3",)): "6289f1decb464968",
-    ("spit", "easy", "medium", ("V4",)): "2082bdd419ceebcf",
-    ("spit", "hard:expert", "expert:easy", ("V1", "V2", "V3")): "63dac93792187314",
-    ("speed", "expert", "medium", ("P1b",)): "bd45c6af57664804",
-    ("speed", "hard", "expert", ("V3",)): "cb0e0e3d51cf0b63",
-    ("speed", "expert:easy", "easy:expert", ()): "b149425fbbba3812",
+    ("spit", "medium", "expert", ("V1",)): "c592461e55c6e4ea",
+    ("spit", "hard", "easy", ("V2",)): "c463e2150c38c8b4",
+    ("spit", "expert", "hard", ("V3",)): "95654f59a1810b57",
+    ("spit", "easy", "medium", ("V4",)): "ac75f5116753348c",
+    ("spit", "hard:expert", "expert:easy", ("V1", "V2", "V3")): "3b1e80e70266f973",
+    ("speed", "expert", "medium", ("P1b",)): "b7f2fae17bb0e58d",
+    ("speed", "hard", "expert", ("V3",)): "3a064c4a8b1f6825",
+    ("speed", "expert:easy", "easy:expert", ()): "a201dd72a237ee85",
 }
 
 

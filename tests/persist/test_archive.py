@@ -1,15 +1,16 @@
-"""The archiver on a real arbiter: match saved each round, replay and result at the end."""
+"""The archiver on a real arbiter: game saved as it goes, replay and result at the end."""
 
 import random
 
 import pytest
+from tests.support import FakeClock
 
 from spit.engine import SpitConfig, SpitGame
 from spit.realtime.arbiter import Arbiter, Timing
 from spit.store import paths
 from spit.store.records import load_results
 from spit.store.replays import PlayerInfo, load_replay
-from spit.store.resume import load_match_in_progress, match_in_progress_exists
+from spit.store.resume import list_saved_games
 
 PLAYERS = (PlayerInfo("Ann"), PlayerInfo("bot", "easy"))
 V4 = SpitConfig(scoring=True, target_score=60)
@@ -26,14 +27,6 @@ class RandomAgent:
         if not legal:
             return None
         return (self.rng.uniform(0.05, 0.6), self.rng.choice(legal))
-
-
-class FakeClock:
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def run(arbiter: Arbiter, clock: FakeClock, listener, stop=lambda game: False) -> None:
@@ -54,7 +47,7 @@ def new_arbiter(game, clock, seed=1) -> Arbiter:
 def test_single_game_saves_replay_and_result():
     from spit.store.archive import Archiver
 
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     arbiter = new_arbiter(SpitGame(SpitConfig(round_limit=30), seed=6), clock)
     archiver = Archiver(arbiter, PLAYERS)
     run(arbiter, clock, archiver)
@@ -72,17 +65,17 @@ def test_match_resumed_after_crash_completes_with_same_fingerprint():
     from spit.store.archive import Archiver
 
     # The whole match, uninterrupted, for reference.
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     ref = new_arbiter(SpitGame(V4, seed=12), clock)
     run(ref, clock, lambda _: None)
     assert ref.game.round_no >= 4
     # Session 1: the same match, archived, "crashes" in round 3.
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     arbiter = new_arbiter(SpitGame(V4, seed=12), clock)
     run(arbiter, clock, Archiver(arbiter, PLAYERS), stop=lambda g: g.round_no == 3)
-    assert match_in_progress_exists()
+    (saved,) = list_saved_games()
     # Session 2: resume from the file, replay the reference's remaining actions.
-    replay = load_match_in_progress()
+    replay = saved.replay
     assert replay is not None and replay.final.round_no == 3
     game = replay.final
     done = len(game.actions)
@@ -96,7 +89,7 @@ def test_match_resumed_after_crash_completes_with_same_fingerprint():
         arbiter2.tick(clock2.now)
         archiver2()
     assert game.fingerprint() == ref.game.fingerprint()
-    assert not match_in_progress_exists()
+    assert list_saved_games() == []
     assert archiver2.status is not None and archiver2.status.saved
     (result,), _ = load_results()
     full = load_replay(paths.replay_dir() / result.replay)

@@ -2,16 +2,17 @@
 
 import argparse
 import json
+import os
 
 from spit.cli import main
 from spit.cli import persist as persist_commands
-from spit.engine import SpitConfig, SpitGame
+from spit.engine import SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.store import paths
 from spit.store.records import GameResult, record_result
 from spit.store.replays import PlayerInfo, new_meta, save_replay
-from spit.store.resume import save_match_in_progress
+from spit.store.resume import list_saved_games, save_game
 
-ANN, HARD = PlayerInfo("Ann"), PlayerInfo("bot", "hard")
+ANN, HARD, BOB = PlayerInfo("Ann"), PlayerInfo("bot", "hard"), PlayerInfo("Bob")
 
 
 def add(winner, duration, minute):
@@ -79,35 +80,55 @@ def test_replay_verify_one_line_per_file_and_exit_code(playout, tmp_path, capsys
     assert lines[2].startswith(f"FAIL {bad}: ") and lines[3].startswith(f"FAIL {junk}: ")
 
 
-def test_resume_without_a_match(capsys):
+def test_resume_without_a_game(capsys):
     assert main(["resume"]) == 1
-    assert "no unfinished match" in capsys.readouterr().out
+    assert "no unfinished games" in capsys.readouterr().out
+    assert main(["resume", "--list"]) == 0
 
 
-def test_resume_damaged_match_then_discard(capsys):
-    path = paths.match_path()
-    path.parent.mkdir(parents=True)
-    path.write_text('{"format": "spit-game"')
-    assert main(["resume"]) == 1
-    err = capsys.readouterr().err
-    assert str(path) in err and "--discard" in err
-    assert path.exists()
-    assert main(["resume", "--discard"]) == 0
-    assert not path.exists()
-
-
-def test_resume_hands_the_rebuilt_match_to_the_game_screen():
-    game = SpitGame(SpitConfig(scoring=True), seed=1)
-    save_match_in_progress(game, [], new_meta((ANN, HARD)))
+def test_resume_lists_several_games_and_picks_one_by_number_or_id(capsys):
     launched = []
-    # With a launcher (the TUI) registered, resume hands it the rebuilt match.
     parser = argparse.ArgumentParser()
     persist_commands.register(
         parser.add_subparsers(), {"resume": lambda a: launched.append(a.replay) or 0}
     )
-    args = parser.parse_args(["resume"])
-    assert args.handler(args) == 0
-    assert launched[0].final.fingerprint() == game.fingerprint()
+    spit = SpitGame(SpitConfig.from_variants(("V1", "V4")), seed=1)
+    speed = SpeedGame(SpeedConfig(), seed=2)
+    for game in (spit, speed):
+        game.apply(game.legal_actions(0)[0])
+    save_game(spit, [1.0], new_meta((ANN, HARD)), paths.saved_dir() / "a-spit.json")
+    save_game(speed, [2.0], new_meta((ANN, BOB)), paths.saved_dir() / "b-speed.json")
+    os.utime(paths.saved_dir() / "a-spit.json", (1e9, 1e9))  # the older of the two
+    bad = paths.saved_dir() / "c-bad.json"
+    bad.write_text("{nope")
+    os.utime(bad, (9e8, 9e8))
+
+    def run(*argv: str) -> int:
+        args = parser.parse_args(list(argv))
+        return args.handler(args)
+
+    assert run("resume") == 0  # several: listed, nothing launched
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "mode" in lines[1] and "players" in lines[1] and "score" in lines[1]
+    assert lines[2].split()[:4] == ["1", "b-speed", "Speed", "-"]
+    assert "Ann vs Bob" in lines[2]
+    assert lines[3].split()[:5] == ["2", "a-spit", "Spit", "V1", "V4"]
+    assert "Ann vs bot (hard)" in lines[3] and "0-0" in lines[3]
+    assert lines[4].split()[:2] == ["3", "c-bad"] and "unreadable: not valid JSON" in lines[4]
+    assert launched == []
+    assert run("resume", "2") == 0 and launched[-1].final.fingerprint() == spit.fingerprint()
+    assert run("resume", "b-speed") == 0
+    assert launched[-1].final.fingerprint() == speed.fingerprint()
+    assert run("resume", "3") == 1
+    err = capsys.readouterr().err
+    assert "cannot resume c-bad" in err and "spit resume --delete c-bad" in err
+    assert run("resume", "7") == 1 and "choose 1 to 3" in capsys.readouterr().err
+    assert run("resume", "--delete", "c-bad") == 0 and not bad.exists()
+    assert run("resume", "--delete", "1") == 0
+    assert [g.id for g in list_saved_games()] == ["a-spit"]
+    assert run("resume") == 0 and len(launched) == 3  # the only one left: resumed at once
+    assert run("resume", "--delete", "zzz") == 1
 
 
 def test_sim_save_replays_writes_verifiable_replays(tmp_path, capsys):

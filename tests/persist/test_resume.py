@@ -1,5 +1,6 @@
-"""The match in progress: saved every round, resumed after a crash, never half-written."""
+"""Unfinished games: saved as they go, one file each, resumed after a crash, never half-written."""
 
+import itertools
 import json
 import os
 import signal
@@ -13,13 +14,14 @@ import pytest
 
 from spit.engine import SpitConfig, SpitGame
 from spit.store import paths
-from spit.store.replays import PlayerInfo, ReplayFileError, new_meta
+from spit.store.replays import PlayerInfo, new_meta, replay_data
 from spit.store.resume import (
-    MatchKeeper,
-    clear_match_in_progress,
-    load_match_in_progress,
-    match_in_progress_exists,
-    save_match_in_progress,
+    SAVE_EVERY,
+    GameKeeper,
+    delete_saved_game,
+    find_saved_game,
+    list_saved_games,
+    save_game,
 )
 
 META = new_meta((PlayerInfo("Ann"), PlayerInfo("bot", "easy")))
@@ -34,80 +36,127 @@ def reference(playout) -> tuple[SpitGame, list[float]]:
     return game, times
 
 
-def test_no_match_saved():
-    assert load_match_in_progress() is None
-    assert not match_in_progress_exists()
-    clear_match_in_progress()  # nothing to clear is fine
+def saved_files() -> list[Path]:
+    folder = paths.saved_dir()
+    return sorted(folder.glob("*.json")) if folder.exists() else []
 
 
-def test_v4_match_is_saved_after_every_round_and_cleared_at_the_end(reference):
+def test_nothing_saved():
+    assert list_saved_games() == []
+    with pytest.raises(LookupError, match="no unfinished games"):
+        find_saved_game("1", [])
+
+
+def test_v4_match_is_saved_every_round_and_every_few_actions_and_cleared_at_the_end(reference):
     ref, times = reference
     game = SpitGame(V4, seed=8)
-    keeper = MatchKeeper(META)
-    saved_rounds = []
+    keeper = GameKeeper(META)
+    saves: list[tuple[int, int]] = []  # (round, actions) of each save
+    files = set()
+    for i, action in enumerate(ref.actions):
+        game.apply(action)
+        before, round_before = keeper.saved_actions, keeper.saved_round
+        keeper.update(game, times[: i + 1])
+        if game.round_no > round_before and not game.over:
+            assert keeper.saved_actions == i + 1  # a new round dealt: saved at once
+        if keeper.saved_actions != before and not game.over:
+            saved = json.loads(keeper.path.read_text())
+            saves.append((game.round_no, len(saved["actions"])))
+            assert len(saved["actions"]) == i + 1
+            files.update(saved_files())
+    rounds = [r for r, _ in saves]
+    assert sorted(set(rounds)) == list(range(1, ref.round_no + 1))
+    # never more than SAVE_EVERY actions apart, and a save at the deal of every round
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(saves)]
+    assert max(gaps) <= SAVE_EVERY
+    assert len(files) == 1  # one file for the one match, rewritten
+    assert not keeper.path.exists() and saved_files() == []  # the match ended: file removed
+
+
+def test_resume_mid_round_after_crash_gives_same_fingerprint(reference):
+    ref, times = reference
+    # Session 1 plays into round 3, saves when it leaves, then "crashes" later on.
+    game = SpitGame(V4, seed=8)
+    keeper = GameKeeper(META)
+    stop = None
     for i, action in enumerate(ref.actions):
         game.apply(action)
         keeper.update(game, times[: i + 1])
-        if match_in_progress_exists() and not game.over:
-            saved = json.loads(paths.match_path().read_text())
-            if not saved_rounds or saved_rounds[-1][0] != game.round_no:
-                saved_rounds.append((game.round_no, len(saved["actions"])))
-    # one save per new round (2, 3, ...), each at the action that dealt that round
-    assert [r for r, _ in saved_rounds] == list(range(2, ref.round_no + 1))
-    assert not match_in_progress_exists()  # the match ended: file removed
-
-
-def test_resume_after_crash_gives_same_fingerprint(reference):
-    ref, times = reference
-    # Session 1 plays into round 3, then "crashes" half-way through it.
-    game = SpitGame(V4, seed=8)
-    keeper = MatchKeeper(META)
-    crash_at = None
-    for i, action in enumerate(ref.actions):
-        game.apply(action)
-        keeper.update(game, times[: i + 1])
-        if game.round_no == 3 and crash_at is None:
-            crash_at = i + 20
-        if crash_at is not None and i == crash_at:
+        if game.round_no == 3 and stop is None:
+            stop = i + 7  # a few actions into the round, between two automatic saves
+        if i == stop:
+            assert keeper.save(game, times[: i + 1]) is None
             break
+    saved_at = len(game.actions)
     del game, keeper  # the crash
-    # Session 2 rebuilds from the file: it starts at the start of round 3.
-    replay = load_match_in_progress()
-    assert replay is not None
+    (entry,) = list_saved_games()
+    assert entry.ok and entry.problem is None
+    replay = entry.replay
     resumed = replay.final
-    assert resumed.round_no == 3 and resumed.phase == "opening"
+    assert resumed.round_no == 3 and len(resumed.actions) == saved_at
     assert replay.meta == META
-    done = len(resumed.actions)
-    assert resumed.actions == ref.actions[:done]
-    keeper = MatchKeeper.resuming(replay)
-    session_start = times[done - 1]
+    assert resumed.actions == ref.actions[:saved_at]
+    keeper = GameKeeper.resuming(replay)
+    assert keeper.path == entry.path
+    session_start = times[saved_at - 1]
     session_times: list[float] = []
-    for i in range(done, len(ref.actions)):
+    for i in range(saved_at, len(ref.actions)):
         resumed.apply(ref.actions[i])
         session_times.append(times[i] - session_start)
         keeper.update(resumed, session_times)
     assert resumed.fingerprint() == ref.fingerprint()
     assert keeper.all_times(session_times) == pytest.approx(times)
-    assert not match_in_progress_exists()
+    assert saved_files() == []
 
 
-def test_a_single_game_is_not_kept(playout):
-    game, times = playout(SpitConfig(round_limit=30), seed=3)
-    keeper = MatchKeeper(META)
-    assert keeper.update(game, times) is None
-    assert not match_in_progress_exists()
+def test_a_single_game_is_kept_too(playout):
+    ref, times = playout(SpitConfig(round_limit=30), seed=3)
+    game = SpitGame(SpitConfig(round_limit=30), seed=3)
+    for action in ref.actions[:5]:
+        game.apply(action)
+    keeper = GameKeeper(META)
+    assert keeper.update(game, times[:5]) is None
+    assert saved_files() == []  # too few actions for an automatic save
+    assert keeper.save(game, times[:5]) is None  # leaving: saved at once
+    (entry,) = list_saved_games()
+    assert entry.replay.final.fingerprint() == game.fingerprint()
+    columns = entry.columns()
+    assert columns["mode"] == "Spit" and columns["round"] == "1" and columns["score"] == "-"
+    assert columns["players"] == "Ann vs bot (easy)"
+
+
+def test_a_new_game_never_overwrites_an_unfinished_one():
+    first, second = SpitGame(SpitConfig(), seed=1), SpitGame(SpitConfig(), seed=2)
+    for game in (first, second):
+        game.apply(game.legal_actions(0)[0])
+    same_start = new_meta(META.players)  # both started in the same second
+    keepers = [GameKeeper(same_start), GameKeeper(same_start)]
+    assert keepers[0].save(first, [0.5]) is None
+    assert keepers[1].save(second, [0.7]) is None
+    assert keepers[0].path != keepers[1].path
+    games = list_saved_games()
+    assert sorted(g.replay.final.seed for g in games) == [1, 2]
+    # pick by number or by id; delete one and the other stays
+    assert find_saved_game(games[1].id, games) is games[1]
+    assert find_saved_game("2", games) is games[1]
+    with pytest.raises(LookupError, match="choose 1 to 2"):
+        find_saved_game("3", games)
+    with pytest.raises(LookupError, match="no unfinished game has the id"):
+        find_saved_game("nope", games)
+    delete_saved_game(games[0])
+    assert [g.id for g in list_saved_games()] == [games[1].id]
 
 
 def test_failed_save_is_reported_and_old_file_kept(reference, monkeypatch):
     ref, times = reference
     game = SpitGame(V4, seed=8)
-    keeper = MatchKeeper(META)
+    keeper = GameKeeper(META)
     i = 0
     while game.round_no < 2:
         game.apply(ref.actions[i])
         i += 1
     assert keeper.update(game, times[:i]) is None
-    before = paths.match_path().read_bytes()
+    before = keeper.path.read_bytes()
 
     def boom(*_args):
         raise OSError(28, "No space left on device")
@@ -116,26 +165,43 @@ def test_failed_save_is_reported_and_old_file_kept(reference, monkeypatch):
     while game.round_no < 3:
         game.apply(ref.actions[i])
         i += 1
-    assert keeper.update(game, times[:i]) == "match not saved: No space left on device"
-    assert paths.match_path().read_bytes() == before
-    assert sorted(p.name for p in paths.data_dir().iterdir()) == ["match-in-progress.json"]
+    assert keeper.update(game, times[:i]) == "game not saved: No space left on device"
+    assert keeper.path.read_bytes() == before
+    assert [p.name for p in paths.saved_dir().iterdir()] == [keeper.path.name]
 
 
-def test_damaged_match_file_is_reported_not_deleted(reference):
+def test_damaged_and_finished_files_are_listed_with_a_reason_and_can_be_deleted(reference):
     ref, times = reference
-    path = save_match_in_progress(ref, times, META)
-    path.write_text(path.read_text()[:-40])
-    with pytest.raises(ReplayFileError) as info:
-        load_match_in_progress()
-    assert str(path) in str(info.value)
-    assert path.exists()
+    folder = paths.saved_dir()
+    folder.mkdir(parents=True)
+    (folder / "cut.json").write_text(json.dumps(replay_data(ref, times, META))[:-40])
+    save_game(ref, times, META, folder / "over.json")
+    (folder / "zero.json").write_bytes(b"")
+    os.mkfifo(folder / "pipe.json")  # reading it would wait forever
+    (folder / "dir.json").mkdir()
+    games = {g.id: g for g in list_saved_games()}
+    assert set(games) == {"cut", "over", "zero", "pipe", "dir"}
+    assert not any(g.ok for g in games.values())
+    assert "not valid JSON" in games["cut"].problem
+    assert games["over"].problem == "this game is already over"
+    assert "unreadable" in games["zero"].describe()
+    assert games["pipe"].problem == games["dir"].problem == "not a regular file"
+    (folder / "dir.json").rmdir()
+    del games["dir"]
+    for game in games.values():
+        delete_saved_game(game)
+    assert list_saved_games() == []
 
 
-def test_finished_match_file_is_not_offered(reference):
+def test_the_old_single_match_file_is_listed(reference):
     ref, times = reference
-    save_match_in_progress(ref, times, META)
-    with pytest.raises(ReplayFileError, match="already over"):
-        load_match_in_progress()
+    game = SpitGame(V4, seed=8)
+    for action in ref.actions[:30]:
+        game.apply(action)
+    save_game(game, times[:30], META, paths.match_path())
+    (entry,) = list_saved_games()
+    assert entry.id == "match-in-progress" and entry.ok
+    assert GameKeeper.resuming(entry.replay).path == paths.match_path()
 
 
 def test_killed_writer_leaves_a_whole_file(tmp_path: Path):
@@ -166,10 +232,9 @@ def test_killed_writer_leaves_a_whole_file(tmp_path: Path):
     assert data["n"] >= 0
 
 
-def test_p7_speed_match_is_kept_and_a_single_speed_game_is_not():
+def test_p7_speed_match_and_v4_are_matches_and_single_games_are_not():
     from spit.engine import SpeedConfig, SpeedGame
-    from spit.store.resume import is_match
 
-    assert is_match(SpeedGame(SpeedConfig(target_score=20), seed=1))
-    assert not is_match(SpeedGame(SpeedConfig(), seed=1))
-    assert is_match(SpitGame(V4, seed=1)) and not is_match(SpitGame(SpitConfig(), seed=1))
+    assert SpeedGame(SpeedConfig(target_score=20), seed=1).is_match
+    assert not SpeedGame(SpeedConfig(), seed=1).is_match
+    assert SpitGame(V4, seed=1).is_match and not SpitGame(SpitConfig(), seed=1).is_match

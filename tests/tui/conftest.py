@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "arbiter"))
-
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, playable, region, screen_of, stuck, to_slap
 
 from spit.engine import Phase, SpitGame, card

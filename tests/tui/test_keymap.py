@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import playable
 
 from spit.engine import Phase, call, move, play, slap
-from spit.play.keys import Binding, KeyMap, KeyMapError, Row, key_of_event
+from spit.play.keys import (
+    APP_KEYS,
+    DEFAULT_KEYS,
+    FOCUS_KEY,
+    Binding,
+    KeyMap,
+    KeyMapError,
+    Row,
+    check_key,
+    default_keys,
+    key_of_event,
+)
 from spit.play.session import Session
 
 
@@ -32,44 +43,65 @@ def test_textual_key_names_and_capitals_map_to_the_same_key() -> None:
     assert key_of_event("f1", None) == "f1"
 
 
-def test_from_dict_remaps_and_round_trips() -> None:
-    keys = KeyMap.from_dict({"player2": {"right": ["h", "j", "k", "l", "semicolon"], "call": "9"}})
-    assert keys.lookup("9") == Binding(1, Row.CALL, 0)
-    assert keys.lookup("0") is None
-    assert keys.lookup(";") == Binding(1, Row.RIGHT, 4)
-    assert KeyMap.from_dict(keys.to_dict()) == keys
+def remapped(player: int, **changes: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The default key maps with some of ``player``'s actions on other keys."""
+    maps = default_keys()
+    maps[player].update(changes)
+    return maps
 
 
-def test_from_dict_reports_every_conflict() -> None:
+def test_from_keys_remaps_from_the_settings_form() -> None:
+    keys = KeyMap.from_keys(remapped(1, right5="9", spit="8"))
+    assert keys.lookup("8") == Binding(1, Row.CALL, 0)
+    assert keys.lookup("0") is None and keys.lookup(";") is None
+    assert keys.lookup("9") == Binding(1, Row.RIGHT, 4)
+    assert keys.key(1, Row.RIGHT, 4) == "9" and keys.calls == ("1", "8")
+    assert KeyMap.from_keys(keys.keys) == keys
+
+
+def test_from_keys_reports_every_conflict() -> None:
     with pytest.raises(KeyMapError) as info:
-        KeyMap.from_dict({"player2": {"left": "qwxyz", "call": "1"}})
+        KeyMap.from_keys(remapped(1, left1="q", left2="w", left3="x", spit="1"))
     message = str(info.value)
-    assert "'q' is bound twice: player 1 left 1 and player 2 left 1" in message
+    assert "key 'q' is used twice: player 1 left1 and player 2 left1" in message
     assert "'w'" in message and "'x'" in message
-    assert "'1' is bound twice" in message
+    assert "key '1' is used twice" in message
 
 
 @pytest.mark.parametrize(
-    ("data", "words"),
+    ("maps", "window", "words"),
     [
-        ({"player1": {"call": "escape"}}, "reserved"),
-        ({"player1": {"call": "tab"}}, "reserved"),
-        ({"player1": {"call": "ctrl+a"}}, "Ctrl keys are not allowed"),
-        ({"player1": {"left": "qwer"}}, "needs 5 keys"),
-        ({"player1": {"jump": "q"}}, "unknown entries"),
-        ({"player3": {}}, "unknown key map entries"),
-        ({"repeat_window": 5}, "repeat_window"),
-        ({"repeat_window": True}, "repeat_window"),
-        ("qwert", "must be a table"),
+        (remapped(0, spit="escape"), 0.5, "reserved"),
+        (remapped(0, spit="tab"), 0.5, "reserved"),
+        (remapped(0, spit="ctrl+a"), 0.5, "Ctrl keys are not allowed"),
+        (remapped(0, left1="qw"), 0.5, "exactly one character"),
+        (
+            ({k: v for k, v in DEFAULT_KEYS[0].items() if k != "move3"}, DEFAULT_KEYS[1]),
+            0.5,
+            "player 1 has no key for move3",
+        ),
+        (DEFAULT_KEYS, 5, "repeat_window"),
+        (DEFAULT_KEYS, True, "repeat_window"),
     ],
 )
-def test_from_dict_refuses_bad_maps_with_a_reason(data: object, words: str) -> None:
+def test_from_keys_refuses_bad_maps_with_a_reason(
+    maps: tuple[dict[str, str], dict[str, str]], window: float, words: str
+) -> None:
     with pytest.raises(KeyMapError, match=words):
-        KeyMap.from_dict(data)
+        KeyMap.from_keys(maps, window)
+
+
+def test_the_app_keys_are_exactly_what_the_board_and_the_app_bind() -> None:
+    from spit.tui.app import SpitApp
+    from spit.tui.screens import GameScreen
+
+    bound = {b.key for b in GameScreen.BINDINGS} | {b.key for b in SpitApp.BINDINGS}
+    assert set(APP_KEYS) == bound | {FOCUS_KEY}
+    assert check_key("?") is None  # nothing binds it, so a player may
 
 
 def session_in_play(clock: FakeClock, window: float = 0.5) -> Session:
-    keys = KeyMap.from_dict({"repeat_window": window})
+    keys = KeyMap.from_keys(DEFAULT_KEYS, window)
     session = Session(playable(), keys, clock=clock)
     session.press("1", clock())
     session.press("0", clock())

@@ -10,22 +10,22 @@ import json
 from pathlib import Path
 
 import pytest
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, region, screen_of
 
 from spit import cli
 from spit.engine import Phase, SpitConfig, SpitGame, call, card
 from spit.engine.actions import STALL
-from spit.store.paths import database_path, match_path, replay_dir
+from spit.store.paths import database_path, replay_dir
 from spit.store.records import load_results
 from spit.store.replays import PlayerInfo, load_replay, new_meta, save_replay
-from spit.store.resume import match_in_progress_exists
+from spit.store.resume import list_saved_games
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import load_settings, save_settings
 from spit.tui.app import SpitApp
 from spit.tui.dialogs import RoundScreen, SettingsScreen, WarningsScreen
 from spit.tui.launch import configured_app
-from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.screens import GameScreen, PauseScreen, TitleScreen
 from spit.tui.viewer import ReplayScreen
 
 SIZE = (80, 24)
@@ -75,6 +75,7 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         assert isinstance(screen, SettingsScreen)
         screen.query_one("#name1").value = "Ann"
         screen.query_one("#slap_time").value = "2.5"
+        screen.query_one("#repeat_window").value = "0.3"
         screen.query_one("#spit_target").value = "40"
         screen.query_one("#speed_target").value = "20"
         screen.query_one("#auto_spit").value = "off"
@@ -87,6 +88,7 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         assert warnings == []
         assert saved.names == ("Ann", "Player 2") and saved.variants == ("V4",)
         assert saved.slap_time == 2.5 and saved.auto_spit is None
+        assert saved.repeat_window == 0.3 and app.keymap.repeat_window == 0.3
         assert saved.spit_target == 40 and saved.speed_target == 20
         assert app.names == ("Ann", "Player 2") and app.settings.timing.slap_time == 2.5
         assert app.settings.spit_target == 40 and app.settings.variants == ("V4",)
@@ -187,7 +189,8 @@ async def test_v4_between_rounds_screen_shows_the_round_and_the_score(clock: Fak
         # the game waits while the screen is up
         assert screen_of_game(app).paused
         # the match was saved when the new round was dealt (never lose a match)
-        assert match_in_progress_exists()
+        (saved,) = list_saved_games()
+        assert saved.replay.final.round_no == 2
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and not app.screen.paused
@@ -217,7 +220,7 @@ async def test_v4_match_end_is_shown_and_recorded_as_a_match(clock: FakeClock) -
     # V4: the lowest total wins (equal totals are a draw)
     expected = None if held[0] == held[1] else (0 if held[0] < held[1] else 1)
     assert result.winner == expected
-    assert not match_in_progress_exists()  # a finished match leaves nothing to resume
+    assert list_saved_games() == []  # a finished match leaves nothing to resume
 
 
 # ------------------------------------------------------------------ records
@@ -331,8 +334,8 @@ async def crash_after_round_one(clock: FakeClock) -> str:
         await pilot.press("k", "e")
         await pilot.pause()
         assert isinstance(app.screen, RoundScreen)
-    saved = json.loads(match_path().read_text())
-    return saved["fingerprint"]
+    (saved,) = list_saved_games()
+    return json.loads(saved.path.read_text())["fingerprint"]
 
 
 async def test_resume_match_from_the_title_menu(clock: FakeClock) -> None:
@@ -341,7 +344,13 @@ async def test_resume_match_from_the_title_menu(clock: FakeClock) -> None:
     async with app.run_test(size=SIZE) as pilot:
         menu = app.screen.query_one("#menu")
         assert menu.get_option_at_index(0).id == "resume"
-        await pilot.press("enter")
+        await pilot.press("enter")  # the list of unfinished games
+        await pilot.pause()
+        await pilot.press("enter")  # the one there is
+        await pilot.pause()
+        assert isinstance(app.screen, PauseScreen)  # the game waits for the players
+        assert "Resumed: round 2, score" in str(app.screen.query_one("#pause-box").render())
+        await pilot.press("space")
         await pilot.pause()
         session = screen_of(app).session
         assert session.game.fingerprint() == fingerprint
@@ -358,9 +367,12 @@ async def test_spit_resume_after_a_crash(clock: FakeClock, monkeypatch: pytest.M
     app.clock, app.autotick, app.use_event_time = FakeClock(), False, False
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
+        await pilot.press("space")  # go on from the "Resumed" pause box
+        await pilot.pause()
         session = screen_of(app).session
         assert session.game.fingerprint() == fingerprint
         # the resumed match goes on: both call, and the match file still holds the match
         await pilot.press("1", "0")
         assert session.game.phase is not Phase.OPENING
-        assert match_in_progress_exists()
+        (saved,) = list_saved_games()
+        assert saved.replay.final.round_no == 2

@@ -6,7 +6,7 @@ and look at them before committing.
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, stuck, to_slap
 
 from spit.engine import Game, SpeedConfig, SpeedGame, SpitGame, card

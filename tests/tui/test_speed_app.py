@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, region, screen_of
 
 from spit.engine import Phase, SpeedConfig, SpeedGame, parse_cards

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from arbiter_helpers import FakeClock
+from tests.support import FakeClock
 from tui_helpers import make_app, screen_of
 
 from spit.bots import Bot
 from spit.engine import Kind, Phase
-from spit.tui.app import AUTO_SPIT_VS_COMPUTER
+from spit.store.settings import Settings as UserSettings
 from spit.tui.screens import GameScreen, LevelScreen
 
 SIZE = (80, 24)
@@ -40,7 +40,7 @@ async def test_title_menu_starts_spit_against_the_chosen_level(clock: FakeClock)
         assert isinstance(bot, Bot) and 0 not in session.agents
         assert session.names[1] == "Computer (hard)"
         # H2: against the computer the spit is automatic after a countdown
-        assert session.arbiter.timing.auto_spit == AUTO_SPIT_VS_COMPUTER
+        assert session.arbiter.timing.auto_spit == UserSettings().auto_spit == 2.0
 
 
 async def test_level_choice_can_be_cancelled(clock: FakeClock) -> None:
@@ -88,3 +88,15 @@ async def test_speed_against_the_computer(clock: FakeClock) -> None:
             if game.phase is not Phase.OPENING:
                 break
         assert game.phase in (Phase.PLAY, Phase.STALEMATE)
+
+
+def test_the_app_defaults_are_the_settings_file_defaults() -> None:
+    from spit.bots import DEFAULT_LEVEL, LEVELS
+    from spit.engine.config import VARIANT_FIELDS
+    from spit.store import settings
+    from spit.tui.app import GameSettings, settings_from_user
+
+    assert GameSettings() == settings_from_user(UserSettings())
+    assert GameSettings().computer_auto_spit == UserSettings().auto_spit
+    assert settings.BOT_LEVELS == LEVELS and UserSettings().bot_level == DEFAULT_LEVEL
+    assert tuple(VARIANT_FIELDS) == settings.VARIANTS

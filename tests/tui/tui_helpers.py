@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from arbiter_helpers import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
+from tests.support import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
 
 from spit.engine import Game, SpitGame
 from spit.realtime.arbiter import Timing

@@ -15,8 +15,15 @@ from spit.bots.style import STYLES, Style
 
 #: The levels, weakest first.
 LEVELS = ("easy", "medium", "hard", "expert")
+#: The level offered first (the settings file's default, the command line's).
+DEFAULT_LEVEL = "medium"
+#: The strategy class of each game mode bots can play (by the engine's mode name).
+STRATEGIES: dict[str, type[SpitStrategy] | type[SpeedStrategy]] = {
+    "spit": SpitStrategy,
+    "speed": SpeedStrategy,
+}
 #: The game modes bots can play.
-MODES = ("spit", "speed")
+MODES = tuple(STRATEGIES)
 
 
 def make_strategy(level: str, mode: str = "spit") -> Strategy:
@@ -24,11 +31,10 @@ def make_strategy(level: str, mode: str = "spit") -> Strategy:
     style = STYLES.get(level)
     if style is None:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-    if mode == "spit":
-        return SpitStrategy(style)
-    if mode == "speed":
-        return SpeedStrategy(style)
-    raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+    strategy = STRATEGIES.get(mode)
+    if strategy is None:
+        raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+    return strategy(style)
 
 
 def make_bot(
@@ -54,9 +60,11 @@ def make_bot(
 
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "LEVELS",
     "MODES",
     "REACTIONS",
+    "STRATEGIES",
     "STYLES",
     "Bot",
     "Reaction",

@@ -16,13 +16,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from spit.bots import LEVELS, MODES, make_bot
-from spit.engine import Game, Kind, Phase, SpeedConfig, SpeedGame, SpitConfig, SpitGame
-from spit.engine.config import SPEED_VARIANT_FIELDS, VARIANT_FIELDS
+from spit.bots import LEVELS, make_bot
+from spit.engine import Game, Kind, Phase, Result, get_mode
 from spit.realtime.arbiter import Arbiter, Timing
+from spit.realtime.clock import ManualClock
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
-ROUND_LIMIT = "round_limit"
+ROUND_LIMIT = Result.ROUND_LIMIT
 #: A game that needs more arbiter steps than this is a bug, not a long game.
 MAX_STEPS = 5_000_000
 
@@ -57,22 +57,12 @@ class Seat:
         return f"{self.strategy}:{self.reaction}"
 
 
-class FakeClock:
-    """A clock that only moves when told to."""
-
-    def __init__(self, now: float = 0.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """How one simulated game ended."""
 
     winner: int | None
-    result: str
+    result: Result
     rounds: int
     moves: int
     seconds: float
@@ -158,21 +148,13 @@ def derive_seed(seed: int, index: int, role: str) -> int:
 
 
 def new_game(mode: str, variants: Sequence[str], seed: int, round_limit: int | None = None) -> Game:
-    """A fresh game of ``mode`` with the given variant ids (and H4 round limit)."""
+    """A fresh game of ``mode`` with the given variant ids (and H4 round limit).
+
+    Raises ValueError (a ConfigError) naming the choices for an unknown mode or variant.
+    """
     extra = {} if round_limit is None else {"round_limit": round_limit}
-    if mode == "spit":
-        return SpitGame(SpitConfig.from_variants(list(variants), **extra), seed)
-    if mode == "speed":
-        flags: dict[str, object] = dict(extra)
-        names = {k.upper(): v for k, v in SPEED_VARIANT_FIELDS.items()}
-        for v in variants:
-            name = names.get(v.strip().upper())
-            if name is None:
-                choices = ", ".join(SPEED_VARIANT_FIELDS)
-                raise ValueError(f"unknown Speed variant {v!r}; choose from {choices}")
-            flags[name] = True
-        return SpeedGame(SpeedConfig(**flags), seed)  # type: ignore[arg-type]
-    raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
+    info = get_mode(mode)
+    return info.new_game(info.config(variants, **extra), seed)
 
 
 def play_game(
@@ -201,7 +183,7 @@ def play_game(
         )
         for p, seat in enumerate(seats)
     }
-    clock = FakeClock()
+    clock = ManualClock(0.0)
     arbiter = Arbiter(game, timing or Timing(), clock, agents)
     steps = 0
     next_deadline, tick = arbiter.next_deadline, arbiter.tick
@@ -342,10 +324,9 @@ def check_setup(mode: str, variants: Sequence[str], round_limit: int | None = No
     new_game(mode, variants, 0, round_limit)
 
 
-def canonical_variants(variants: Sequence[str]) -> tuple[str, ...]:
+def canonical_variants(mode: str, variants: Sequence[str]) -> tuple[str, ...]:
     """Variant ids as the rules spell them (``'v3'`` becomes ``'V3'``)."""
-    canonical = {v.upper(): v for v in (*VARIANT_FIELDS, *SPEED_VARIANT_FIELDS)}
-    return tuple(canonical.get(v.strip().upper(), v) for v in variants)
+    return tuple(get_mode(mode).known_variants(v.strip() for v in variants))
 
 
 def simulate(
@@ -370,7 +351,7 @@ def simulate(
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     check_setup(mode, variants, round_limit)  # check the mode and variants before starting
-    summary = Summary(seats, mode, canonical_variants(variants), seed)
+    summary = Summary(seats, mode, canonical_variants(mode, variants), seed)
     start = time.perf_counter()
     if timing is not None:
         for index in range(games):

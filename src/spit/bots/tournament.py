@@ -184,7 +184,7 @@ def tournament(
     pairings = [Pairing(a, b, found[i]) for i, (a, b) in enumerate(order)]
     ratings = fit_ratings(levels, [(p.p1, p.p2, p.p1_wins, p.p2_wins, p.draws) for p in pairings])
     return Tournament(
-        mode, levels, games, seed, canonical_variants(variants), pairings, ratings, wall
+        mode, levels, games, seed, canonical_variants(mode, variants), pairings, ratings, wall
     )
 
 

@@ -12,9 +12,13 @@ import sys
 from collections.abc import Callable
 
 from spit import __version__
+from spit.bots import DEFAULT_LEVEL
+from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli.sim import add_sim_parser
 from spit.cli.tournament import add_tournament_parser
+from spit.engine import mode_names
+from spit.engine.config import VARIANT_FIELDS
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -27,9 +31,9 @@ def _variants(values: list[str] | None) -> tuple[str, ...]:
             name = part.strip().upper()
             if not name:
                 continue
-            if name not in ("V1", "V2", "V3", "V4"):
+            if name not in VARIANT_FIELDS:
                 raise argparse.ArgumentTypeError(
-                    f"unknown variant {part.strip()!r}; choose from V1, V2, V3, V4"
+                    f"unknown variant {part.strip()!r}; choose from {', '.join(VARIANT_FIELDS)}"
                 )
             if name not in out:
                 out.append(name)
@@ -129,6 +133,24 @@ def _add_persist(sub: argparse._SubParsersAction) -> None:
     persist_commands.register(sub, {"replay": _launch_replay, "resume": _launch_resume})
 
 
+def _launch_host(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_host
+
+    return launch_host(args)
+
+
+def _launch_join(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_join
+
+    return launch_join(args)
+
+
+def _add_net(sub: argparse._SubParsersAction) -> None:
+    net_commands.register(sub, {"host": _launch_host, "join": _launch_join})
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     return _run_tui(args, None)
 
@@ -194,13 +216,17 @@ def _add_watch(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
     _add_game_options(parser)
     parser.add_argument(
-        "--p1", type=_level, default="medium", metavar="LEVEL", help="level of player 1 (bottom)"
+        "--p1",
+        type=_level,
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help="level of player 1 (bottom)",
     )
     parser.add_argument(
-        "--p2", type=_level, default="medium", metavar="LEVEL", help="level of player 2 (top)"
+        "--p2", type=_level, default=DEFAULT_LEVEL, metavar="LEVEL", help="level of player 2 (top)"
     )
     parser.add_argument(
-        "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
+        "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
     )
     parser.add_argument(
         "--long-deal", action="store_true", help="Speed: side piles of 5 and 20 cards each (P1b)"
@@ -235,6 +261,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     add_sim_parser,
     add_tournament_parser,
     _add_persist,
+    _add_net,
 ]
 
 

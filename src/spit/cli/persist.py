@@ -17,9 +17,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from spit.store.paths import saved_dir
 from spit.store.records import RecordsError, Stats, Tally, compute_stats, load_results
 from spit.store.replays import ReplayFileError, load_replay, verify_file
-from spit.store.resume import clear_match_in_progress, load_match_in_progress
+from spit.store.resume import (
+    SavedGame,
+    delete_saved_game,
+    find_saved_game,
+    list_saved_games,
+)
 from spit.store.standings import TREND_GAMES, Standings, load_standings
 
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
@@ -46,8 +52,18 @@ def register(
     )
     replay.set_defaults(handler=cmd_replay, launch=launchers.get("replay"))
 
-    resume = subparsers.add_parser("resume", help="carry on with the unfinished match")
-    resume.add_argument("--discard", action="store_true", help="delete the unfinished match")
+    resume = subparsers.add_parser(
+        "resume",
+        help="list the unfinished games, or carry on with one",
+        description="Without GAME: resume the only unfinished game, or list them all.",
+    )
+    resume.add_argument(
+        "game", nargs="?", metavar="GAME", help="the game's number in the list, or its id"
+    )
+    resume.add_argument("--list", action="store_true", help="only list the unfinished games")
+    resume.add_argument(
+        "--delete", metavar="GAME", help="delete a saved game (its number in the list, or its id)"
+    )
     resume.set_defaults(handler=cmd_resume, launch=launchers.get("resume"))
 
 
@@ -191,33 +207,82 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return launch(args)
 
 
+COLUMNS = ("mode", "variants", "players", "round", "score", "date")
+HEADINGS = {
+    "mode": "mode",
+    "variants": "variants",
+    "players": "players",
+    "round": "round",
+    "score": "score",
+    "date": "saved",
+}
+
+
+def saved_games_table(games: list[SavedGame]) -> list[str]:
+    """The unfinished games as lines of aligned plain text, numbered from 1."""
+    rows = [["#", "id", *(HEADINGS[c] for c in COLUMNS)]]
+    for n, game in enumerate(games, start=1):
+        columns = game.columns()
+        if game.ok:
+            rows.append([str(n), game.id, *(columns[c] for c in COLUMNS)])
+        else:
+            rows.append([str(n), game.id, f"unreadable: {game.problem}"])
+    widths = [max(len(r[i]) for r in rows if len(r) > i + 1) for i in range(len(rows[0]) - 1)]
+    lines = []
+    for row in rows:
+        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])]
+        lines.append("  ".join([*cells, row[-1]]).rstrip())
+    return lines
+
+
+def _list_games(games: list[SavedGame]) -> None:
+    print(f"Unfinished games, most recent first (kept in {saved_dir()}):")
+    for line in saved_games_table(games):
+        print("  " + line)
+    print("Resume one with 'spit resume N' (or its id); delete one with 'spit resume --delete N'.")
+
+
 def cmd_resume(args: argparse.Namespace) -> int:
-    """``spit resume`` continues the saved match; ``--discard`` deletes it."""
-    try:
-        replay = load_match_in_progress()
-    except ReplayFileError as exc:
-        print(f"spit: cannot resume: {exc}", file=sys.stderr)
-        if args.discard:
-            clear_match_in_progress()
-            print("The damaged match file was deleted.")
-            return 0
-        print("Run 'spit resume --discard' to delete it.", file=sys.stderr)
-        return 1
-    if replay is None:
-        print("There is no unfinished match to resume.")
-        return 1 if not args.discard else 0
-    if args.discard:
-        clear_match_in_progress()
-        print("The unfinished match was deleted.")
+    """``spit resume [GAME]`` carries on with a saved game; ``--list``, ``--delete GAME``."""
+    games = list_saved_games()
+    if args.delete is not None:
+        try:
+            game = find_saved_game(args.delete, games)
+            delete_saved_game(game)
+        except LookupError as exc:
+            print(f"spit: cannot delete: {exc.args[0]}", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            print(f"spit: cannot delete {game.path}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        print(f"Deleted the saved game {game.id}.")
         return 0
-    game = replay.final
-    names = " vs ".join(p.label for p in replay.meta.players)
-    scores = getattr(game, "scores", None)
-    score_text = f", score {scores[0]}-{scores[1]}" if scores is not None else ""
+    if not games:
+        print("There are no unfinished games to resume.")
+        return 0 if args.list else 1
+    if args.list:
+        _list_games(games)
+        return 0
+    if args.game is None:
+        if len(games) > 1:
+            _list_games(games)
+            return 0
+        chosen = games[0]
+    else:
+        try:
+            chosen = find_saved_game(args.game, games)
+        except LookupError as exc:
+            print(f"spit: cannot resume: {exc.args[0]} (see 'spit resume --list')", file=sys.stderr)
+            return 1
+    if chosen.replay is None:
+        print(f"spit: cannot resume {chosen.id}: {chosen.problem}", file=sys.stderr)
+        print(f"Run 'spit resume --delete {chosen.id}' to delete it.", file=sys.stderr)
+        return 1
     launch = getattr(args, "launch", None)
     if launch is None:
-        print(f"Unfinished match: {names}, round {game.round_no}{score_text}.")
+        print(f"Unfinished game: {chosen.describe()}.")
         print("spit: the game screen is not available in this build")
         return 1
-    args.replay = replay
-    return launch(args)
+    args.replay = chosen.replay
+    code: int = launch(args)
+    return code

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from spit.bots import LEVELS, MODES
+from spit.bots import DEFAULT_LEVEL, LEVELS, MODES
 from spit.bots.sim import Seat, SimulationError, Summary, default_jobs, new_game, simulate
 from spit.engine import Game
 from spit.engine.errors import ConfigError
@@ -100,8 +100,9 @@ def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
             f"level ({levels}) or STRATEGY:REACTION, e.g. expert:easy."
         ),
     )
-    parser.add_argument("--p1", type=_seat, default=Seat("medium", "medium"), metavar="LEVEL")
-    parser.add_argument("--p2", type=_seat, default=Seat("medium", "medium"), metavar="LEVEL")
+    medium = Seat(DEFAULT_LEVEL, DEFAULT_LEVEL)
+    parser.add_argument("--p1", type=_seat, default=medium, metavar="LEVEL")
+    parser.add_argument("--p2", type=_seat, default=medium, metavar="LEVEL")
     parser.add_argument("--games", type=_games, default=100, metavar="N")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S")
     parser.add_argument("--mode", choices=MODES, default="spit")

@@ -1,11 +1,18 @@
 """The pure rules engine: no I/O, no clock, no UI, no global random.
 
-A game is fixed by (rules config, seed, ordered actions)::
+A game is fixed by (rules config, seed, ordered actions). Both players call
+"spit!" to start, then ask what is legal and play it (this example is run as a
+doctest by tests/engine/test_doctest.py):
 
-    from spit.engine import SpitGame, SpitConfig, play
-    game = SpitGame(SpitConfig(), seed=7)
-    events = game.apply(call(0)) + game.apply(call(1))
-    print(game.legal_actions(0))
+>>> from spit.engine import SpitConfig, SpitGame, call
+>>> game = SpitGame(SpitConfig(), seed=7)
+>>> events = game.apply(call(0)) + game.apply(call(1))
+>>> game.phase
+<Phase.PLAY: 'play'>
+>>> [action.describe() for action in game.legal_actions(0)]
+['P1 plays slot 1 on pile 2']
+>>> game.apply(game.legal_actions(0)[0])[0]
+CardPlayed(player=0, source=0, pile=1, card=16)
 """
 
 from spit.engine.actions import (
@@ -26,9 +33,17 @@ from spit.engine.base import Game, Phase
 from spit.engine.cards import card, card_name, card_names, parse_card, parse_cards
 from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, IllegalAction, ReplayError
+from spit.engine.modes import Mode, all_modes, get_mode, mode_names, register_mode
+from spit.engine.results import Result, RoundEnd
 from spit.engine.saves import dumps, load_game, loads
-from spit.engine.speed_game import SpeedGame, SpeedObservation
+
+# Each mode's module registers its Mode when it loads: these imports are the
+# list of built-in modes, in the order menus show them (a new mode's module is
+# imported here too).
 from spit.engine.spit_game import SpitGame, SpitObservation, deal_layout
+
+# isort: split
+from spit.engine.speed_game import SpeedGame, SpeedObservation
 
 __all__ = [
     "CLOSE",
@@ -41,8 +56,11 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Kind",
+    "Mode",
     "Phase",
     "ReplayError",
+    "Result",
+    "RoundEnd",
     "SpeedConfig",
     "SpeedGame",
     "SpeedObservation",
@@ -50,6 +68,7 @@ __all__ = [
     "SpitGame",
     "SpitObservation",
     "action_from_json",
+    "all_modes",
     "call",
     "card",
     "card_name",
@@ -57,11 +76,14 @@ __all__ = [
     "choose",
     "deal_layout",
     "dumps",
+    "get_mode",
     "load_game",
     "loads",
+    "mode_names",
     "move",
     "parse_card",
     "parse_cards",
     "play",
+    "register_mode",
     "slap",
 ]

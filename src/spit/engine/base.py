@@ -7,10 +7,12 @@ from abc import ABC, abstractmethod
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind
-from spit.engine.cards import DECK_SIZE
+from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind, call, choose, move, play, slap
+from spit.engine.cards import DECK_SIZE, adjacency_rows
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
+from spit.engine.modes import Mode, get_mode
+from spit.engine.results import Result
 from spit.engine.rng import Rng
 
 SAVE_FORMAT = "spit-game"
@@ -36,6 +38,8 @@ class Game(ABC):
     """
 
     mode: ClassVar[str]
+    #: the kinds of action a player may try in each phase (the engine still checks each)
+    PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]]
     config: Any
     seed: int
     rng: Rng
@@ -45,8 +49,12 @@ class Game(ABC):
     scores: list[int]
     games_won: list[int]
     winner: int | None
-    result: str
+    result: Result
     actions: list[Action]
+    #: the two spit piles, bottom to top
+    piles: list[list[int]]
+    #: the events of the first deal (made by the constructor, before any action)
+    opening_events: list[Event]
 
     def _start(self, config: Any, config_type: type, seed: int) -> None:
         """Set up what every mode has: config, seed, generator, log, scores, result."""
@@ -63,7 +71,7 @@ class Game(ABC):
         self.scores = [0, 0]
         self.games_won = [0, 0]
         self.winner = None
-        self.result = ""
+        self.result = Result.NONE
         self.phase = Phase.OPENING
 
     def apply(self, action: Action) -> list[Event]:
@@ -84,6 +92,49 @@ class Game(ABC):
         except ValueError:
             return False
         return True
+
+    @property
+    def info(self) -> Mode:
+        """This game's mode: its name, classes, variants and table shape."""
+        return get_mode(self.mode)
+
+    @property
+    def is_match(self) -> bool:
+        """True for a match of rounds scored to a target (V4, P7), where a won
+        game does not end the match; False for a single game."""
+        return bool(self.config.match)
+
+    def fits(self, card: int, onto: int) -> bool:
+        """True if ``card`` may be played onto a pile showing ``onto`` (R8, V3)."""
+        return adjacency_rows(bool(self.config.alternating_colours))[onto][card]
+
+    def player_kinds(self) -> tuple[Kind, ...]:
+        """The kinds of action a player may try now (``check`` still decides each one)."""
+        return self.PLAYER_KINDS[self.phase]
+
+    def action_for(self, player: int, column: int | None, pile: int | None) -> Action | None:
+        """The action one of a player's controls means now, or None if it means nothing.
+
+        A control names a ``column`` (stock or hand slot) and a spit ``pile``
+        (play, slap or choose that pile), a column alone (move it, R10), or
+        neither (the call control). Where the only thing to do is to call
+        (the opening, a Spit stalemate: H2) every control calls. The action may
+        still be illegal: ``check`` says why.
+        """
+        kinds = self.player_kinds()
+        if kinds == (Kind.CALL,):
+            return call(player)
+        if column is not None and pile is not None and Kind.PLAY in kinds:
+            return play(player, column, pile)
+        if column is not None and pile is None and Kind.MOVE in kinds:
+            return move(player, column)
+        if pile is not None and Kind.SLAP in kinds:
+            return slap(player, pile)
+        if pile is not None and Kind.CHOOSE in kinds:
+            return choose(player, pile)
+        if column is None and pile is None and Kind.CALL in kinds:
+            return call(player)
+        return None
 
     @property
     def over(self) -> bool:
@@ -108,7 +159,7 @@ class Game(ABC):
         self.phase = phase
         events.append(PhaseChanged(phase.value))
 
-    def _finish(self, events: list[Event], winner: int | None, reason: str) -> None:
+    def _finish(self, events: list[Event], winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""
         self.winner = winner
         self.result = reason
@@ -132,6 +183,15 @@ class Game(ABC):
     @abstractmethod
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Sorted legal actions of ``player`` (0, 1 or SYSTEM); None: both players."""
+
+    @abstractmethod
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each of a player's face-up places (stock or hand slot), left to right:
+        its face-up card (None: empty) and how many cards lie under it."""
+
+    @abstractmethod
+    def reserve_size(self, player: int) -> int:
+        """Cards the player holds face down besides the columns (spit cards, draw pile)."""
 
     @abstractmethod
     def state_key(self) -> tuple:

@@ -71,6 +71,11 @@ class SpitConfig:
         return n * (n + 1) // 2
 
     @property
+    def match(self) -> bool:
+        """True for a V4 match scored to ``target_score``; False for a single game."""
+        return self.scoring
+
+    @property
     def variants(self) -> tuple[str, ...]:
         """The variant ids in force, e.g. ``('V1', 'V3')``."""
         return tuple(v for v, name in VARIANT_FIELDS.items() if getattr(self, name))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from spit.engine.results import Result, RoundEnd
+
 
 class PhaseChanged(NamedTuple):
     """The game entered a new phase (see ``Phase``)."""
@@ -71,10 +73,10 @@ class Stalemate(NamedTuple):
 
 
 class RoundOver(NamedTuple):
-    """A round ended: ``reason`` is 'layout_emptied' (R15a) or 'no_spit_cards' (R15b)."""
+    """A round ended (R15a or R15b)."""
 
     round_no: int
-    reason: str
+    reason: RoundEnd
     emptied_by: int | None
 
 
@@ -110,20 +112,20 @@ class GameWon(NamedTuple):
     """A player won a game (R20, P6, or H5)."""
 
     player: int
-    reason: str
+    reason: Result
 
 
 class GameDrawn(NamedTuple):
     """A game ended level (Speed H5 with equal cards); in a match, play goes on."""
 
-    reason: str
+    reason: Result
 
 
 class GameOver(NamedTuple):
     """The game or match is over: ``winner`` is None for a draw."""
 
     winner: int | None
-    reason: str
+    reason: Result
 
 
 Event = (

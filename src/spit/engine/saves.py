@@ -11,24 +11,11 @@ from typing import Any
 
 from spit.engine.actions import action_from_json
 from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, Game
-from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, ReplayError
-from spit.engine.speed_game import SpeedGame
-from spit.engine.spit_game import SpitGame
+from spit.engine.modes import get_mode, mode_names
 
 #: Largest number of actions a save may hold (a generous bound on a real game).
 MAX_ACTIONS = 2_000_000
-
-_MODES: dict[str, tuple[type, type]] = {
-    "spit": (SpitGame, SpitConfig),
-    "speed": (SpeedGame, SpeedConfig),
-}
-
-
-def register_mode(name: str, game_cls: type, config_cls: type) -> None:
-    """Make a game mode loadable (used by each mode's module)."""
-    _MODES[name] = (game_cls, config_cls)
-
 
 def new_game_from_save(data: Any) -> Game:
     """The starting position of a saved game, without its actions applied."""
@@ -40,17 +27,17 @@ def new_game_from_save(data: Any) -> Game:
     if type(version) is not int or version != SAVE_VERSION:
         raise ReplayError(f"unsupported save version {data.get('version')!r:.20}")
     mode = data.get("mode")
-    if not isinstance(mode, str) or mode not in _MODES:
+    if not isinstance(mode, str) or mode not in mode_names():
         raise ReplayError(f"unknown game mode {mode!r:.30}")
-    game_cls, config_cls = _MODES[mode]
+    info = get_mode(mode)
     try:
-        config = config_cls.from_dict(data.get("config"))
+        config = info.config_class.from_dict(data.get("config"))
     except (ConfigError, TypeError) as exc:
         raise ReplayError(f"bad config: {exc}") from exc
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise ReplayError("seed must be a whole number from 0 to 2**64-1")
-    return game_cls.from_start(config, seed, data.get("cards"))
+    return info.game_class.from_start(config, seed, data.get("cards"))
 
 
 def load_game(data: Any, check_fingerprint: bool = True) -> Game:

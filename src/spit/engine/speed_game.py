@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from spit.engine.actions import FLIP, PLAYERS, STALL, SYSTEM, Action, Kind, call, play
 from spit.engine.base import Game, Phase
 from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
-from spit.engine.config import SpeedConfig
+from spit.engine.config import SPEED_VARIANT_FIELDS, SpeedConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
     CardPlayed,
@@ -30,15 +30,13 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
+from spit.engine.modes import Mode, register_mode
+from spit.engine.results import Result
 
 #: P2: the number of slots in a hand.
 HAND_SIZE = 5
 
 #: ``result`` values at game over.
-RESULT_WON = "P6"  # a player played out hand and draw pile
-RESULT_STUCK = "H5"  # stalemate with nothing useful left to turn
-RESULT_SCORE = "score"  # P7 match: target score reached
-RESULT_ROUND_LIMIT = "round_limit"  # H4
 
 _PLAY_TABLE = tuple(
     tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(HAND_SIZE)) for p in PLAYERS
@@ -123,7 +121,7 @@ class SpeedObservation(NamedTuple):
     scores: tuple[int, int]
     games_won: tuple[int, int]
     winner: int | None
-    result: str
+    result: Result
     legal: tuple[Action, ...]
 
     def visible_cards(self) -> set[int]:
@@ -143,6 +141,14 @@ class SpeedGame(Game):
     """
 
     mode = "speed"
+    PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]] = {
+        Phase.OPENING: (Kind.CALL,),
+        Phase.PLAY: (Kind.PLAY, Kind.CALL),
+        Phase.STALEMATE: (),  # P4: the side piles turn by themselves
+        Phase.SLAP: (),
+        Phase.CHOOSE: (),
+        Phase.GAME_OVER: (),
+    }
 
     def __init__(
         self,
@@ -182,6 +188,14 @@ class SpeedGame(Game):
     def card_count(self, player: int) -> int:
         """Cards the player still has to play: hand plus draw pile (P6, H5)."""
         return self.hand_count(player) + len(self.draw[player])
+
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each hand slot's card (None: empty); nothing lies under a hand card."""
+        return [(c, 0) for c in self.hands[player]]
+
+    def reserve_size(self, player: int) -> int:
+        """The player's draw pile."""
+        return len(self.draw[player])
 
     def all_cards(self) -> list[int]:
         """Every card in the game, wherever it is (always 52 cards, once each)."""
@@ -245,7 +259,7 @@ class SpeedGame(Game):
             tuple(self.scores),
             tuple(self.games_won),
             self.winner,
-            self.result,
+            self.result.value,  # the plain string: fingerprints stay as they were
         )
 
     def start_cards_json(self) -> object:
@@ -373,7 +387,7 @@ class SpeedGame(Game):
             hand[s] = None
             events = [_new(CardPlayed, (p, s, t, c))]
             if hand.count(None) == HAND_SIZE:
-                self._game_won(events, p, RESULT_WON)  # P6
+                self._game_won(events, p, Result.PLAYED_OUT)  # P6
                 return events
         r0, r1 = top_rows
         for held in self.hands:
@@ -472,9 +486,9 @@ class SpeedGame(Game):
         if mine == theirs:
             self._game_drawn(events)
         else:
-            self._game_won(events, 0 if mine < theirs else 1, RESULT_STUCK)
+            self._game_won(events, 0 if mine < theirs else 1, Result.STUCK)
 
-    def _game_won(self, events: list[Event], winner: int, reason: str) -> None:
+    def _game_won(self, events: list[Event], winner: int, reason: Result) -> None:
         """P6 or H5 won a game: score it in a P7 match and go on, or end."""
         events.append(GameWon(winner, reason))
         if not self.config.match:
@@ -486,22 +500,22 @@ class SpeedGame(Game):
         self.scores[winner] += points[winner]
         events.append(Scored((points[0], points[1]), (self.scores[0], self.scores[1])))
         if self.scores[winner] >= self.config.target_score:
-            self._finish(events, winner, RESULT_SCORE)
+            self._finish(events, winner, Result.SCORE)
             return
         self._next_deal(events)
 
     def _game_drawn(self, events: list[Event]) -> None:
         """H5 with equal cards: a drawn game (in a P7 match, the match goes on)."""
-        events.append(GameDrawn(RESULT_STUCK))
+        events.append(GameDrawn(Result.STUCK))
         if self.config.match:
             self._next_deal(events)
         else:
-            self._finish(events, None, RESULT_STUCK)
+            self._finish(events, None, Result.STUCK)
 
     def _next_deal(self, events: list[Event]) -> None:
         """P7: a fresh deal, unless H4's round limit has been reached."""
         if self.round_no >= self.config.round_limit:
-            self._finish(events, None, RESULT_ROUND_LIMIT)  # H4
+            self._finish(events, None, Result.ROUND_LIMIT)  # H4
             return
         self._deal(events, self._fresh_deck())
 
@@ -519,3 +533,22 @@ class SpeedGame(Game):
         for p in PLAYERS:
             events.append(Dealt(p, _FULL_HAND, len(self.draw[p])))
         self._set_phase(events, Phase.OPENING)
+
+
+register_mode(
+    Mode(
+        name="speed",
+        title="Speed",
+        game_class=SpeedGame,
+        config_class=SpeedConfig,
+        variants=SPEED_VARIANT_FIELDS,
+        has_moves=False,
+        side_piles=True,
+        reserve_name="draw pile",
+        lowest_score_wins=False,
+        match_rule=(
+            "P7: the winner scores the cards left in the loser's draw pile; first to {target}."
+        ),
+        private_hand=True,
+    )
+)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from spit.engine.actions import (
     CLOSE,
@@ -20,7 +20,7 @@ from spit.engine.actions import (
 )
 from spit.engine.base import Game, Phase
 from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
-from spit.engine.config import SpitConfig
+from spit.engine.config import VARIANT_FIELDS, SpitConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
     CardMoved,
@@ -37,14 +37,14 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
+from spit.engine.modes import Mode, register_mode
+from spit.engine.results import Result, RoundEnd
 
 #: R3: the stock each successive card of a layout is dealt onto, row by row.
 DEAL_ORDER: dict[int, tuple[int, ...]] = {
     n: tuple(s for row in range(n) for s in range(row, n)) for n in (4, 5)
 }
 
-LAYOUT_EMPTIED = "layout_emptied"  # R15(a)
-NO_SPIT_CARDS = "no_spit_cards"  # R15(b)
 
 _PLAY_TABLE = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in PLAYERS)
 _MOVE_TABLE = tuple(tuple(move(p, s) for s in range(5)) for p in PLAYERS)
@@ -122,7 +122,7 @@ class SpitObservation(NamedTuple):
     scores: tuple[int, int]
     games_won: tuple[int, int]
     winner: int | None
-    result: str
+    result: Result
     legal: tuple[Action, ...]
 
     def visible_cards(self) -> set[int]:
@@ -141,6 +141,14 @@ class SpitGame(Game):
     """
 
     mode = "spit"
+    PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]] = {
+        Phase.OPENING: (Kind.CALL,),
+        Phase.PLAY: (Kind.PLAY, Kind.MOVE, Kind.CALL),
+        Phase.STALEMATE: (Kind.CALL,),
+        Phase.SLAP: (Kind.SLAP,),
+        Phase.CHOOSE: (Kind.CHOOSE,),
+        Phase.GAME_OVER: (),
+    }
 
     def __init__(
         self,
@@ -183,6 +191,14 @@ class SpitGame(Game):
     def card_count(self, player: int) -> int:
         """Cards the player holds: layout plus spit cards (V4 scores these)."""
         return self.layout_count(player) + len(self.spit[player])
+
+    def columns(self, player: int) -> list[tuple[int | None, int]]:
+        """Each stock's top card (None: empty slot) and the cards under it."""
+        return [(s[-1] if s else None, max(0, len(s) - 1)) for s in self.stocks[player]]
+
+    def reserve_size(self, player: int) -> int:
+        """The player's spit cards."""
+        return len(self.spit[player])
 
     def all_cards(self) -> list[int]:
         """Every card in the game, wherever it is (always 52 cards, once each)."""
@@ -276,7 +292,7 @@ class SpitGame(Game):
             tuple(self.scores),
             tuple(self.games_won),
             self.winner,
-            self.result,
+            self.result.value,  # the plain string: fingerprints stay as they were
         )
 
     def start_cards_json(self) -> object:
@@ -425,7 +441,7 @@ class SpitGame(Game):
         if stock:
             events.append(CardTurnedUp(p, s, stock[-1]))  # R9
         elif not any(stocks):
-            self._end_round(events, LAYOUT_EMPTIED, p)  # R15(a)
+            self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
             return events
         if not self.can_anyone_move():
             self._stalemate(events, stalled=False)
@@ -488,9 +504,9 @@ class SpitGame(Game):
             self.called = [False, False]
             self._set_phase(events, Phase.STALEMATE)  # R13, R14
         else:
-            self._end_round(events, NO_SPIT_CARDS, None)  # R15(b)
+            self._end_round(events, RoundEnd.NO_SPIT_CARDS, None)  # R15(b)
 
-    def _end_round(self, events: list[Event], reason: str, emptied_by: int | None) -> None:
+    def _end_round(self, events: list[Event], reason: RoundEnd, emptied_by: int | None) -> None:
         events.append(RoundOver(self.round_no, reason, emptied_by))
         if self.config.scoring:  # V4: score before any pile is taken
             points = (self.card_count(0), self.card_count(1))
@@ -498,11 +514,11 @@ class SpitGame(Game):
             events.append(Scored(points, (self.scores[0], self.scores[1])))
             if max(self.scores) >= self.config.target_score:
                 a, b = self.scores
-                self._finish(events, None if a == b else (0 if a < b else 1), "score")
+                self._finish(events, None if a == b else (0 if a < b else 1), Result.SCORE)
                 return
         if self.pile_used[0] and self.pile_used[1]:
             self.slaps = []
-            if self.config.choose_pile and reason == LAYOUT_EMPTIED:
+            if self.config.choose_pile and reason is RoundEnd.LAYOUT_EMPTIED:
                 self.chooser = emptied_by  # V2
                 self._set_phase(events, Phase.CHOOSE)
             else:
@@ -510,7 +526,7 @@ class SpitGame(Game):
             return
         owner = 0 if self.pile_used[0] else 1
         takes: list[int | None] = [None, None]
-        if reason == LAYOUT_EMPTIED:
+        if reason is RoundEnd.LAYOUT_EMPTIED:
             assert emptied_by is not None
             takes[1 - emptied_by] = owner  # R19
         else:
@@ -563,18 +579,18 @@ class SpitGame(Game):
         winner = next((p for p in PLAYERS if not gathered[p]), None)
         at_limit = self.round_no >= self.config.round_limit
         if winner is not None:
-            events.append(GameWon(winner, "R20"))
+            events.append(GameWon(winner, Result.NO_CARDS_LEFT))
             if not self.config.scoring:
-                self._finish(events, winner, "R20")
+                self._finish(events, winner, Result.NO_CARDS_LEFT)
                 return
             self.games_won[winner] += 1
             if at_limit:
-                self._finish(events, None, "round_limit")  # H4
+                self._finish(events, None, Result.ROUND_LIMIT)  # H4
                 return
             self._deal_round(events, self._fresh_packets())  # V4: fresh deal (R2)
             return
         if at_limit:
-            self._finish(events, None, "round_limit")  # H4
+            self._finish(events, None, Result.ROUND_LIMIT)  # H4
             return
         for p in PLAYERS:
             self.rng.shuffle(gathered[p])
@@ -619,3 +635,19 @@ def _check_packets(packets: object) -> list[list[int]]:
     if sorted(out[0] + out[1]) != list(range(DECK_SIZE)):
         raise ConfigError("packets must hold the 52 cards exactly once each")
     return out
+
+
+register_mode(
+    Mode(
+        name="spit",
+        title="Spit",
+        game_class=SpitGame,
+        config_class=SpitConfig,
+        variants=VARIANT_FIELDS,
+        has_moves=True,
+        side_piles=False,
+        reserve_name="spit cards",
+        lowest_score_wins=True,
+        match_rule="V4: a point per card still held; the match ends at {target}, lowest wins.",
+    )
+)

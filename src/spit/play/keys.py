@@ -1,4 +1,10 @@
-"""The one-keyboard key map: data, remappable, checked for conflicts.
+"""The one-keyboard key map: one format, one check, and the app's own keys.
+
+A key map is, per player, one key for each action of ``ACTIONS`` (``left1`` ..
+``left5``, ``right1`` .., ``move1`` .., ``spit``): the settings file, the
+key-remapping screen and ``KeyMap`` all use that form, and ``keymap_problems``
+is the one check of it. ``KeyMap`` adds the fast lookup from a key to what it
+means (``Binding``) for the game screen.
 
 Each player has three rows of five keys, one column per stock (Spit) or hand
 slot (Speed): the top row plays onto the left spit pile, the home row onto the
@@ -13,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 #: Action names of the key map, in the order the file lists them.
 ACTIONS: tuple[str, ...] = (
@@ -31,17 +37,27 @@ ACTION_LABELS: dict[str, str] = {
     "spit": 'call "spit!"',
 }
 
-#: Keys the app itself uses (Textual's names for them), and what for.
+# The keys the app itself answers on the board (Textual's names). The screens'
+# bindings use these constants, so APP_KEYS below is what they bind.
+HELP_KEY = "f1"
+PAUSE_KEY = "space"
+MENU_KEY = "escape"
+AGAIN_KEY = "enter"
+QUIT_KEY = "ctrl+q"
+FOCUS_KEY = "tab"  #: Textual moves the focus with it
+
+#: Keys that can never be game keys, and what they are for.
 APP_KEYS: dict[str, str] = {
-    "f1": "help",
-    "space": "pause",
-    " ": "pause",
-    "escape": "the menu and going back",
-    "esc": "the menu and going back",
-    "enter": "menus and playing again",
-    "tab": "moving between fields",
-    "?": "help",
+    HELP_KEY: "help",
+    PAUSE_KEY: "pause",
+    MENU_KEY: "the menu and going back",
+    AGAIN_KEY: "menus and playing again",
+    FOCUS_KEY: "moving between fields",
+    QUIT_KEY: "quitting",
 }
+
+#: Other spellings of the app keys (a space typed as a character, Esc, Return).
+_APP_KEY_ALIASES = {" ": PAUSE_KEY, "esc": MENU_KEY, "return": AGAIN_KEY}
 
 
 def _keymap(left: str, right: str, moves: str, spit: str) -> dict[str, str]:
@@ -57,6 +73,7 @@ DEFAULT_KEYS: tuple[dict[str, str], dict[str, str]] = (
 
 
 def default_keys() -> tuple[dict[str, str], dict[str, str]]:
+    """A fresh copy of the default key maps (``DEFAULT_KEYS``)."""
     return (dict(DEFAULT_KEYS[0]), dict(DEFAULT_KEYS[1]))
 
 
@@ -69,6 +86,7 @@ def check_key(key: object) -> str | None:
     if not isinstance(key, str):
         return f"a key must be a one-character string, got {shown(key)}"
     lowered = key.strip().lower() if len(key) > 1 else key.lower()
+    lowered = _APP_KEY_ALIASES.get(lowered, lowered)
     if lowered in APP_KEYS:
         return f"{key!r} cannot be a game key: it is reserved for {APP_KEYS[lowered]}"
     if lowered.startswith(("ctrl", "control", "^")):
@@ -141,10 +159,9 @@ def rebind(
 
 
 def shown(value: object) -> str:
+    """``repr(value)``, cut to 30 characters for messages."""
     text = repr(value)
     return text if len(text) <= 30 else text[:27] + "..."
-
-
 
 
 ROWS = ("left", "right", "move")
@@ -200,124 +217,63 @@ def normalize_key(key: str) -> str:
     return low
 
 
-@dataclass(frozen=True, slots=True)
-class KeyMap:
-    """Both players' keys. Build with ``KeyMap.default()`` or ``KeyMap.from_dict``.
+def _binding(action: str, player: int) -> Binding:
+    """What ``action`` (e.g. ``"right3"``) of ``player`` means on the board."""
+    if action == "spit":
+        return Binding(player, Row.CALL, 0)
+    row = ROWS.index(action[:-1])
+    return Binding(player, Row(row), int(action[-1]) - 1)
 
-    ``rows[p][r]`` is player ``p``'s five keys of row ``r`` (``Row.LEFT``,
-    ``Row.RIGHT``, ``Row.MOVE``); ``calls[p]`` their call key.
-    ``repeat_window`` (seconds): a second press of the same key by the same
-    player sooner than this after that key's previous press is a held-key
-    repeat and is ignored (the window restarts with each repeat).
+
+@dataclass(frozen=True)
+class KeyMap:
+    """Both players' keys, ready for lookup. Build with ``default()`` or ``from_keys``.
+
+    ``keys[p]`` is player ``p``'s map from action to key (the settings file's
+    form); ``rows[p][r]`` their five keys of row ``r`` (``Row.LEFT``,
+    ``Row.RIGHT``, ``Row.MOVE``) and ``calls[p]`` their call key, derived
+    from it. ``repeat_window`` (seconds): a second press of the same key
+    sooner than this after that key's previous press is a held-key repeat and
+    is ignored (the window restarts with each repeat).
     """
 
-    rows: tuple[tuple[tuple[str, ...], ...], ...]
-    calls: tuple[str, str]
+    keys: tuple[Mapping[str, str], Mapping[str, str]]
     repeat_window: float = 0.5
-    _lookup: dict[str, Binding] = field(default_factory=dict, compare=False, repr=False)
+    rows: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, compare=False, repr=False)
+    calls: tuple[str, str] = field(init=False, compare=False, repr=False)
+    _lookup: dict[str, Binding] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        problems: list[str] = []
-        seen: dict[str, str] = {}
-        lookup: dict[str, Binding] = {}
-
-        def add(key: str, binding: Binding, name: str) -> None:
-            bad = check_key(key)  # the one rule for game keys, shared with the settings file
-            if bad:
-                problems.append(f"{name}: {bad}")
-                return
-            if key in seen:
-                problems.append(f"key {key!r} is bound twice: {seen[key]} and {name}")
-                return
-            seen[key] = name
-            lookup[key] = binding
-
-        if len(self.rows) != 2 or len(self.calls) != 2:
+        if len(self.keys) != 2:
             raise KeyMapError("a key map needs keys for exactly two players")
-        for p in (0, 1):
-            if len(self.rows[p]) != 3:
-                raise KeyMapError(f"player {p + 1} needs three rows: left, right, move")
-            for r, keys in enumerate(self.rows[p]):
-                if len(keys) != N_COLUMNS:
-                    problems.append(
-                        f"player {p + 1} {ROWS[r]} row needs {N_COLUMNS} keys, got {len(keys)}"
-                    )
-                    continue
-                for c, key in enumerate(keys):
-                    add(key, Binding(p, Row(r), c), f"player {p + 1} {ROWS[r]} {c + 1}")
-            add(self.calls[p], Binding(p, Row.CALL, 0), f"player {p + 1} call")
-        if not isinstance(self.repeat_window, (int, float)) or not (0 <= self.repeat_window <= 2):
+        problems = keymap_problems(self.keys)  # the one check, shared with the settings file
+        window = self.repeat_window
+        if isinstance(window, bool) or not isinstance(window, (int, float)) or not 0 <= window <= 2:
             problems.append("repeat_window must be a number of seconds from 0 to 2")
         if problems:
             raise KeyMapError("; ".join(problems))
+        keys = (dict(self.keys[0]), dict(self.keys[1]))
+        rows = tuple(
+            tuple(tuple(keys[p][f"{row}{i}"] for i in range(1, N_COLUMNS + 1)) for row in ROWS)
+            for p in (0, 1)
+        )
+        lookup = {key: _binding(action, p) for p in (0, 1) for action, key in keys[p].items()}
+        object.__setattr__(self, "keys", keys)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "calls", (keys[0]["spit"], keys[1]["spit"]))
         object.__setattr__(self, "_lookup", lookup)
 
     @classmethod
     def default(cls) -> KeyMap:
         """The map of DESIGN.md: left hand for player 1, right hand for player 2."""
-        rows = []
-        for keys in DEFAULT_KEYS:
-            rows.append(tuple(tuple(keys[f"{row}{i}"] for i in range(1, 6)) for row in ROWS))
-        return cls(
-            rows=(rows[0], rows[1]),
-            calls=(DEFAULT_KEYS[0]["spit"], DEFAULT_KEYS[1]["spit"]),
-        )
+        return cls(default_keys())
 
     @classmethod
-    def from_dict(cls, data: Any) -> KeyMap:
-        """Build from plain data, e.g. a config file's table::
-
-            {"player1": {"left": "qwert", "right": "asdfg", "move": "zxcvb", "call": "1"},
-             "player2": {"left": ["y", "u", "i", "o", "p"], ...},
-             "repeat_window": 0.5}
-
-        Rows are a string of five characters or a list of five key names.
-        Missing players or rows keep their defaults. Raises KeyMapError
-        listing every problem (unknown names, wrong lengths, conflicts).
-        """
-        if not isinstance(data, dict):
-            raise KeyMapError("the key map must be a table of player1, player2, repeat_window")
-        base = cls.default()
-        unknown = set(data) - {"player1", "player2", "repeat_window"}
-        if unknown:
-            raise KeyMapError(f"unknown key map entries: {', '.join(sorted(map(str, unknown)))}")
-        rows = [list(base.rows[0]), list(base.rows[1])]
-        calls = list(base.calls)
-        for p, name in enumerate(("player1", "player2")):
-            table = data.get(name, {})
-            if not isinstance(table, dict):
-                raise KeyMapError(f"{name} must be a table of left, right, move, call")
-            extra = set(table) - {*ROWS, "call"}
-            if extra:
-                raise KeyMapError(
-                    f"unknown entries for {name}: {', '.join(sorted(map(str, extra)))}"
-                )
-            for r, row_name in enumerate(ROWS):
-                if row_name in table:
-                    rows[p][r] = _parse_row(table[row_name], f"{name}.{row_name}")
-            if "call" in table:
-                value = table["call"]
-                if not isinstance(value, str) or not value:
-                    raise KeyMapError(f"{name}.call must be one key")
-                calls[p] = normalize_key(value)
-        window = data.get("repeat_window", base.repeat_window)
-        if isinstance(window, bool):
-            raise KeyMapError("repeat_window must be a number of seconds from 0 to 2")
-        return cls(
-            rows=(tuple(rows[0]), tuple(rows[1])),
-            calls=(calls[0], calls[1]),
-            repeat_window=window,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The plain form that ``from_dict`` reads back."""
-        out: dict[str, Any] = {}
-        for p in (0, 1):
-            table: dict[str, Any] = {ROWS[r]: list(self.rows[p][r]) for r in range(3)}
-            table["call"] = self.calls[p]
-            out[f"player{p + 1}"] = table
-        out["repeat_window"] = self.repeat_window
-        return out
+    def from_keys(
+        cls, keys: tuple[Mapping[str, str], Mapping[str, str]], repeat_window: float = 0.5
+    ) -> KeyMap:
+        """Build from both players' action-to-key maps; KeyMapError lists every problem."""
+        return cls((dict(keys[0]), dict(keys[1])), repeat_window)
 
     def lookup(self, key: str) -> Binding | None:
         """What ``key`` means, or None if it is no game key."""
@@ -332,18 +288,6 @@ class KeyMap:
     def column_keys(self, player: int, column: int) -> str:
         """The three keys of one stock column, for display: ``'q a z'``."""
         return " ".join(self.rows[player][r][column] for r in range(3))
-
-
-def _parse_row(value: Any, name: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        keys = list(value)
-    elif isinstance(value, list) and all(isinstance(k, str) and k for k in value):
-        keys = value
-    else:
-        raise KeyMapError(f"{name} must be a string of {N_COLUMNS} characters or a list of keys")
-    if len(keys) != N_COLUMNS:
-        raise KeyMapError(f"{name} needs {N_COLUMNS} keys, got {len(keys)}")
-    return tuple(normalize_key(k) for k in keys)
 
 
 def key_of_event(key: str, character: str | None) -> str:

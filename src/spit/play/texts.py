@@ -59,14 +59,15 @@ def keys_text(keymap: KeyMap, n_columns: int = 5) -> str:
         "row onto the right pile.",
         "",
         f"Holding a key down does not play twice: a second press of the same key "
-        f"within {keymap.repeat_window:g} s of the last one is ignored.",
+        f"within {keymap.repeat_window:g} s of the last one is ignored (the message line "
+        "says so; the window is a setting).",
         "",
         "| app key | does |",
         "|---|---|",
         "| `F1` | this help (the game pauses) |",
         "| `space` | pause / resume |",
-        "| `Esc` | menu (from the board) / back |",
+        "| `Esc` | leave the game (asks first; the game is saved) / back |",
         "| `Enter` | play again (when the game is over) |",
-        "| `ctrl+q` | quit at any time |",
+        "| `ctrl+q` | save the game and quit, at any time |",
     ]
     return "\n".join(lines)

@@ -2,11 +2,12 @@
 
 No UI and no wall clock of its own: time comes from an injectable clock, so
 tests and the simulator run whole games on a fake clock. Inputs are applied in
-order of their timestamps (R11); inputs from both players with the very same
-timestamp are ordered by an alternating priority, and that order is what the
-log records. Timers apply H2 (calls), H3 (slap window), H6 (stalls) and Speed's
-P4 flip pause. Agents (bots) plan an action after a delay and their action then
-goes through the same queue as a human's key.
+order of their timestamps (R11), exact ties by an alternating priority
+(``order``); the timers apply H2, H3, H6 and Speed's P4 (``timers``); agents
+(bots) plan an action after a delay and it then goes through the same queue as
+a human's key. What happens depends only on the inputs, their stamps and the
+pause and resume times, never on when or how often ``tick`` is called; the
+full contract is docs/realtime.md.
 """
 
 from __future__ import annotations
@@ -16,59 +17,79 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from spit.engine import CLOSE, FLIP, STALL, SYSTEM, Action, Game, Kind, Phase, call
+from spit.engine import CLOSE, FLIP, STALL, Action, Game, Kind, call
 from spit.engine.errors import EngineError
-from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
+from spit.engine.events import Event, PhaseChanged, Spat, Stalemate
+from spit.realtime.order import Input, InputQueue
+from spit.realtime.timers import Due, TimerKind, Timers, Timing
 
 Clock = Callable[[], float]
 
+#: the reason given for an input made while the game was paused
+PAUSED = "the game is paused"
 
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """The timing rules, in seconds.
-
-    ``auto_spit``: H2's countdown after which the game calls "spit!" for every
-    player who has not (None: players call, and the game calls for them only
-    after ``stall_time``). ``slap_time``: H3. ``stall_time``: H6 (and H2's
-    call timeout). ``flip_delay``: the pause before Speed's side piles turn (P4).
-    """
-
-    auto_spit: float | None = None
-    slap_time: float = 3.0
-    stall_time: float = 10.0
-    flip_delay: float = 1.0
-
-    def __post_init__(self) -> None:
-        for name in ("slap_time", "stall_time", "flip_delay"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not 0 < value <= 3600:
-                raise ValueError(f"{name} must be a number of seconds above 0")
-        if self.auto_spit is not None and not (
-            isinstance(self.auto_spit, (int, float)) and 0 <= self.auto_spit <= 3600
-        ):
-            raise ValueError("auto_spit must be a number of seconds, or None")
+_TIMER_ACTIONS = {TimerKind.FLIP: FLIP, TimerKind.CLOSE: CLOSE, TimerKind.STALL: STALL}
 
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """An action that the engine accepted at ``time``; ``auto`` if a timer made it."""
+    """An action that the engine accepted at ``time``; ``auto`` if a timer made it.
+
+    ``stamped`` is set only for a late input (one that arrived after the
+    arbiter had run past its stamp): the time it was made; ``time`` is then the
+    moment it arrived, when it was applied.
+    """
 
     time: float
     action: Action
     events: list[Event]
     auto: bool = False
+    stamped: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """An input that was refused (R11: a faster move made it illegal, or it never was)."""
+    """An input that was refused (R11: a faster move made it illegal, or it never was).
+
+    ``stamped`` as for ``Applied``: set only for a late input.
+    """
 
     time: float
     action: Action
     reason: str
+    stamped: float | None = None
 
 
 Outcome = Applied | Rejected
+
+
+class LogEntry(tuple[float, Action]):
+    """One applied action of ``Arbiter.log``: a ``(time, action)`` pair, as replays need it.
+
+    ``stamped`` is the time a late input was made (None when it was applied at
+    its own stamp, or was a timer's). Equality and unpacking see only the pair.
+    """
+
+    stamped: float | None
+
+    def __new__(cls, time: float, action: Action, stamped: float | None = None) -> LogEntry:
+        entry = super().__new__(cls, (time, action))
+        entry.stamped = stamped
+        return entry
+
+    @property
+    def time(self) -> float:
+        """When the action was applied."""
+        return self[0]
+
+    @property
+    def action(self) -> Action:
+        """The action."""
+        return self[1]
+
+    def __repr__(self) -> str:
+        late = "" if self.stamped is None else f", stamped={self.stamped!r}"
+        return f"LogEntry({self[0]!r}, {self[1]!r}{late})"
 
 
 class Agent(Protocol):
@@ -84,10 +105,9 @@ class Agent(Protocol):
         """Return (delay in seconds, action), or None to wait for the next change."""
 
 
-@dataclass(order=True, slots=True)
-class _Input:
+@dataclass(slots=True)
+class _Plan:
     time: float
-    rank: int
     action: Action = field(compare=False)
 
 
@@ -108,234 +128,235 @@ class Arbiter:
         start = clock()
         self.start_time = start
         #: every applied action with its time, in order: the replay log
-        self.log: list[tuple[float, Action]] = []
-        self._queue: list[_Input] = []
-        self._rank = 0
-        self._tie_winner = 0  # the player who goes first in the next exact tie
-        self._phase_since = start
-        self._progress_at = start
-        self._timer_key: tuple[int, float, float] | None = None
-        self._timer: tuple[float, str] | None = None
-        self._plans: dict[int, _Input | None] = dict.fromkeys(self.agents)
+        self.log: list[LogEntry] = []
+        self._queue = InputQueue()
+        self._timers = Timers(self.timing, start)
+        #: how far the game has been run: no input can take effect before it
+        self._horizon = start
+        #: when the position last changed (agents plan from there)
+        self._changed_at = start
+        self._paused_at: float | None = None
+        #: finished pauses: inputs stamped in (pause, resume] are refused
+        self._pauses: list[tuple[float, float]] = []
+        #: outcomes decided outside ``tick`` (by ``resume``), returned by the next tick
+        self._outbox: list[Outcome] = []
+        self._plans: dict[int, _Plan | None] = dict.fromkeys(self.agents)
         #: an agent's released plan until the queue hands it to the engine
-        self._in_flight: dict[int, _Input | None] = dict.fromkeys(self.agents)
-        self._last_tick = start
+        self._in_flight: dict[int, Input | None] = dict.fromkeys(self.agents)
         self._version = 0
         self._planned_version: dict[int, int] = dict.fromkeys(self.agents, -1)
-        self._paused_at: float | None = None
 
     # ------------------------------------------------------------------ input
 
     def submit(self, action: Action, at: float | None = None) -> None:
-        """Queue a player's action, stamped with the time it was made."""
+        """Queue a player's action, stamped with the time it was made.
+
+        A stamp earlier than the arbiter has already run (a *late* input) takes
+        effect when it arrived: at the time of the last tick.
+        """
         stamp = self.clock() if at is None else at
-        self._rank += 1
-        self._queue.append(_Input(stamp, self._rank, action))
+        self._queue.add(action, max(stamp, self._horizon), stamp)
 
     @property
     def paused(self) -> bool:
         """True while the game clock is stopped."""
         return self._paused_at is not None
 
+    @property
+    def horizon(self) -> float:
+        """How far the game has run: a later input stamped before this is late."""
+        return self._horizon
+
     def pause(self, now: float | None = None) -> None:
-        """Stop every timer; inputs made while paused are refused."""
+        """Stop every timer; inputs made after ``now`` and until the resume are refused.
+
+        A pause cannot reach into the past: before the last tick, it starts there.
+        """
         if self._paused_at is None:
-            self._paused_at = self.clock() if now is None else now
+            at = self.clock() if now is None else now
+            self._paused_at = max(at, self._horizon)
 
     def resume(self, now: float | None = None) -> None:
-        """Restart the timers where they stopped."""
-        if self._paused_at is None:
+        """Restart the timers where they stopped.
+
+        Whatever was due before the pause is settled first and inputs made
+        during it are refused; the outcomes come with the next ``tick``.
+        """
+        paused_at = self._paused_at
+        if paused_at is None:
             return
-        now = self.clock() if now is None else now
-        gap = max(0.0, now - self._paused_at)
-        self._paused_at = None
-        self._phase_since += gap
-        self._progress_at += gap
-        for p, plan in self._plans.items():
+        at = self.clock() if now is None else now
+        at = max(at, paused_at)
+        self._settle(paused_at, self._outbox)
+        self._refuse_paused(paused_at, at, self._outbox)
+        gap = at - paused_at
+        self._timers.shift(gap)
+        for plan in self._plans.values():
             if plan is not None:
                 plan.time += gap
-                self._plans[p] = plan
+        self._pauses.append((paused_at, at))
+        self._paused_at = None
+        self._horizon = max(self._horizon, at)
 
     # ------------------------------------------------------------------ timing
 
-    def timer(self) -> tuple[float, str] | None:
+    def timer(self) -> Due | None:
         """The next timer as (deadline, what), or None if none runs now."""
-        # The timer only changes with the game (its action count) or the
-        # times it runs from; ticks ask for it several times per position.
-        key = (len(self.game.actions), self._phase_since, self._progress_at)
-        if key != self._timer_key:
-            self._timer_key = key
-            self._timer = self._compute_timer()
-        return self._timer
-
-    def _compute_timer(self) -> tuple[float, str] | None:
-        game = self.game
-        phase = game.phase
-        t = self.timing
-        if phase is Phase.GAME_OVER:
-            return None
-        if phase is Phase.OPENING or (
-            phase is Phase.STALEMATE and FLIP not in game.legal_actions(SYSTEM)
-        ):
-            wait = t.auto_spit if t.auto_spit is not None else t.stall_time
-            return (self._phase_since + wait, "call")
-        system = game.legal_actions(SYSTEM)
-        if FLIP in system:
-            return (self._phase_since + t.flip_delay, "flip")
-        if CLOSE in system:
-            return (self._phase_since + t.slap_time, "close")
-        if STALL in system:
-            return (self._progress_at + t.stall_time, "stall")
-        return None
+        return self._timers.due(self.game)
 
     def next_deadline(self) -> float | None:
         """The earliest time at which ``tick`` has something to do."""
-        # Written as plain loops: the simulator calls this once per step.
-        best: float | None = None
-        for item in self._queue:
-            if best is None or item.time < best:
-                best = item.time
-        for plan in self._plans.values():
-            if plan is not None and (best is None or plan.time < best):
-                best = plan.time
-        # e.g. at the start: agents have not planned yet
-        if (best is None or self._last_tick < best) and self._agents_to_plan():
-            best = self._last_tick
+        if self._outbox or self._agents_to_plan():
+            return self._horizon  # outcomes to hand out, or agents yet to see the position
+        limit = self._paused_at
+        times: list[float] = []
+        head = self._queue.head_time()
+        if head is not None:
+            times.append(head)
+        times.extend(p.time for p in self._plans.values() if p is not None)
         timer = self.timer()
-        if timer is not None and (best is None or timer[0] < best):
-            best = timer[0]
-        return best
+        if timer is not None:
+            times.append(timer[0])
+        if limit is not None:
+            times = [t for t in times if t <= limit]
+            refusal = self._queue.first_stamp_after(limit)  # an input made in the pause
+            if refusal is not None:
+                times.append(refusal)
+        return max(min(times), self._horizon) if times else None
 
     # ------------------------------------------------------------------- ticks
 
     def tick(self, now: float | None = None) -> list[Outcome]:
-        """Apply every input and timer due by ``now``, in time order."""
+        """Apply every input and timer due by ``now``, in time order.
+
+        A tick earlier than the last one does nothing (time never runs back).
+        """
         now = self.clock() if now is None else now
-        self._last_tick = now
-        outcomes: list[Outcome] = []
-        if self._paused_at is not None:
-            # Inputs made before the pause still count (R11): play up to the
-            # moment of the pause, then refuse whatever came during it.
-            self._run(min(now, self._paused_at), outcomes)
-            for item in self._queue:
-                outcomes.append(Rejected(item.time, item.action, "the game is paused"))
-            self._queue.clear()
-            self._in_flight = dict.fromkeys(self.agents)
+        outcomes, self._outbox = self._outbox, []
+        paused_at = self._paused_at
+        if paused_at is None:
+            if now >= self._horizon:
+                self._settle(now, outcomes)
+                self._horizon = now
             return outcomes
-        self._run(now, outcomes)
+        # Inputs made before the pause still count (R11): play up to the
+        # moment of the pause, then refuse whatever was made during it.
+        until = min(now, paused_at)
+        if until >= self._horizon:
+            self._settle(until, outcomes)
+            self._horizon = until
+        self._refuse_paused(paused_at, now, outcomes)
         return outcomes
 
-    def _run(self, now: float, outcomes: list[Outcome]) -> None:
-        """Apply inputs, plans and timers due by ``now``, in time order."""
-        self._plan_agents(now)
+    def _refuse_paused(self, paused_at: float, until: float, outcomes: list[Outcome]) -> None:
+        """Refuse the inputs made in ``(paused_at, until]``, in time order."""
+        for item in self._queue.take_stamped(paused_at, until):
+            self._refuse(item, item.stamp, outcomes)
+
+    def _settle(self, until: float, outcomes: list[Outcome]) -> None:
+        """Apply inputs, plans and timers due by ``until``, in time order.
+
+        At one instant inputs go before timers: a timer fires only when no
+        input stamped at or before its deadline is still waiting.
+        """
+        self._plan_agents(max(self._changed_at, self._horizon))
+        queue = self._queue
         while True:
-            self._release_plans(now)
-            item = self._next_input(now)
+            first = queue.head_time()
+            plans = [p.time for p in self._plans.values() if p is not None]
+            if plans and (first is None or min(plans) < first):
+                first = min(plans)
             timer = self.timer()
-            if timer is not None and timer[0] <= now and (item is None or timer[0] < item.time):
-                version = self._version
+            if timer is not None and timer[0] <= until and (first is None or timer[0] < first):
                 self._fire(timer, outcomes)
-                if version == self._version:
-                    break  # a timer that changes nothing must not spin
-            elif item is not None:
-                self._remove(item)
-                if self._in_flight.get(item.action.player) is item:
-                    self._in_flight[item.action.player] = None
-                self._apply(item.time, item.action, outcomes)
-            else:
-                break
-            self._plan_agents(now)
-
-    def _next_input(self, now: float) -> _Input | None:
-        queue = self._queue
-        if not queue:
-            return None
-        if len(queue) == 1:  # the usual case: no tie is possible
-            only = queue[0]
-            return only if only.time <= now else None
-        due = [i for i in queue if i.time <= now]
-        if not due:
-            return None
-        first = min(due)
-        ties = [i for i in due if i.time == first.time and i.action.player != first.action.player]
-        if ties:
-            # Exact tie between the two players: the recorded alternating priority decides.
-            preferred = [
-                i for i in due if i.time == first.time and i.action.player == self._tie_winner
-            ]
-            self._tie_winner = 1 - self._tie_winner
-            if preferred:
-                return min(preferred)
-        return first
-
-    def _remove(self, item: _Input) -> None:
-        """Take ``item`` itself out of the queue (by identity: no field comparisons)."""
-        queue = self._queue
-        for i, queued in enumerate(queue):
-            if queued is item:
-                del queue[i]
+                self._plan_agents(timer[0])
+                continue
+            if first is None or first > until:
                 return
+            self._release_plans(first)
+            item = queue.pop()
+            self._drop_in_flight(item)
+            if self._made_in_pause(item.stamp):
+                self._refuse(item, item.time, outcomes)
+                continue
+            stamped = item.stamp if item.late else None
+            self._apply(item.time, item.action, outcomes, stamped=stamped)
+            self._plan_agents(item.time)
 
-    def _fire(self, timer: tuple[float, str], outcomes: list[Outcome]) -> None:
+    def _refuse(self, item: Input, at: float, outcomes: list[Outcome]) -> None:
+        """Refuse an input made during a pause, without showing it to the engine."""
+        self._drop_in_flight(item)
+        stamped = item.stamp if at != item.stamp else None
+        outcomes.append(Rejected(at, item.action, PAUSED, stamped))
+        if item.action.player in self._plans:
+            self._planned_version[item.action.player] = -1  # plan again
+
+    def _made_in_pause(self, stamp: float) -> bool:
+        return any(p < stamp <= r for p, r in self._pauses)
+
+    def _fire(self, timer: Due, outcomes: list[Outcome]) -> None:
         deadline, what = timer
-        if what == "call":
-            for p in (0, 1):
-                if call(p) in self.game.legal_actions(p):
-                    self._apply(deadline, call(p), outcomes, auto=True)
-                    if self.game.phase not in (Phase.OPENING, Phase.STALEMATE):
-                        break
-            return
-        action = {"flip": FLIP, "close": CLOSE, "stall": STALL}[what]
-        self._apply(deadline, action, outcomes, auto=True)
+        version = self._version
+        if what is TimerKind.CALL:
+            # H2: call for each player who has not called in this prompt; a
+            # spit (or any new phase) is a fresh prompt with its own countdown.
+            due = [p for p in (0, 1) if call(p) in self.game.legal_actions(p)]
+            for p in due:
+                events = self._apply(deadline, call(p), outcomes, auto=True)
+                if events and any(isinstance(e, (Spat, PhaseChanged, Stalemate)) for e in events):
+                    break
+        else:
+            self._apply(deadline, _TIMER_ACTIONS[what], outcomes, auto=True)
+        if version == self._version:
+            self._timers.spend(self.game)  # a timer that changes nothing must not spin
 
     def _apply(
-        self, at: float, action: Action, outcomes: list[Outcome], auto: bool = False
-    ) -> None:
+        self,
+        at: float,
+        action: Action,
+        outcomes: list[Outcome],
+        auto: bool = False,
+        stamped: float | None = None,
+    ) -> list[Event] | None:
         try:
             events = self.game.apply(action)
         except EngineError as exc:
-            outcomes.append(Rejected(at, action, str(exc)))
+            outcomes.append(Rejected(at, action, str(exc), stamped))
             if action.player in self._plans:
                 self._planned_version[action.player] = -1  # plan again (R11)
-            return
-        self.log.append((at, action))
+            return None
+        self.log.append(LogEntry(at, action, stamped))
         self._version += 1
-        for event in events:
-            if isinstance(event, (PhaseChanged, Stalemate)):
-                self._phase_since = at
-                self._progress_at = at
-            elif isinstance(event, (CardPlayed, CardMoved, Spat)):
-                self._progress_at = at
-        outcomes.append(Applied(at, action, events, auto))
+        self._changed_at = at
+        self._timers.saw(events, at)
+        outcomes.append(Applied(at, action, events, auto, stamped))
+        return events
 
     # ------------------------------------------------------------------ agents
 
     def _agents_to_plan(self) -> bool:
         """True if some agent has yet to see the current position."""
-        if self.game.over:
-            return False
-        version = self._version
-        plans, in_flight, planned = self._plans, self._in_flight, self._planned_version
-        for p in self.agents:
-            if plans[p] is None and in_flight[p] is None and planned[p] != version:
-                return True
-        return False
+        return not self.game.over and any(
+            self._plans[p] is None
+            and self._in_flight[p] is None
+            and self._planned_version[p] != self._version
+            for p in self.agents
+        )
 
     def _plan_agents(self, now: float) -> None:
-        version = self._version
-        in_flight, planned = self._in_flight, self._planned_version
+        """Show each agent the position that changed at ``now``; it plans from then."""
         for p, agent in self.agents.items():
             # An agent plans once per new position, and never while its last
             # action still waits in the queue (it has not seen that action land).
-            if in_flight[p] is not None or planned[p] == version:
+            if self._in_flight[p] is not None or self._planned_version[p] == self._version:
                 continue
             pending = self._plans[p]
             if pending is not None and not getattr(agent, "watchful", False):
                 continue  # committed to its plan until the action lands or is refused
-            planned[p] = version
+            self._planned_version[p] = self._version
             if self.game.over:
                 continue
-            observation = self.game.observation(p)
+            observation = self.game.observation(p)  # type: ignore[attr-defined]
             if pending is not None:
                 # A watchful agent sees the position change under its hand: if its
                 # planned action no longer fits, it drops it and thinks again now.
@@ -345,19 +366,34 @@ class Arbiter:
             plan = agent.plan(observation, now)
             if plan is not None:
                 delay, action = plan
-                self._rank += 1
-                self._plans[p] = _Input(now + max(0.0, delay), self._rank, action)
+                self._plans[p] = _Plan(now + max(0.0, delay), action)
 
-    def _release_plans(self, now: float) -> None:
+    def _release_plans(self, until: float) -> None:
+        """Agents' plans due by ``until`` become inputs stamped at their planned time."""
         for p, plan in self._plans.items():
-            if plan is not None and plan.time <= now:
-                self._queue.append(plan)
-                self._in_flight[p] = plan
+            if plan is not None and plan.time <= until:
+                self._in_flight[p] = self._queue.add(plan.action, plan.time)
                 self._plans[p] = None
+
+    def _drop_in_flight(self, item: Input) -> None:
+        player = item.action.player
+        if self._in_flight.get(player) is item:
+            self._in_flight[player] = None
 
     def elapsed(self, now: float | None = None) -> float:
         """Seconds of game time since the start (pauses included)."""
         return (self.clock() if now is None else now) - self.start_time
 
 
-__all__ = ["Agent", "Applied", "Arbiter", "Clock", "Kind", "Outcome", "Rejected", "Timing"]
+__all__ = [
+    "PAUSED",
+    "Agent",
+    "Applied",
+    "Arbiter",
+    "Clock",
+    "Kind",
+    "LogEntry",
+    "Outcome",
+    "Rejected",
+    "Timing",
+]

@@ -1,10 +1,12 @@
 """Keeping every game: the glue between a running game and the files.
 
 An ``Archiver`` listens to a game's arbiter (call it with the outcomes of each
-tick, e.g. as a TUI session listener). During a match it saves the match in
-progress after every round; when the game or match ends it saves the replay
-and records the result. It never raises: problems become ``message``, which
-the UI shows ("result not saved: ...").
+tick, e.g. as a TUI session listener). While the game goes on it keeps the
+game's save file up to date (``spit.store.resume.GameKeeper``: every round,
+every few actions, and on ``save_now`` when the players leave or quit); when
+the game or match ends it saves the replay, records the result and removes
+the save. It never raises: problems become ``message``, which the UI shows
+("result not saved: ...").
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from spit.realtime.arbiter import Arbiter
-from spit.store.records import RecordStatus, is_match, save_finished_game
+from spit.store.records import RecordStatus, save_finished_game
 from spit.store.replays import PlayerInfo, Replay, new_meta, times_from_log
-from spit.store.resume import MatchKeeper
+from spit.store.resume import GameKeeper
 
 
 class Archiver:
-    """Saves the match after each round and the replay and result at the end."""
+    """Saves the game as it goes, and the replay and result at the end."""
 
     def __init__(
         self,
@@ -28,14 +30,19 @@ class Archiver:
         players: Sequence[PlayerInfo],
         resumed: Replay | None = None,
         database: Path | None = None,
-        match_file: Path | None = None,
+        save_file: Path | None = None,
+        keep_progress: bool = True,
     ) -> None:
+        """``save_file``: where to keep the game in progress (default: a new file
+        in the saved-games folder, or the resumed game's own file).
+        ``keep_progress``: False keeps no unfinished game (two computers playing)."""
         self.arbiter = arbiter
+        self.keep_progress = keep_progress
         self.database = database
         if resumed is not None:
-            self.keeper = MatchKeeper.resuming(resumed, match_file)
+            self.keeper = GameKeeper.resuming(resumed, save_file)
         else:
-            self.keeper = MatchKeeper(new_meta(players), path=match_file)
+            self.keeper = GameKeeper(new_meta(players), path=save_file)
         #: what the players should be told (a failed save, or "result saved"), else None
         self.message: str | None = None
         #: the outcome of recording the finished game (None until it ends)
@@ -65,10 +72,24 @@ class Archiver:
         if self.status is not None:
             return
         game = self.arbiter.game
-        if is_match(game):
+        if self.keep_progress or game.over:
             problem = self.keeper.update(game, self.session_times())
             if problem:
                 self.message = problem
         if game.over:
             self.status = save_finished_game(game, self.times(), self.keeper.meta, self.database)
             self.message = self.status.message
+
+    def save_now(self) -> str | None:
+        """Save the unfinished game at once (the players leave or quit); a problem, or None."""
+        if self.status is not None or not self.keep_progress:
+            return None
+        problem = self.keeper.save(self.arbiter.game, self.session_times())
+        if problem:
+            self.message = problem
+        return problem
+
+    @property
+    def save_path(self) -> Path | None:
+        """The game's save file, if it has one now."""
+        return self.keeper.path if self.keeper.saved else None

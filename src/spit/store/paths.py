@@ -1,7 +1,7 @@
 """Where spit keeps its files, and how it writes them without ever losing one.
 
 The config file lives in the user's config directory and the data (results
-database, replays, the match in progress) in the user's data directory, as
+database, replays, the unfinished games) in the user's data directory, as
 ``platformdirs`` gives them for this system. Two environment variables
 override them: ``SPIT_CONFIG`` (the path of the config file itself) and
 ``SPIT_DATA_DIR`` (the data directory).
@@ -23,6 +23,7 @@ CONFIG_NAME = "config.toml"
 DATABASE_NAME = "results.sqlite3"
 REPLAY_DIR_NAME = "replays"
 MATCH_NAME = "match-in-progress.json"
+SAVED_DIR_NAME = "saved"
 
 
 def config_path() -> Path:
@@ -52,8 +53,13 @@ def replay_dir() -> Path:
 
 
 def match_path() -> Path:
-    """The saved match in progress (present only while a match is unfinished)."""
+    """The one saved match of older versions of spit (still listed and resumable)."""
     return data_dir() / MATCH_NAME
+
+
+def saved_dir() -> Path:
+    """The folder of unfinished games, one JSON file each."""
+    return data_dir() / SAVED_DIR_NAME
 
 
 def atomic_write(path: Path, data: bytes | str) -> None:

@@ -84,13 +84,13 @@ class GameResult:
         finished_at: datetime | None = None,
     ) -> GameResult:
         """The result of a finished ``game`` (or match)."""
-        match = is_match(game)
-        scores = getattr(game, "scores", None) if match else None
+        match = game.is_match
+        scores = game.scores if match else None
         when = (finished_at or datetime.now(UTC)).astimezone(UTC)
         return cls(
             kind="match" if match else "game",
             mode=game.mode,
-            variants=tuple(getattr(game.config, "variants", ())),
+            variants=tuple(game.config.variants),
             players=(players[0], players[1]),
             scores=None if scores is None else (int(scores[0]), int(scores[1])),
             winner=game.winner,
@@ -100,12 +100,6 @@ class GameResult:
             finished_at=when.isoformat(timespec="seconds"),
             replay=replay,
         )
-
-
-def is_match(game: Game) -> bool:
-    """True for a game played as a scored match of rounds (V4, or Speed's P7)."""
-    config = game.config
-    return bool(getattr(config, "scoring", False) or getattr(config, "match", False))
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,7 +143,7 @@ def _monotonic(times: Sequence[float]) -> list[float]:
 def replay_name(game: Game, meta: ReplayMeta) -> str:
     """A file name that says when and what: ``20250101-120000-spit-V1V3.json``."""
     stamp = re.sub(r"[^0-9T]", "", meta.date[:19]).replace("T", "-")
-    variants = "".join(getattr(game.config, "variants", ()))
+    variants = "".join(game.config.variants)
     return f"{stamp}-{game.mode}{'-' + variants if variants else ''}.json"
 
 

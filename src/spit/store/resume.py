@@ -1,79 +1,225 @@
-"""Never lose a match: the match in progress is saved after every round.
+"""Never lose a game: every unfinished game is saved, one file each, and can be resumed.
 
-A V4 scoring match (or a Speed P7 match) writes its replay-so-far (config,
-seed, cards, actions with times, players) to one file in the data directory
-each time a new round is dealt, atomically. ``spit resume`` rebuilds the game
-by replaying the actions and carries on from the start of the next round.
-The file is removed when the match ends.
+A game in progress (a single game or a V4 / P7 match) is written to its own
+file in the ``saved/`` folder of the data directory, atomically, in the
+replay format (config, seed, cards, actions with times, players): after
+every round, every ``SAVE_EVERY`` actions, and whenever the players leave or
+quit (or the terminal closes). The engine is deterministic, so loading the
+file replays the actions and gives the very position that was saved. The
+file is removed when the game ends. Starting a new game never touches
+another game's file, so several unfinished games can wait side by side;
+``list_saved_games`` lists them (a damaged file is listed with its reason,
+never raised), ``find_saved_game`` picks one by number or id.
+
+The single ``match-in-progress.json`` of older versions is listed too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from spit.engine import Game
-from spit.store.paths import atomic_write, match_path
-from spit.store.records import is_match
-from spit.store.replays import Replay, ReplayFileError, ReplayMeta, load_replay, replay_data
+from spit.store.paths import atomic_write, match_path, saved_dir
+from spit.store.replays import (
+    Replay,
+    ReplayFileError,
+    ReplayMeta,
+    load_replay,
+    replay_data,
+    replay_name,
+)
 
 __all__ = [
-    "MatchKeeper",
+    "SAVE_EVERY",
+    "GameKeeper",
     "ReplayFileError",
-    "clear_match_in_progress",
-    "is_match",
-    "load_match_in_progress",
-    "match_in_progress_exists",
-    "save_match_in_progress",
+    "SavedGame",
+    "delete_saved_game",
+    "find_saved_game",
+    "has_saved_games",
+    "list_saved_games",
+    "new_save_path",
+    "save_game",
 ]
 
+#: A game in progress is saved again once this many actions were made since the last save.
+SAVE_EVERY = 20
 
-def save_match_in_progress(
-    game: Game, times: Sequence[float], meta: ReplayMeta, path: Path | None = None
-) -> Path:
-    """Write the match so far (atomically); raises OSError if it cannot."""
-    path = Path(path) if path is not None else match_path()
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """One unfinished game's file: the game rebuilt from it, or why it cannot be.
+
+    ``id`` is the file name without ``.json``; ``saved_at`` the file's last
+    change (local time). Exactly one of ``replay`` and ``problem`` is set.
+    """
+
+    id: str
+    path: Path
+    saved_at: datetime | None
+    replay: Replay | None = None
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True if the game can be resumed."""
+        return self.replay is not None
+
+    def columns(self) -> dict[str, str]:
+        """What a list of saved games shows: mode, variants, players, round, score, date."""
+        date = self.saved_at.strftime("%Y-%m-%d %H:%M") if self.saved_at else "?"
+        if self.replay is None:
+            return {
+                "id": self.id,
+                "mode": "?",
+                "variants": "",
+                "players": "unreadable",
+                "round": "",
+                "score": "",
+                "date": date,
+            }
+        game = self.replay.final
+        variants = " ".join(game.config.variants)
+        scores = game.scores
+        score = f"{scores[0]}-{scores[1]}" if game.is_match else ""
+        return {
+            "id": self.id,
+            "mode": game.info.title,
+            "variants": variants or "-",
+            "players": " vs ".join(p.label for p in self.replay.meta.players),
+            "round": str(game.round_no),
+            "score": score or "-",
+            "date": date,
+        }
+
+    def describe(self) -> str:
+        """One line for a menu or a message."""
+        c = self.columns()
+        if self.replay is None:
+            return f"{c['id']}: unreadable ({self.problem})"
+        score = f", score {c['score']}" if c["score"] != "-" else ""
+        variants = f" {c['variants']}" if c["variants"] != "-" else ""
+        return (
+            f"{c['mode']}{variants}: {c['players']}, round {c['round']}{score}, saved {c['date']}"
+        )
+
+
+def _saved_at(path: Path) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime)
+    except (OSError, ValueError, OverflowError):
+        return None
+
+
+def read_saved_game(path: Path) -> SavedGame:
+    """The saved game in ``path``; a file that cannot be used gives its ``problem``."""
+    path = Path(path)
+    stem = path.name.removesuffix(".json")
+    saved_at = _saved_at(path)
+    if not path.is_file():  # a folder, a FIFO (reading it would wait forever), a dead link
+        return SavedGame(stem, path, saved_at, problem="not a regular file")
+    try:
+        replay = load_replay(path)
+    except ReplayFileError as exc:
+        reason = str(exc).removeprefix(f"{path}: ")
+        return SavedGame(stem, path, saved_at, problem=reason)
+    if replay.final.over:
+        return SavedGame(stem, path, saved_at, problem="this game is already over")
+    return SavedGame(stem, path, saved_at, replay=replay)
+
+
+def list_saved_games(directory: Path | None = None) -> list[SavedGame]:
+    """Every unfinished game, most recently saved first. Never raises.
+
+    Each ``*.json`` file in the saved-games folder (and the old
+    ``match-in-progress.json``) is loaded and checked; one that cannot be
+    read is listed with the reason.
+    """
+    folder = Path(directory) if directory is not None else saved_dir()
+    paths: list[Path] = []
+    with contextlib.suppress(OSError):
+        paths = [p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".")]
+    if directory is None:
+        legacy = match_path()
+        if legacy.exists() or legacy.is_symlink():
+            paths.append(legacy)
+    games = [read_saved_game(p) for p in paths]
+    games.sort(key=lambda g: (g.saved_at or datetime.min, g.id), reverse=True)
+    return games
+
+
+def has_saved_games(directory: Path | None = None) -> bool:
+    """True if any saved game's file is there (a quick look: nothing is loaded)."""
+    folder = Path(directory) if directory is not None else saved_dir()
+    with contextlib.suppress(OSError):
+        if any(p.suffix == ".json" and not p.name.startswith(".") for p in folder.iterdir()):
+            return True
+    return directory is None and match_path().exists()
+
+
+def find_saved_game(choice: str, games: Sequence[SavedGame]) -> SavedGame:
+    """The game ``choice`` names: its number in ``games`` (1 first) or its id.
+
+    Raises LookupError with a message for the player.
+    """
+    text = choice.strip().removesuffix(".json")
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(games):
+            return games[n - 1]
+        if not games:
+            raise LookupError("there are no unfinished games")
+        raise LookupError(f"there is no game number {n}: choose 1 to {len(games)}")
+    for game in games:
+        if game.id == text:
+            return game
+    raise LookupError(f"no unfinished game has the id {choice!r:.60}")
+
+
+def delete_saved_game(game: SavedGame) -> None:
+    """Remove a saved game's file (gone already is fine); raises OSError if it cannot."""
+    with contextlib.suppress(FileNotFoundError):
+        game.path.unlink()
+
+
+def new_save_path(game: Game, meta: ReplayMeta, directory: Path | None = None) -> Path:
+    """A file name for a new game's save that no other saved game uses."""
+    folder = Path(directory) if directory is not None else saved_dir()
+    stem = replay_name(game, meta).removesuffix(".json")
+    if not _ID.match(stem):
+        stem = "game"
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+def save_game(game: Game, times: Sequence[float], meta: ReplayMeta, path: Path) -> Path:
+    """Write the game so far to ``path`` (atomically); raises OSError or ValueError."""
     atomic_write(path, json.dumps(replay_data(game, times, meta), separators=(",", ":")))
     return path
 
 
-def match_in_progress_exists(path: Path | None = None) -> bool:
-    """True if a saved match is waiting to be resumed."""
-    return (Path(path) if path is not None else match_path()).is_file()
-
-
-def load_match_in_progress(path: Path | None = None) -> Replay | None:
-    """The saved match, rebuilt and checked; None if there is none.
-
-    Raises ReplayFileError (one line naming the file) if the file is damaged;
-    the file is then left where it is for the player to inspect or discard.
-    """
-    path = Path(path) if path is not None else match_path()
-    if not path.exists():
-        return None
-    replay = load_replay(path)
-    if replay.final.over:
-        raise ReplayFileError(f"{path}: this match is already over; nothing to resume")
-    return replay
-
-
-def clear_match_in_progress(path: Path | None = None) -> None:
-    """Remove the saved match (when it has ended, or the players discard it)."""
-    path = Path(path) if path is not None else match_path()
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-
-
-class MatchKeeper:
-    """Keeps the match file in step with a match being played.
+class GameKeeper:
+    """Keeps one game's save file in step with the game being played.
 
     Call ``update(game, session_times)`` after every tick that applied an
     action; ``session_times`` are this session's action times in seconds
-    (``replays.times_from_log(arbiter.log, arbiter.start_time)``). When a
-    resumed match goes on, the earlier times come first, shifted by nothing,
-    and this session's times follow after the last of them.
+    (``replays.times_from_log(arbiter.log, arbiter.start_time)``). It saves
+    when a new round is dealt or ``SAVE_EVERY`` actions were made since the
+    last save, and removes the file when the game is over. ``save`` saves at
+    once (leaving, quitting, a signal). When a resumed game goes on, the
+    earlier times come first and this session's follow after the last of them.
     """
 
     def __init__(
@@ -82,47 +228,74 @@ class MatchKeeper:
         prior_times: Sequence[float] = (),
         path: Path | None = None,
         saved_round: int = 1,
+        directory: Path | None = None,
     ) -> None:
         self.meta = meta
         self.prior_times = [float(t) for t in prior_times]
         self.offset = self.prior_times[-1] if self.prior_times else 0.0
-        self.path = path
+        #: the save file; chosen at the first save of a new game
+        self.path = Path(path) if path is not None else None
+        self.directory = directory
         self.saved_round = saved_round
+        self.saved_actions = len(self.prior_times)
         #: the last save error, for the UI to show (None when all is well)
         self.problem: str | None = None
 
     @classmethod
-    def resuming(cls, replay: Replay, path: Path | None = None) -> MatchKeeper:
-        """A keeper for a match picked up again from ``replay``."""
+    def resuming(cls, replay: Replay, path: Path | None = None) -> GameKeeper:
+        """A keeper for a game picked up again from ``replay`` (saved to its own file)."""
         return cls(
             replay.meta,
             [t for t, _ in replay.timed],
-            path=path,
+            path=path if path is not None else replay.path,
             saved_round=replay.final.round_no,
         )
 
     def all_times(self, session_times: Sequence[float]) -> list[float]:
-        """Every action time of the match: earlier sessions, then this one."""
+        """Every action time of the game: earlier sessions, then this one."""
         return self.prior_times + [self.offset + float(t) for t in session_times]
 
     def update(self, game: Game, session_times: Sequence[float]) -> str | None:
-        """Save when a new round has been dealt; clear the file when the match is over.
+        """Save when a round was dealt or enough was played; clear the file at the end.
 
-        Returns a message for the players if the save failed (the match goes on).
+        Returns a message for the players if the save failed (the game goes on).
         """
-        if not is_match(game):
-            return None
         if game.over:
-            clear_match_in_progress(self.path)
+            self.clear()
             return None
-        if game.round_no <= self.saved_round:
+        due = game.round_no > self.saved_round
+        due = due or len(game.actions) - self.saved_actions >= SAVE_EVERY
+        if not due:
+            return None
+        return self.save(game, session_times)
+
+    def save(self, game: Game, session_times: Sequence[float]) -> str | None:
+        """Save the game now, unless it is over or nothing was played yet.
+
+        Returns a message for the players if the save failed.
+        """
+        if game.over or not game.actions or len(game.actions) == self.saved_actions:
             return None
         try:
-            save_match_in_progress(game, self.all_times(session_times), self.meta, self.path)
+            if self.path is None:
+                self.path = new_save_path(game, self.meta, self.directory)
+            save_game(game, self.all_times(session_times), self.meta, self.path)
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.problem = f"match not saved: {reason}"
+            self.problem = f"game not saved: {reason}"
             return self.problem
         self.saved_round = game.round_no
+        self.saved_actions = len(game.actions)
         self.problem = None
         return None
+
+    @property
+    def saved(self) -> bool:
+        """True if the game has a save file (it can be resumed)."""
+        return self.path is not None and self.path.exists()
+
+    def clear(self) -> None:
+        """Remove the save file (the game is over)."""
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()

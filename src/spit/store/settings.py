@@ -4,7 +4,8 @@ A TOML file in the user's config directory (``SPIT_CONFIG`` overrides its
 path; see ``spit.store.paths``). ``load_settings`` reads it with ``tomllib`` and
 never fails: a mistake gives a warning naming the file, the line and the
 problem, and only the bad part falls back to its default. ``save_settings``
-writes the whole file atomically with a small TOML writer of its own.
+updates the file atomically with tomlkit, keeping a person's comments, layout
+and any keys spit does not know.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import tomlkit
+import tomlkit.exceptions
+
+from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.engine.config import VARIANT_FIELDS
 from spit.play.keys import (
     ACTIONS,
     check_key,
@@ -28,18 +34,25 @@ from spit.store.paths import atomic_write, config_path, read_capped
 
 #: Largest config file we read (a real one is about 1 KB).
 MAX_CONFIG_BYTES = 1_000_000
-VARIANTS = ("V1", "V2", "V3", "V4")
+#: The variants a settings file may choose: Spit's (V3 applies to Speed too).
+VARIANTS: tuple[str, ...] = tuple(VARIANT_FIELDS)
 SPEED_DEALS = ("standard", "long")
-BOT_LEVELS = ("easy", "medium", "hard", "expert")
+#: The computer levels, weakest first (the bots' own list).
+BOT_LEVELS: tuple[str, ...] = LEVELS
 MAX_NAME = 24
 #: Largest match target score (V4's usual target is 100).
 MAX_TARGET = 100_000
+#: Longest held-key window, in seconds (the key map allows 0 to 2).
+MAX_REPEAT_WINDOW = 2.0
+
 
 @dataclass(frozen=True)
 class Settings:
     """Every user setting.
 
     ``auto_spit`` is H2's countdown in seconds against the computer (None: off);
+    ``repeat_window`` the held-key window: a second press of the same key
+    sooner than this is taken as the key held down, and ignored (0 to 2 s);
     ``spit_target`` the score that ends a V4 match; ``speed_target`` the score
     of a Speed P7 match (0: single games).
     """
@@ -48,9 +61,10 @@ class Settings:
     keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=default_keys)
     variants: tuple[str, ...] = ()
     speed_deal: str = "standard"
-    bot_level: str = "medium"
+    bot_level: str = DEFAULT_LEVEL
     auto_spit: float | None = 2.0
     slap_time: float = 3.0
+    repeat_window: float = 0.5
     spit_target: int = 100
     speed_target: int = 0
 
@@ -98,7 +112,7 @@ def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
         return Settings(), [f"{path}: nested too deeply; using defaults"]
     reader = _Reader(path, text)
     settings = reader.read(data)
-    return settings, reader.warnings
+    return settings, reader.in_line_order()
 
 
 class _Reader:
@@ -108,11 +122,18 @@ class _Reader:
         self.path = path
         self.lines = text.splitlines()
         self.warnings: list[str] = []
+        self._lines_of: list[int] = []
 
     def warn(self, dotted: str, problem: str) -> None:
         line = find_line(self.lines, dotted)
         where = f"{self.path}, line {line}" if line else str(self.path)
         self.warnings.append(f"{where}: {dotted}: {problem}")
+        self._lines_of.append(line or 0)
+
+    def in_line_order(self) -> list[str]:
+        """The warnings in the order of the file's lines (those without a line first)."""
+        order = sorted(range(len(self.warnings)), key=lambda i: self._lines_of[i])
+        return [self.warnings[i] for i in order]
 
     def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
         value = data.get(name, {})
@@ -138,7 +159,7 @@ class _Reader:
             "game.",
             ("variants", "speed_deal", "bot_level", "spit_target", "speed_target"),
         )
-        self.unknown(timing, "timing.", ("auto_spit", "slap_time"))
+        self.unknown(timing, "timing.", ("auto_spit", "slap_time", "repeat_window"))
         names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
         return Settings(
             names=(names[0], names[1]),
@@ -148,6 +169,9 @@ class _Reader:
             bot_level=self.choice(game, "bot_level", BOT_LEVELS, defaults.bot_level),
             auto_spit=self.auto_spit(timing, defaults.auto_spit),
             slap_time=self.seconds(timing, "slap_time", 0.5, 30.0, defaults.slap_time),
+            repeat_window=self.seconds(
+                timing, "repeat_window", 0.0, MAX_REPEAT_WINDOW, defaults.repeat_window
+            ),
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
         )
@@ -312,114 +336,82 @@ def _common(a: list[str], b: list[str]) -> int:
 
 # ---------------------------------------------------------------- saving
 
+#: The first line of a settings file spit writes from scratch.
+HEADER = "spit settings (see docs/files.md). Comments and unknown keys are kept."
+
 
 def save_settings(settings: Settings, path: Path | str | None = None) -> Path:
     """Write ``settings`` to the config file atomically; return its path.
 
-    Raises OSError if the file cannot be written (the old file is then intact).
+    The file is updated in place: a person's comments, layout and keys spit
+    does not know survive. Raises OSError if the file cannot be written (the
+    old file is then intact).
     """
     path = Path(path) if path is not None else config_path()
-    atomic_write(path, dumps_settings(settings))
+    try:
+        old = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
+    except (OSError, ValueError):  # missing, unreadable, too big, not UTF-8: start afresh
+        old = None
+    atomic_write(path, dumps_settings(settings, old))
     return path
 
 
-def dumps_settings(settings: Settings) -> str:
-    """The TOML text of ``settings``."""
+def _values(settings: Settings) -> dict[str, dict[str, Any]]:
+    """The file's tables and values for ``settings``."""
     auto: object = "off" if settings.auto_spit is None else settings.auto_spit
-    tables: list[tuple[str, dict[str, object]]] = [
-        ("players", {"player1": settings.names[0], "player2": settings.names[1]}),
-        (
-            "game",
-            {
-                "variants": list(settings.variants),
-                "speed_deal": settings.speed_deal,
-                "bot_level": settings.bot_level,
-                "spit_target": settings.spit_target,
-                "speed_target": settings.speed_target,
-            },
-        ),
-        ("timing", {"auto_spit": auto, "slap_time": settings.slap_time}),
-        ("keys.player1", dict(settings.keys[0])),
-        ("keys.player2", dict(settings.keys[1])),
-    ]
-    out = ["# spit settings (see docs/files.md). Written by spit; comments are not kept.", ""]
-    for name, values in tables:
-        out.append(f"[{name}]")
-        out.extend(f"{toml_key(k)} = {toml_value(v)}" for k, v in values.items())
-        out.append("")
-    return "\n".join(out)
+    return {
+        "players": {"player1": settings.names[0], "player2": settings.names[1]},
+        "game": {
+            "variants": list(settings.variants),
+            "speed_deal": settings.speed_deal,
+            "bot_level": settings.bot_level,
+            "spit_target": settings.spit_target,
+            "speed_target": settings.speed_target,
+        },
+        "timing": {
+            "auto_spit": auto,
+            "slap_time": settings.slap_time,
+            "repeat_window": settings.repeat_window,
+        },
+        "keys": {"player1": dict(settings.keys[0]), "player2": dict(settings.keys[1])},
+    }
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\f": "\\f",
-    "\r": "\\r",
-}
+def dumps_settings(settings: Settings, old: str | None = None) -> str:
+    """The TOML text of ``settings``: ``old`` (a settings file's text) with the
+    values changed, or a new file if there is none (or it is not valid TOML)."""
+    doc: tomlkit.TOMLDocument | None = None
+    if old is not None:
+        try:
+            doc = tomlkit.parse(old)
+        except tomlkit.exceptions.ParseError:
+            doc = None
+    if doc is None:
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment(HEADER))
+        doc.add(tomlkit.nl())
+    _merge(doc, _values(settings), top=True)
+    return tomlkit.dumps(doc)
 
 
-def toml_key(key: str) -> str:
-    """A TOML key: bare if it can be, else a quoted string."""
-    return key if _BARE_KEY.match(key) else toml_string(key)
+def _merge(table: Any, values: Mapping[str, Any], top: bool = False) -> None:
+    """Set ``values`` in a tomlkit table, touching only the values that changed."""
+    for key, value in values.items():
+        current = table.get(key)
+        if isinstance(value, Mapping):
+            if not isinstance(current, Mapping):
+                # a table of tables ("keys") is written as [keys.player1] headers
+                nested = all(isinstance(v, Mapping) for v in value.values())
+                table[key] = tomlkit.table(is_super_table=nested)
+                current = table[key]
+            _merge(current, value)
+        elif (
+            current is None or _plain(current) != value or type(_plain(current)) is not type(value)
+        ):
+            table[key] = value
 
 
-def toml_string(text: str) -> str:
-    """A TOML basic string with every character that needs it escaped."""
-    parts = ['"']
-    for ch in text:
-        if ch in _ESCAPES:
-            parts.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            parts.append(f"\\u{ord(ch):04x}")
-        else:
-            parts.append(ch)
-    parts.append('"')
-    return "".join(parts)
-
-
-def toml_value(value: object) -> str:
-    """TOML for the few types settings use: str, bool, int, float, list of those."""
-    if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"cannot write {value!r} to TOML settings")
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"cannot write {type(value).__name__} to TOML settings")
-
-
-def keymap_table(settings: Settings) -> dict[str, dict[str, object]]:
-    """The key maps in rows form (``{"player1": {"left": [...], "call": "1"}, ...}``),
-    as the TUI's ``KeyMap.from_dict`` reads them."""
-    out: dict[str, dict[str, object]] = {}
-    for p, keymap in enumerate(settings.keys):
-        out[f"player{p + 1}"] = {
-            "left": [keymap[f"left{i}"] for i in range(1, 6)],
-            "right": [keymap[f"right{i}"] for i in range(1, 6)],
-            "move": [keymap[f"move{i}"] for i in range(1, 6)],
-            "call": keymap["spit"],
-        }
-    return out
-
-
-def settings_from_keymap_table(settings: Settings, table: Mapping[str, Any]) -> Settings:
-    """``settings`` with its keys taken from a rows-form table (see ``keymap_table``)."""
-    maps: list[dict[str, str]] = []
-    for p in (0, 1):
-        player = table[f"player{p + 1}"]
-        keymap = {
-            f"{row}{i + 1}": player[row][i] for row in ("left", "right", "move") for i in range(5)
-        }
-        keymap["spit"] = player["call"]
-        maps.append(keymap)
-    return settings.with_changes(keys=(maps[0], maps[1]))
+def _plain(item: Any) -> Any:
+    """A tomlkit value as plain Python (``unwrap``), anything else as it is."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if callable(unwrap) else item

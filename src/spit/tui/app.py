@@ -9,8 +9,11 @@ test advances that clock and ticks.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
+import signal
 import tempfile
 import time
 import traceback
@@ -23,14 +26,15 @@ from textual.app import App
 from textual.binding import Binding
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, SpeedConfig, SpeedGame, SpitConfig, SpitGame
-from spit.play.keys import KeyMap, KeyMapError
+from spit.engine import Game, get_mode
+from spit.play.keys import QUIT_KEY, KeyMap, KeyMapError
 from spit.play.session import Session
 from spit.realtime.arbiter import Agent, Clock, Timing
 from spit.store.archive import Archiver
 from spit.store.replays import PlayerInfo, Replay
 from spit.store.settings import Settings as UserSettings
-from spit.store.settings import keymap_table, save_settings
+from spit.store.settings import save_settings
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import WarningsScreen
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.viewer import ReplayScreen
@@ -38,9 +42,8 @@ from spit.tui.viewer import ReplayScreen
 log = logging.getLogger("spit.tui")
 
 
-#: H2: against the computer the spit is automatic after this countdown (seconds),
-#: unless the settings choose another (or "off").
-AUTO_SPIT_VS_COMPUTER = 1.5
+#: The settings file's defaults: the one source of the app's defaults too.
+_DEFAULTS = UserSettings()
 
 
 @dataclass
@@ -52,14 +55,19 @@ class GameSettings:
     against the computer (None: the players call, as between two people).
     """
 
-    variants: tuple[str, ...] = ()
-    long_deal: bool = False
+    variants: tuple[str, ...] = _DEFAULTS.variants
+    long_deal: bool = _DEFAULTS.speed_deal == "long"
     seed: int | None = None
     timing: Timing = field(default_factory=Timing)
-    spit_target: int = 100
-    speed_target: int = 0
-    computer_auto_spit: float | None = AUTO_SPIT_VS_COMPUTER
-    bot_level: str = "medium"
+    spit_target: int = _DEFAULTS.spit_target
+    speed_target: int = _DEFAULTS.speed_target
+    #: H2 against the computer: the game calls "spit!" after this many seconds
+    computer_auto_spit: float | None = _DEFAULTS.auto_spit
+    bot_level: str = _DEFAULTS.bot_level
+
+    def target_score(self, mode: str) -> int:
+        """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
+        return int(getattr(self, f"{mode}_target", 0))
 
 
 def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
@@ -79,24 +87,21 @@ def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSetti
 def keymap_from_user(user: UserSettings) -> tuple[KeyMap, str | None]:
     """The key map of the settings file, or the default and why it could not be used."""
     try:
-        return KeyMap.from_dict(keymap_table(user)), None
+        return KeyMap.from_keys(user.keys, repeat_window=user.repeat_window), None
     except KeyMapError as exc:
         return KeyMap.default(), f"the keys in the settings cannot be used ({exc}); default keys"
 
 
 def make_game(mode: str, settings: GameSettings, seed: int) -> Game:
-    """A new game of ``mode`` ('spit' or 'speed') with the settings' rules."""
-    if mode == "spit":
-        config = SpitConfig.from_variants(settings.variants, target_score=settings.spit_target)
-        return SpitGame(config, seed)
-    if mode == "speed":
-        config = SpeedConfig(
-            long_deal=settings.long_deal,
-            alternating_colours="V3" in settings.variants,
-            target_score=settings.speed_target,
-        )
-        return SpeedGame(config, seed)
-    raise ValueError(f"unknown game mode {mode!r}")
+    """A new game of ``mode`` (a registered mode's name) with the settings' rules.
+
+    The settings list every mode's variants together; each mode takes those it
+    has (Speed's long deal is its P1b) and its own match target.
+    """
+    info = get_mode(mode)
+    chosen = (*settings.variants, *(("P1b",) if settings.long_deal else ()))
+    config = info.config(info.known_variants(chosen), target_score=settings.target_score(mode))
+    return info.new_game(config, seed)
 
 
 def player_infos(
@@ -117,6 +122,11 @@ def player_infos(
 GameFactory = Callable[[str, GameSettings, int], Game]
 
 
+def exit_message(lines: list[str]) -> Text | None:
+    """What the terminal shows after the app closed (plain text, never markup)."""
+    return Text("\n".join(lines)) if lines else None
+
+
 def computer_name(level: str) -> str:
     """How a computer player is named on the board."""
     return f"Computer ({level})"
@@ -128,7 +138,11 @@ class SpitApp(App[None]):
     CSS_PATH = "spit.tcss"
     TITLE = "Spit"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]  # noqa: RUF012
+    BINDINGS = [Binding(QUIT_KEY, "save_and_quit", "Quit", priority=True)]  # noqa: RUF012
+    #: signals that save the game in progress and close the app cleanly
+    SAVE_SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
 
     def __init__(
         self,
@@ -185,17 +199,101 @@ class SpitApp(App[None]):
         self.replay = replay
         self.resumed = resumed
         self.record = record
+        self._signals: list[int] = []
 
     def on_mount(self) -> None:
+        self.catch_signals()
         self.push_screen(TitleScreen())
         if self.warnings:
             self.push_screen(WarningsScreen(self.warnings), lambda _: self.open_start())
         else:
             self.open_start()
 
+    # ----------------------------------------------------- leaving, quitting
+
+    def catch_signals(self) -> None:
+        """SIGTERM and SIGHUP save the game in progress and close the app cleanly.
+
+        The app then leaves the alternate screen, shows the cursor and turns
+        mouse reporting off as on a normal quit. Where the event loop cannot
+        take signals (not the main thread, Windows) nothing changes.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+            for signum in self.SAVE_SIGNALS:
+                loop.add_signal_handler(signum, self.on_signal, signum)
+                self._signals.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            log.info("signals are not caught here")
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):
+            loop = asyncio.get_running_loop()
+            for signum in self._signals:
+                loop.remove_signal_handler(signum)
+        self._signals.clear()
+
+    def on_signal(self, signum: int) -> None:
+        """A signal asked the app to stop: save, then close as a quit would."""
+        name = signal.Signals(signum).name
+        log.info("%s: saving and quitting", name)
+        lines = self.save_games_in_progress()
+        self.exit(
+            return_code=128 + signum, message=exit_message([*lines, f"spit: stopped by {name}."])
+        )
+
+    def save_games_in_progress(self) -> list[str]:
+        """Save every unfinished game the app holds; one line per game for the player."""
+        lines: list[str] = []
+        for screen in list(self.screen_stack):
+            if not isinstance(screen, GameScreen) or not screen.in_progress:
+                continue
+            problem = screen.save_progress()
+            if problem:
+                lines.append(f"spit: the game was NOT saved: {problem}")
+            else:
+                lines.append("spit: your game is saved; 'spit resume' carries on with it.")
+        return lines
+
+    def action_save_and_quit(self) -> None:
+        """ctrl+q: quit at once; a game in progress is saved first (nothing is lost).
+
+        If a game cannot be saved, ask before quitting: it would be lost.
+        """
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "quit-unsaved":
+            self.exit(message=exit_message(self.save_games_in_progress()))  # asked: quit
+            return
+        lines = self.save_games_in_progress()
+        unsaved = [line for line in lines if "NOT saved" in line]
+        if not unsaved:
+            self.exit(message=exit_message(lines))
+            return
+        games = [s for s in self.screen_stack if isinstance(s, GameScreen)]
+        for game in games:
+            game.hold("quit", True)
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit(message=exit_message(lines))
+                return
+            for game in games:
+                game.hold("quit", False)
+
+        box = ConfirmScreen(
+            "The game could not be saved",
+            f"{unsaved[0].removeprefix('spit: ')}. If you quit now it is lost.",
+            yes="quit without saving",
+            no="keep playing",
+            id="quit-unsaved",
+        )
+        self.push_screen(box, answer)
+
     def open_start(self) -> None:
         """Open what the command asked for: a game, a resumed match or a replay."""
-        if self.replay is not None:
+        start_screen = getattr(self, "start_screen", None)  # spit host / spit join
+        if start_screen is not None:
+            self.push_screen(start_screen)
+        elif self.replay is not None:
             self.push_screen(ReplayScreen(self.replay, leave_exits=True))
         elif self.resumed is not None:
             self.push_screen(GameScreen(self.resumed.final.mode, resumed=self.resumed))
@@ -282,7 +380,8 @@ class SpitApp(App[None]):
         if not self.record:
             return
         players = player_infos(session.names, levels, session.agents)
-        session.archiver = Archiver(session.arbiter, players, resumed=resumed)
+        people = len(session.agents) < 2  # two computers playing: nothing to resume
+        session.archiver = Archiver(session.arbiter, players, resumed=resumed, keep_progress=people)
         session.listeners.append(session.archiver)
 
     def _fatal_error(self) -> None:

@@ -9,7 +9,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from spit.play.session import RoundSummary
-from spit.store.settings import BOT_LEVELS, MAX_NAME, MAX_TARGET, SPEED_DEALS, VARIANTS
+from spit.store.settings import (
+    BOT_LEVELS,
+    MAX_NAME,
+    MAX_REPEAT_WINDOW,
+    MAX_TARGET,
+    SPEED_DEALS,
+    VARIANTS,
+)
 from spit.store.settings import Settings as UserSettings
 from spit.tui.remap import KeysScreen
 
@@ -28,12 +35,13 @@ class WarningsScreen(ModalScreen[None]):
         self.warnings = warnings
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="warnings-box"):
+        with Vertical(id="warnings-box"):
             yield Static("[b]The settings file has mistakes[/b]", classes="box-title")
-            for warning in self.warnings:
-                yield Static(f"• {warning}", markup=False, classes="warning")
+            with VerticalScroll(id="warnings-list"):
+                for warning in self.warnings:
+                    yield Static(f"• {warning}", markup=False, classes="warning")
             yield Static("The bad parts use their defaults; everything else applies.")
-            yield Static("Enter: continue", classes="hint")
+            yield Static("Enter: continue (arrows scroll)", classes="hint")
 
     def action_close(self) -> None:
         """Go on to the game or the menu."""
@@ -122,6 +130,7 @@ FIELDS = (
     ("bot_level", "Computer level"),
     ("auto_spit", "Auto-spit vs computer"),
     ("slap_time", "Slap time (s)"),
+    ("repeat_window", "Held-key window (s)"),
     ("spit_target", "V4 match target"),
     ("speed_target", "Speed match target"),
 )
@@ -136,13 +145,15 @@ HINTS = {
     "bot_level": "against the computer",
     "auto_spit": 'seconds (0-30) or "off"',
     "slap_time": "0.5 to 30 seconds (H3)",
+    "repeat_window": "0 to 2 seconds (0: off)",
     "spit_target": "lowest total wins",
     "speed_target": "0: single games (P7)",
 }
 
 
 class SettingsScreen(Screen[None]):
-    """Edit the settings file: names, variants, Speed deal, computer level, timing, targets.
+    """Edit the settings file: names, variants, Speed deal, computer level, timing
+    (auto-spit, slap time, held-key window), targets.
 
     ctrl+s saves to the config file and uses the settings at once; Esc leaves
     without saving. "Keys…" opens the key-remapping screen (``KeysScreen``).
@@ -162,6 +173,7 @@ class SettingsScreen(Screen[None]):
             "bot_level": user.bot_level,
             "auto_spit": "off" if user.auto_spit is None else f"{user.auto_spit:g}",
             "slap_time": f"{user.slap_time:g}",
+            "repeat_window": f"{user.repeat_window:g}",
             "spit_target": str(user.spit_target),
             "speed_target": str(user.speed_target),
         }
@@ -222,6 +234,9 @@ class SettingsScreen(Screen[None]):
             bot_level=level,
             auto_spit=auto,
             slap_time=_number(self.value("slap_time"), "Slap time", 0.5, 30.0),
+            repeat_window=_number(
+                self.value("repeat_window"), "Held-key window", 0.0, MAX_REPEAT_WINDOW
+            ),
             spit_target=_whole(self.value("spit_target"), "V4 match target", 1, MAX_TARGET),
             speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
         )

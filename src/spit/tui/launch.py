@@ -73,3 +73,41 @@ def launch_replay(args: argparse.Namespace) -> int:
 def launch_resume(args: argparse.Namespace) -> int:
     """``spit resume``: carry on with the saved match the command loaded."""
     return run(configured_app(resumed=args.replay))
+
+
+def launch_host(args: argparse.Namespace) -> int:
+    """``spit host``: host a game and play it here (the join line shows on the board)."""
+    from spit.tui.netscreens import HostScreen
+
+    _net_log()
+    app = configured_app()
+    app.start_screen = HostScreen(args)  # type: ignore[attr-defined]
+    return run(app)
+
+
+def launch_join(args: argparse.Namespace) -> int:
+    """``spit join HOST[:PORT] CODE``: connect at once and show the board."""
+    from spit.tui.netscreens import JoinScreen
+
+    _net_log()
+    app = configured_app()
+    app.start_screen = JoinScreen(args.address, args.code, args.watch, auto=True)  # type: ignore[attr-defined]
+    return run(app)
+
+
+def _net_log() -> None:
+    """The network's log lines go to a file in the data directory (the screen is the game's)."""
+    import logging
+
+    from spit.store.paths import data_dir
+
+    try:
+        data_dir().mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(data_dir() / "network.log")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    logger = logging.getLogger("spit.net")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)

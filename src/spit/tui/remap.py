@@ -2,7 +2,7 @@
 
 Arrows pick a player's key for an action, Enter (or a click) waits for the
 new key, and the next key pressed takes its place (Escape cancels). Every
-check is ``spit.store.settings.rebind``'s, the same as the settings file's: a key
+check is ``spit.play.keys.rebind``'s, the same as the settings file's: a key
 the app reserves or that another action already uses is refused with the
 reason. ctrl+s writes the keys to the settings file; the app uses them for
 the next game and its help and keys screens.

@@ -132,8 +132,10 @@ class Slot:
 
     top: int | None
     below: str  #: e.g. '+4' face-down cards under it
-    keys: str  #: the column's keys, e.g. 'q a z'
+    keys: str  #: the column's keys, e.g. 'q a z' (empty: a computer's, none shown)
     flash: bool = False
+    #: a card the player may not see (a computer's or a network opponent's Speed hand)
+    face_down: bool = False
 
 
 @lru_cache(maxsize=256)
@@ -145,12 +147,17 @@ def draw_slots(slots: tuple[Slot, ...], keys_above: bool, symbols: bool = True) 
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
     card_y = 1 if keys_above else 0
     key_y = 0 if keys_above else CARD_HEIGHT
-    canvas.write(0, key_y, "keys", DIM)
+    if any(slot.keys for slot in slots):
+        canvas.write(0, key_y, "keys", DIM)
     for i, slot in enumerate(slots):
         x = LEFT_MARGIN + i * COLUMN_WIDTH
         border = FLASH_BORDER if slot.flash else BORDER
-        draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols)
-        canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), KEY_STYLE)
+        if slot.face_down and slot.top is not None:
+            draw_back(canvas, x, card_y, slot.below)
+        else:
+            draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols)
+        if slot.keys:
+            canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), KEY_STYLE)
     return canvas.to_text()
 
 
@@ -192,10 +199,12 @@ def draw_centre(
     """
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
     if banner:
-        x = BANNER_X if sides is None else BANNER_X - 5
+        # Speed: narrower, in the gap between the right pile's "◀ P1" marker and
+        # the right side pile, so that it covers neither
+        x, width = (BANNER_X, BANNER_WIDTH) if sides is None else (BANNER_X - 3, BANNER_WIDTH - 1)
         lines = ["", *banner, ""][:5]
         for i, line in enumerate(lines):
-            canvas.write(x, i, line.center(BANNER_WIDTH)[:BANNER_WIDTH], BANNER_STYLE)
+            canvas.write(x, i, line.center(width)[:width], BANNER_STYLE)
     for j, pile in enumerate(piles):
         x = PILE_X[j]
         canvas.write(x - 2, 0, pile.label.center(CARD_WIDTH + 4), DIM)

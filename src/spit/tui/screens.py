@@ -6,7 +6,6 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -17,13 +16,17 @@ from textual.timer import Timer
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from spit.engine import Phase
-from spit.play.keys import key_of_event
+from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.bots import MODES as BOT_MODES
+from spit.engine import Phase, all_modes, mode_names
+from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
-from spit.store.replays import Replay, ReplayFileError
-from spit.store.resume import load_match_in_progress, match_in_progress_exists
+from spit.store.replays import Replay
+from spit.store.resume import has_saved_games
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import RoundScreen, SettingsScreen
+from spit.tui.saved import SavedGamesScreen
 from spit.tui.widgets.board import TextBox, board_texts
 
 if TYPE_CHECKING:
@@ -51,10 +54,10 @@ class GameScreen(Screen[None]):
     """The board: both players' cards, the spit piles, the phase in words."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "help", "Help"),
-        Binding("space", "pause", "Pause"),
-        Binding("escape", "menu", "Menu"),
-        Binding("enter", "again", "Play again", show=False),
+        Binding(HELP_KEY, "help", "Help"),
+        Binding(PAUSE_KEY, "pause", "Pause"),
+        Binding(MENU_KEY, "leave", "Leave"),
+        Binding(AGAIN_KEY, "again", "Play again", show=False),
     ]
 
     def __init__(
@@ -107,6 +110,19 @@ class GameScreen(Screen[None]):
         self._pauses.discard("error")
         self.check_size()
         self.run_tick()
+        if resumed is not None:
+            self.show_resumed()
+
+    def show_resumed(self) -> None:
+        """Say where a resumed game stands; it waits on the pause box until a player goes on."""
+        session = self.session
+        if session is None:
+            return
+        notice = resumed_notice(session)
+        session.narrator.news = notice
+        session.version += 1
+        self._set_paused("user", True)
+        self.app.push_screen(PauseScreen(notice), self._after_pause)
 
     def now(self) -> float:
         """The game clock's time."""
@@ -155,13 +171,7 @@ class GameScreen(Screen[None]):
         if session is None:
             return
         game = session.game
-        target = getattr(game.config, "target_score", 0)
-        if game.mode == "speed":
-            rule = (
-                f"P7: the winner scores the cards left in the loser's draw pile; first to {target}."
-            )
-        else:
-            rule = f"V4: a point per card still held; the match ends at {target}, lowest wins."
+        rule = game.info.match_rule.format(target=game.config.target_score)
         self._set_paused("round", True)
         self.app.push_screen(
             RoundScreen(summary, session.names, rule), lambda _: self._after_round()
@@ -234,6 +244,10 @@ class GameScreen(Screen[None]):
         self.repaint(now)
         self.schedule(now)
 
+    def hold(self, reason: str, on: bool) -> None:
+        """Stop (or start again) the game clock for ``reason`` while a box is up."""
+        self._set_paused(reason, on)
+
     @property
     def paused(self) -> bool:
         """True while the game clock is stopped for any reason."""
@@ -255,13 +269,74 @@ class GameScreen(Screen[None]):
 
     def _after_pause(self, result: str | None) -> None:
         self._set_paused("user", False)
-        if result == "menu":
+        if result == "leave":
+            self.action_leave()
+
+    @property
+    def in_progress(self) -> bool:
+        """True while leaving would stop a game that has begun (and is kept to resume)."""
+        session = self.session
+        if session is None or session.game.over or not session.game.actions:
+            return False
+        archiver = session.archiver
+        return archiver is not None and getattr(archiver, "keep_progress", False)
+
+    def action_leave(self) -> None:
+        """Esc: back to the title menu; a game in progress asks first (and is saved)."""
+        if not self.in_progress:
             self.action_menu()
+            return
+        self._set_paused("leave", True)
+        self.app.push_screen(
+            ConfirmScreen(
+                "Leave this game?",
+                "It is saved: resume it later from the title menu (Resume a game) "
+                "or with 'spit resume'.",
+                yes="save and leave",
+                no="keep playing",
+            ),
+            self._after_leave,
+        )
+
+    def _after_leave(self, leave: bool | None) -> None:
+        if not leave:
+            self._set_paused("leave", False)
+            return
+        problem = self.save_progress()
+        if problem is None:
+            self.action_menu()
+            return
+        self.app.push_screen(
+            ConfirmScreen(
+                "The game could not be saved",
+                f"{problem[:1].upper()}{problem[1:]}. If you leave now it is lost.",
+                yes="leave without saving",
+                no="keep playing",
+            ),
+            lambda yes: self.action_menu() if yes else self._set_paused("leave", False),
+        )
+
+    def save_progress(self) -> str | None:
+        """Save the unfinished game now (leaving, quitting, a signal); a problem, or None."""
+        session = self.session
+        if session is None or session.archiver is None:
+            return None
+        try:
+            problem: str | None = session.archiver.save_now()
+        except Exception as exc:  # never let a save stop the player from leaving
+            log.exception("cannot save the game")
+            return f"game not saved: {exc}"
+        return problem
+
+    def on_unmount(self) -> None:
+        """However the board goes away, an unfinished game is saved."""
+        self.save_progress()
 
     def action_menu(self) -> None:
-        """Leave the game for the title menu."""
+        """Leave the game for the title menu (the game is saved, if unfinished)."""
         if self._timer is not None:
             self._timer.stop()
+        self.save_progress()
         self.app.pop_screen()
 
     def action_again(self) -> None:
@@ -287,41 +362,58 @@ class GameScreen(Screen[None]):
             note.update(
                 f"The terminal is {width}x{height}; Spit needs at least "
                 f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: the game is paused "
-                "and goes on when it fits.\n\nctrl+q quits."
+                "and goes on when it fits.\n\nctrl+q saves the game and quits."
             )
         if small != ("size" in self._pauses):
             self._set_paused("size", small)
 
 
+def resumed_notice(session: Session) -> str:
+    """'Resumed: round 3, score 12-20' for a game picked up again."""
+    game = session.game
+    scores = game.scores
+    score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
+    return f"Resumed: round {game.round_no}{score}"
+
+
 class PauseScreen(ModalScreen[str]):
-    """The game is paused."""
+    """The game is paused. Only app keys work here, never a player's game key."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("space", "resume", "Resume"),
-        Binding("escape", "resume", "Resume"),
-        Binding("m", "menu", "Menu"),
-        Binding("f1", "resume", show=False),
+        Binding(PAUSE_KEY, "resume", "Resume"),
+        Binding(AGAIN_KEY, "resume", show=False),
+        Binding(HELP_KEY, "resume", show=False),
+        Binding(MENU_KEY, "leave", "Leave"),
     ]
 
+    def __init__(self, notice: str | None = None) -> None:
+        """``notice``: a line above the keys (where a resumed game stands)."""
+        super().__init__()
+        self.notice = notice
+
     def compose(self) -> ComposeResult:
-        yield Static("[b]Paused[/b]\n\nspace: resume   m: menu   ctrl+q: quit", id="pause-box")
+        text = Text.from_markup("[b]Paused[/b]\n\n")
+        if self.notice:
+            text = Text(f"{self.notice}\n\n", style="bold")
+        text.append("space: play on   Esc: leave…\nctrl+q: save and quit")
+        yield Static(text, id="pause-box")
 
     def action_resume(self) -> None:
         """Back to the game."""
         self.dismiss("resume")
 
-    def action_menu(self) -> None:
-        """Leave the game."""
-        self.dismiss("menu")
+    def action_leave(self) -> None:
+        """Leave the game (the board asks first)."""
+        self.dismiss("leave")
 
 
 class HelpScreen(ModalScreen[None]):
     """Keys and short rules."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("f1", "close", "Close"),
-        Binding("escape", "close", "Close"),
-        Binding("space", "close", show=False),
+        Binding(HELP_KEY, "close", "Close"),
+        Binding(MENU_KEY, "close", "Close"),
+        Binding(PAUSE_KEY, "close", show=False),
     ]
 
     def __init__(self, keymap: Any) -> None:
@@ -329,9 +421,13 @@ class HelpScreen(ModalScreen[None]):
         self.keymap = keymap
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+        with Vertical(id="help-box"):
+            with VerticalScroll(id="help-text"):
+                yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-text").focus()
 
     def action_close(self) -> None:
         """Back to where we were."""
@@ -358,17 +454,21 @@ class DocScreen(Screen[None]):
 
 
 MENU = (
-    ("spit", "Play Spit (two players)"),
-    ("speed", "Play Speed (two players)"),
-    ("vs-spit", "Play Spit against the computer"),
-    ("vs-speed", "Play Speed against the computer"),
+    *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
+    *(
+        (f"vs-{mode.name}", f"Play {mode.title} against the computer")
+        for mode in all_modes()
+        if mode.name in BOT_MODES
+    ),
+    ("host", "Host a game over the network"),
+    ("join", "Join a game over the network"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
     ("quit", "Quit"),
 )
-#: shown first in the menu while a match is saved, unfinished
-RESUME_ENTRY = ("resume", "Resume match")
+#: shown first in the menu while an unfinished game is saved
+RESUME_ENTRY = ("resume", "Resume a game")
 
 TITLE_ART = """\
 [b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]
@@ -382,7 +482,7 @@ The real-time card game for two people at one keyboard."""
 class TitleScreen(Screen[None]):
     """The title menu."""
 
-    BINDINGS = [Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "ask_quit", "Quit")]  # noqa: RUF012
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
@@ -399,7 +499,7 @@ class TitleScreen(Screen[None]):
     def menu_options() -> list[Option]:
         """The menu entries, with "Resume match" first while a match is waiting."""
         entries = list(MENU)
-        if match_in_progress_exists():
+        if has_saved_games():
             entries.insert(0, RESUME_ENTRY)
         return [Option(label, id=key) for key, label in entries]
 
@@ -419,33 +519,40 @@ class TitleScreen(Screen[None]):
             menu.add_options(options)
             menu.highlighted = 0
 
-    def resume_match(self) -> None:
-        """Carry on with the saved match; a damaged file is reported, not opened."""
-        note = self.query_one("#title-note", Static)
-        try:
-            replay = load_match_in_progress()
-        except ReplayFileError as exc:
-            note.update(f"[b red]Cannot resume: {escape(str(exc))}[/]")
-            note.display = True
-            return
-        if replay is None:
-            note.update("There is no unfinished match to resume.")
-            note.display = True
-            self.on_screen_resume()
-            return
-        note.display = False
-        self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
+    def resume_game(self) -> None:
+        """Pick an unfinished game to carry on with (or delete one)."""
+        self.query_one("#title-note", Static).display = False
+        self.app.push_screen(SavedGamesScreen(), self._resume_chosen)
+
+    def _resume_chosen(self, replay: Replay | None) -> None:
+        if replay is not None:
+            self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
+
+    def action_ask_quit(self) -> None:
+        """Esc on the title: quit, after asking."""
+        self.app.push_screen(
+            ConfirmScreen("Quit spit?", "Your unfinished games stay saved.", "quit", "stay"),
+            lambda yes: self.app.exit() if yes else None,
+        )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
         app = self.app
-        if choice in ("spit", "speed"):
+        if choice in mode_names():
             app.push_screen(GameScreen(choice))
         elif choice == "resume":
-            self.resume_match()
-        elif choice in ("vs-spit", "vs-speed"):
+            self.resume_game()
+        elif choice is not None and choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+        elif choice == "host":
+            from spit.tui.netscreens import HostSetupScreen
+
+            app.push_screen(HostSetupScreen(), self._start_host)
+        elif choice == "join":
+            from spit.tui.netscreens import JoinScreen
+
+            app.push_screen(JoinScreen())
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
@@ -459,6 +566,14 @@ class TitleScreen(Screen[None]):
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
             self.app.push_screen(GameScreen(mode, {1: level}))
+
+    def _start_host(self, choice: str | None) -> None:
+        """Host the game chosen in the host screen (None: cancelled)."""
+        from spit.tui.netscreens import HOST_CHOICES, HostScreen, host_options
+
+        if choice is not None:
+            _, mode, bind = HOST_CHOICES[choice]
+            self.app.push_screen(HostScreen(host_options(mode, bind)))
 
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
@@ -481,15 +596,14 @@ class LevelScreen(ModalScreen[str | None]):
         with Vertical(id="level-box"):
             yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
             yield OptionList(
-                *[Option(text, id=level) for level, text in LEVEL_TEXTS.items()], id="levels"
+                *[Option(LEVEL_TEXTS[level], id=level) for level in LEVELS], id="levels"
             )
             yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
-        default = getattr(self.app.settings, "bot_level", "medium")  # type: ignore[attr-defined]
-        order = list(LEVEL_TEXTS)
-        levels.highlighted = order.index(default if default in order else "medium")
+        default = getattr(self.app.settings, "bot_level", DEFAULT_LEVEL)  # type: ignore[attr-defined]
+        levels.highlighted = LEVELS.index(default if default in LEVELS else DEFAULT_LEVEL)
         levels.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -58,55 +58,65 @@ def _info_line(session: Session, p: int) -> Text:
     game = session.game
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(f" {session.name(p)} ", "bold reverse")
-    speed = game.mode == "speed"
-    if speed:
-        draw = getattr(game, "draw", [[], []])[p]
-        out.append(f"  draw pile {len(draw)}", "bold")
-    else:
-        out.append(f"  spit cards {len(game.spit[p])}", "bold")
+    info = game.info
+    out.append(f"  {info.reserve_name} {game.reserve_size(p)}", "bold")
     phase = game.phase
-    called = getattr(game, "called", (False, False))
-    if phase in (Phase.OPENING, Phase.STALEMATE) and called[p]:
-        out.append("  ✓ called" if not speed else "  ✓ ready", "green bold")
-    out.append("   call key ", DIM)
-    out.append(session.keymap.calls[p], KEY_STYLE)
-    scores = getattr(game, "scores", None)
-    config = game.config
-    scored = config.scoring if game.mode == "spit" else getattr(config, "target_score", 0) > 0
-    if scores is not None and scored:
-        out.append(f"   score {scores[p]}", "bold")
-    if p in session.agents:
+    if phase in (Phase.OPENING, Phase.STALEMATE) and game.called[p]:
+        out.append("  ✓ ready" if info.side_piles else "  ✓ called", "green bold")
+    computer = p in session.agents
+    if hidden_hand(session, p):
+        out.append(f"  hand {sum(top is not None for top, _ in game.columns(p))}", "bold")
+    if not computer:  # a computer player has no keys
+        out.append("   call key ", DIM)
+        out.append(session.keymap.calls[p], KEY_STYLE)
+    if game.is_match:
+        out.append(f"   score {game.scores[p]}", "bold")
+    if computer:
         out.append("   (computer)", DIM)
     return out
+
+
+def hidden_hand(session: Session, p: int) -> bool:
+    """True for a computer's Speed hand in a game against a person: shown face down.
+
+    (Spit's stock tops are face up by the rules and stay shown; when two
+    computers play each other there is nobody to hide anything from.)
+    """
+    agents = session.agents
+    return session.game.info.private_hand and p in agents and len(agents) < 2
 
 
 def _slots(session: Session, p: int) -> list[Slot]:
     game = session.game
     keymap = session.keymap
     flash = session.flash
+    has_moves = game.info.has_moves
+    computer = p in session.agents
+    hidden = hidden_hand(session, p)
     slots: list[Slot] = []
-    if game.mode == "speed":
-        hand = game.hands[p]
-        for i, c in enumerate(hand):
+    for i, (top, under) in enumerate(game.columns(p)):
+        if computer:
+            keys = ""
+        elif has_moves:
+            keys = keymap.column_keys(p, i)
+        else:
             keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
-            hit = flash is not None and flash.player == p and flash.column == i
-            slots.append(Slot(c, "", keys, hit))
-        return slots
-    for i, stock in enumerate(game.stocks[p]):
-        top = stock[-1] if stock else None
-        below = f"+{len(stock) - 1}" if len(stock) > 1 else ""
+        below = f"+{under}" if under else ""
         hit = flash is not None and flash.player == p and flash.column == i
-        slots.append(Slot(top, below, keymap.column_keys(p, i), hit))
+        # A negative card is one this screen may not see (a network opponent's hand).
+        unseen = top is not None and top < 0
+        slots.append(Slot(top, below, keys, hit, face_down=hidden or unseen))
     return slots
 
 
 def _centre(session: Session) -> Text:
     game = session.game
+    side_piles = game.info.side_piles
     piles = []
     for j in (0, 1):
         pile = game.piles[j]
         landed = session.landed.get(j)
-        if game.mode == "speed":
+        if side_piles:
             label = f"{PILE_NAMES[j]} pile"
             in_use = True
         else:
@@ -119,11 +129,11 @@ def _centre(session: Session) -> Text:
                 label,
                 f"P{landed.player + 1}" if landed else None,
                 in_use,
-                face_down=game.mode == "speed" and not pile and bool(game.centre),
+                face_down=side_piles and not pile and bool(game.centre),
             )
         )
     sides = None
-    if game.mode == "speed":
+    if side_piles:
         side = game.side
         sides = (SideShow(len(side[0])), SideShow(len(side[1])))
     return draw_centre((piles[0], piles[1]), sides, banner=_banner(session))
@@ -133,12 +143,13 @@ def _banner(session: Session) -> tuple[str, ...]:
     """The phase, shouted beside the piles."""
     game = session.game
     phase = game.phase
+    side_piles = game.info.side_piles
     if session.arbiter.paused:
         return ("PAUSED",)
     if phase is Phase.OPENING:
-        return ("READY?",) if game.mode == "speed" else ("CALL", "SPIT!")
+        return ("READY?",) if side_piles else ("CALL", "SPIT!")
     if phase is Phase.STALEMATE:
-        return ("STUCK", "side piles") if game.mode == "speed" else ("STUCK:", "SPIT!")
+        return ("STUCK", "side piles") if side_piles else ("STUCK:", "SPIT!")
     if phase is Phase.SLAP:
         return ("SLAP!", "smaller pile")
     if phase is Phase.CHOOSE:
@@ -150,23 +161,44 @@ def _banner(session: Session) -> tuple[str, ...]:
     return ()
 
 
+def flash_line(session: Session) -> Text:
+    """A refused move (counted when the same message comes again) and a held key's note."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    flash = session.flash
+    if flash is not None:
+        out.append("✗ " + flash.text, "bold bright_red")
+        if flash.count > 1:
+            out.append(f" (×{flash.count})", "bold reverse bright_red")
+    held = session.held
+    if held is not None:
+        window = f"{session.keymap.repeat_window:g}"
+        if flash is None:
+            who = session.name(held.player)
+            note = f"· {who}: {held.key} again within {window} s: taken as a held key, ignored"
+        else:
+            note = f"   · {held.key} held: ignored"
+        out.append(note, DIM)
+    return out
+
+
 def board_texts(session: Session, now: float) -> dict[str, Text]:
     """The text of every region of the board, by widget id."""
     game = session.game
-    mode = "Speed" if game.mode == "speed" else "Spit"
-    variants = getattr(game.config, "variants", ())
+    variants = game.config.variants
     top = Text(no_wrap=True, overflow="ellipsis")
-    top.append(f" {mode.upper()} ", "bold reverse")
+    top.append(f" {game.info.title.upper()} ", "bold reverse")
     top.append(f"  round {game.round_no}", "bold")
     if variants:
         top.append("  variants " + " ".join(variants), DIM)
-    flash = session.flash
-    flash_text = Text(no_wrap=True, overflow="ellipsis")
-    if flash is not None:
-        flash_text.append("✗ " + flash.text, "bold bright_red")
+    flash_text = flash_line(session)
     status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
     footer = Text(no_wrap=True, overflow="ellipsis")
-    for key, what in (("F1", "help"), ("space", "pause"), ("Esc", "menu"), ("ctrl+q", "quit")):
+    for key, what in (
+        ("F1", "help"),
+        ("space", "pause"),
+        ("Esc", "leave"),
+        ("ctrl+q", "save+quit"),
+    ):
         footer.append(f" {key} ", "reverse")
         footer.append(f" {what}  ")
     return {

@@ -1,4 +1,4 @@
-"""Helpers for arbiter and app tests: a fake clock and hand-built deals."""
+"""Spit deals built by hand: chosen stock tops and spit cards, the rest in order."""
 
 from __future__ import annotations
 
@@ -10,30 +10,18 @@ TOP_INDEX = tuple(max(i for i, s in enumerate(DEAL_ORDER[5]) if s == stock) for 
 FIRST_SPIT = len(DEAL_ORDER[5])
 
 
-class FakeClock:
-    """A clock that only moves when told to."""
-
-    def __init__(self, start: float = 100.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
-
-
-def deal(
+def spit_packets(
     tops: tuple[str, str],
     spit_first: tuple[str, str],
+    under: tuple[str, str] = ("", ""),
     sizes: tuple[int, int] = (26, 26),
-) -> SpitGame:
-    """A game whose stock tops and first spit cards are the given cards.
+) -> list[list[int]]:
+    """Two packets whose stock tops and first spit cards are the given cards.
 
     ``tops[p]`` names player p's five face-up cards (``'8C 9C 10C JC QC'``);
-    ``spit_first[p]`` names the spit cards that turn up first, in order; the
-    other cards are filled in from the rest of the deck in order.
+    ``spit_first[p]`` the spit cards that turn up first, in order; ``under[p]``
+    the cards dealt first into the other (face-down) places. The remaining
+    cards fill the remaining places in card order, player 1's packet first.
     """
     fixed: list[dict[int, int]] = [{}, {}]
     for p in (0, 1):
@@ -41,19 +29,29 @@ def deal(
             fixed[p][index] = c
         for k, c in enumerate(parse_cards(spit_first[p])):
             fixed[p][FIRST_SPIT + k] = c
-    used = {c for f in fixed for c in f.values()}
+    below = [parse_cards(under[p]) for p in (0, 1)]
+    used = {c for f in fixed for c in f.values()} | set(below[0]) | set(below[1])
     rest = [c for c in range(52) if c not in used]
     packets: list[list[int]] = []
     for p in (0, 1):
         packet = []
         for i in range(sizes[p]):
-            packet.append(fixed[p][i] if i in fixed[p] else rest.pop(0))
+            if i in fixed[p]:
+                packet.append(fixed[p][i])
+            else:
+                packet.append(below[p].pop(0) if below[p] else rest.pop(0))
         packets.append(packet)
-    assert not rest, "sizes must use the whole deck"
-    return SpitGame(seed=1, packets=packets)
+    assert not rest and sorted(packets[0] + packets[1]) == list(range(52)), "use the whole deck"
+    return packets
 
 
-__all__ = ["FakeClock", "deal"]
+def deal(
+    tops: tuple[str, str],
+    spit_first: tuple[str, str],
+    sizes: tuple[int, int] = (26, 26),
+) -> SpitGame:
+    """A game dealt from ``spit_packets(tops, spit_first, sizes=sizes)``."""
+    return SpitGame(seed=1, packets=spit_packets(tops, spit_first, sizes=sizes))
 
 
 def to_slap(game: SpitGame) -> SpitGame:

@@ -1,0 +1,101 @@
+"""The game modes: one registry, from a mode's name to everything about it.
+
+Each mode's own module registers a ``Mode`` (``spit_game.py``: Spit,
+``speed_game.py``: Speed). Everything that depends on the mode (making a game
+from settings or the command line, loading a save, the words on the board)
+asks the registry or the ``Mode`` record instead of comparing names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from spit.engine.errors import ConfigError
+
+if TYPE_CHECKING:
+    from spit.engine.base import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """One game mode: its classes, its optional rules and the shape of its table.
+
+    ``variants`` maps each optional rule's id (as RULES.md names it) to the
+    config field it sets to true. The flags describe the table, so the screen
+    and the words can follow them without knowing the mode by name.
+    """
+
+    name: str  #: the save files' and the command line's name, e.g. "spit"
+    title: str  #: the name shown to players, e.g. "Spit"
+    game_class: type[Game]
+    config_class: type[Any]
+    variants: Mapping[str, str]
+    #: R10: a stock's top card can be moved to an empty slot
+    has_moves: bool
+    #: P4: a stalemate is resolved by the side piles, not by calling; the call
+    #: is "ready" at the opening
+    side_piles: bool
+    #: what each player has besides their face-up cards, e.g. "spit cards"
+    reserve_name: str
+    #: in a match, the lowest total wins (V4) rather than the first to the target (P7)
+    lowest_score_wins: bool
+    #: the match rule in words, with ``{target}`` for the target score
+    match_rule: str
+    #: the face-up cards are a private hand (Speed), not a public layout (Spit's
+    #: stock tops, R3): a person playing the computer does not see its hand
+    private_hand: bool = False
+
+    def config(self, variants: Iterable[str] = (), **fields: Any) -> Any:
+        """A config with the given optional rules (ids, any case) and fields.
+
+        Raises ConfigError naming the choices for an unknown id.
+        """
+        ids = {v.upper(): name for v, name in self.variants.items()}
+        flags: dict[str, Any] = dict(fields)
+        for v in variants:
+            name = ids.get(v.strip().upper())
+            if name is None:
+                choices = ", ".join(self.variants)
+                raise ConfigError(f"unknown {self.title} variant {v!r}; choose from {choices}")
+            flags[name] = True
+        try:
+            return self.config_class(**flags)
+        except TypeError as exc:
+            raise ConfigError(f"bad {self.title} config: {exc}") from exc
+
+    def known_variants(self, variants: Iterable[str]) -> tuple[str, ...]:
+        """Those of ``variants`` this mode has (settings list every mode's together)."""
+        ids = {v.upper(): v for v in self.variants}
+        return tuple(ids[v.upper()] for v in variants if v.upper() in ids)
+
+    def new_game(self, config: Any = None, seed: int = 0) -> Game:
+        """A new game of this mode (None: the default rules)."""
+        return self.game_class(config, seed)  # type: ignore[call-arg]
+
+
+_MODES: dict[str, Mode] = {}
+
+
+def register_mode(mode: Mode) -> None:
+    """Add a game mode (each mode's module calls this once)."""
+    _MODES[mode.name] = mode
+
+
+def get_mode(name: str) -> Mode:
+    """The mode called ``name``; ConfigError naming the choices if there is none."""
+    mode = _MODES.get(name)
+    if mode is None:
+        raise ConfigError(f"unknown game mode {name!r:.30}; choose from {', '.join(_MODES)}")
+    return mode
+
+
+def mode_names() -> tuple[str, ...]:
+    """The registered modes' names, in the order they were registered."""
+    return tuple(_MODES)
+
+
+def all_modes() -> tuple[Mode, ...]:
+    """Every registered mode."""
+    return tuple(_MODES.values())

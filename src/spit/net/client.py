@@ -1,0 +1,273 @@
+"""``spit join``: the guest's end of the SSH connection.
+
+``Guest.connect`` checks the host's key against the join code before sending
+the code, opens the ``spit`` subsystem, says hello (protocol version), and
+answers the host's pings with its own clock. Every message from the host is
+checked with the schema; what is left goes to ``on_message``. ``latency``
+delays everything both ways (tests use it to play over a slow link).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import asyncssh
+
+from spit import __version__
+from spit.engine import Action
+from spit.net import protocol as proto
+from spit.net.codes import CodeError, key_fingerprint, split_code
+from spit.net.host import CIPHERS, SUBSYSTEM
+from spit.realtime.arbiter import Clock
+
+log = logging.getLogger("spit.net")
+
+
+class JoinError(Exception):
+    """Joining failed; the text says why, for the player."""
+
+
+class _Client(asyncssh.SSHClient):
+    def __init__(self, fingerprint: str) -> None:
+        self.fingerprint = fingerprint
+        self.mismatch = False
+
+    def validate_host_public_key(
+        self, host: str, addr: str, port: int, key: asyncssh.SSHKey
+    ) -> bool:
+        ok = key_fingerprint(key) == self.fingerprint
+        self.mismatch = not ok
+        return ok
+
+
+class _Delay:
+    """Runs callbacks ``delay`` seconds later, in order (a slow link for tests)."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.queue: asyncio.Queue[tuple[float, Callable[[], None]]] = asyncio.Queue()
+        self.task = asyncio.create_task(self._run())
+
+    def put(self, fn: Callable[[], None]) -> None:
+        self.queue.put_nowait((time.monotonic() + self.delay, fn))
+
+    async def _run(self) -> None:
+        while True:
+            due, fn = await self.queue.get()
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            fn()
+
+
+class Guest:
+    """A connection to a spit host."""
+
+    def __init__(self, clock: Clock, latency: float) -> None:
+        self.clock = clock
+        self.latency = latency
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.process: asyncssh.SSHClientProcess[bytes] | None = None
+        self.on_message: Callable[[dict[str, Any]], None] = lambda msg: None
+        #: why the connection ended (None while it is open)
+        self.ended: str | None = None
+        self.done = asyncio.Event()
+        self.sent = 0
+        self._next_id = 0
+        self._reader: asyncio.Task[None] | None = None
+        self._out: _Delay | None = None
+        self._in: _Delay | None = None
+        self._last_word: str | None = None
+        self.answer_pings = True
+
+    @classmethod
+    async def connect(
+        cls,
+        address: str,
+        port: int,
+        code: str,
+        *,
+        watch: bool = False,
+        name: str = "",
+        clock: Clock = time.monotonic,
+        latency: float = 0.0,
+        timeout: float = 15.0,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+        client_key: asyncssh.SSHKey | None = None,
+        say_hello: bool = True,
+        answer_pings: bool = True,
+    ) -> Guest:
+        """Connect and log in; raise JoinError with a clear reason if that fails.
+
+        ``say_hello=False`` leaves the hello to the caller and ``answer_pings=False``
+        keeps quiet (tests of bad peers).
+        """
+        try:
+            fingerprint, _secret = split_code(code)
+        except CodeError as exc:
+            raise JoinError(str(exc)) from None
+        guest = cls(clock, latency)
+        guest.answer_pings = answer_pings
+        if on_message is not None:
+            guest.on_message = on_message
+        client = _Client(fingerprint)
+        try:
+            conn = await asyncio.wait_for(
+                asyncssh.connect(
+                    address,
+                    port,
+                    username="watch" if watch else "play",
+                    password=code.strip().lower(),
+                    client_factory=lambda: client,
+                    known_hosts=([], [], []),
+                    server_host_key_algs=["ssh-ed25519"],
+                    encryption_algs=list(CIPHERS),
+                    client_keys=[client_key] if client_key is not None else None,
+                    agent_path=None,
+                    config=None,
+                    preferred_auth="publickey,password" if client_key else "password",
+                ),
+                timeout,
+            )
+        except TimeoutError:
+            raise JoinError(f"no answer from {address}:{port} within {timeout:.0f} s") from None
+        except asyncssh.PermissionDenied:
+            raise JoinError("the host refused the join code (wrong or already used)") from None
+        except (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed) as exc:
+            if client.mismatch:
+                raise JoinError(
+                    "the host's key does not match the join code: this may not be the "
+                    "host you were given (someone in the middle?); ask for the line again"
+                ) from None
+            raise JoinError(f"secure connection failed: {exc.reason}") from None
+        except asyncssh.DisconnectError as exc:
+            raise JoinError(f"the host closed the connection: {exc.reason}") from None
+        except OSError as exc:
+            raise JoinError(f"cannot reach {address}:{port}: {exc.strerror or exc}") from None
+        guest.conn = conn
+        try:
+            guest.process = await conn.create_process(subsystem=SUBSYSTEM, encoding=None)
+        except (asyncssh.Error, OSError) as exc:
+            conn.close()
+            raise JoinError(f"the host would not open a game session: {exc}") from None
+        if latency > 0:
+            guest._out = _Delay(latency / 2)
+            guest._in = _Delay(latency / 2)
+        guest._reader = asyncio.create_task(guest._read())
+        if say_hello:
+            guest.send(
+                "hello",
+                v=proto.VERSION,
+                app=__version__,
+                name=name[:40],
+                role="watch" if watch else "play",
+            )
+        return guest
+
+    # ------------------------------------------------------------ sending
+
+    def send(self, kind: str, **fields: Any) -> None:
+        """Send one message (after the injected latency, if any)."""
+        self.send_raw(proto.encode(kind, **fields))
+
+    def send_raw(self, data: bytes) -> None:
+        """Send bytes as they are (tests send broken ones)."""
+        if self._out is not None:
+            self._out.put(lambda: self._write(data))
+        else:
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        if self.process is None or self.ended is not None:
+            return
+        with contextlib.suppress(OSError, asyncssh.Error):
+            self.process.stdin.write(data)
+            self.sent += 1
+
+    def action(self, action: Action, at: float | None = None) -> int:
+        """Send a press (``at``: when it was made, our clock); returns its id."""
+        self._next_id += 1
+        at = self.clock() if at is None else at
+        self.send("action", id=self._next_id, a=action.to_json(), at=at)
+        return self._next_id
+
+    def decide(self, what: str) -> None:
+        """Answer the host's ``choose``: ``bot`` or ``save``."""
+        self.send("decide", what=what)
+
+    # ------------------------------------------------------------ receiving
+
+    async def _read(self) -> None:
+        assert self.process is not None
+        buffer = b""
+        reason = "the connection to the host was lost (the host quit or the network failed)"
+        try:
+            while True:
+                chunk = await self.process.stdout.read(65536)
+                if not chunk:
+                    break
+                buffer += chunk
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    msg = proto.decode(line + b"\n", proto.HOST_TO_GUEST, proto.MAX_HOST_LINE)
+                    if self._in is not None:
+                        self._in.put(lambda m=msg: self._receive(m))  # type: ignore[misc]
+                    else:
+                        self._receive(msg)
+                if len(buffer) > proto.MAX_HOST_LINE:
+                    raise proto.ProtocolError("the host sent a message that is too long")
+        except proto.ProtocolError as exc:
+            reason = f"the host broke the protocol: {exc}"
+        except (asyncssh.Error, OSError) as exc:
+            reason = f"the connection to the host was lost: {exc}"
+        except Exception as exc:  # a defect in a message handler: end cleanly, say what
+            log.exception("error while handling a message from the host")
+            reason = f"internal error ({type(exc).__name__}: {exc})"
+        if self._in is not None:
+            self._in.put(lambda: self._end(reason))
+        else:
+            self._end(reason)
+
+    def _receive(self, msg: dict[str, Any]) -> None:
+        kind = msg["t"]
+        if kind == "ping":
+            if self.answer_pings:
+                self.send("pong", t0=msg["t0"], tc=self.clock())
+            return
+        if kind == "hello":
+            problem = proto.version_problem(msg["v"])
+            if problem:
+                self._end(problem)
+                return
+        if kind in ("bye", "error"):
+            self._last_word = msg["reason"]
+        self.on_message(msg)
+        if kind == "bye":
+            self._end(msg["reason"])
+
+    def _end(self, reason: str) -> None:
+        if self.ended is None:
+            # The host's last word (why it closed us) says more than a lost connection.
+            self.ended = self._last_word or reason
+            self.done.set()
+
+    async def close(self) -> None:
+        """Close the connection (politely, if it is still open)."""
+        if self.ended is None and self.process is not None:
+            with contextlib.suppress(Exception):
+                self.process.stdin.write(proto.encode("bye", reason="left"))
+        self._end("you left")
+        for helper in (self._out, self._in):
+            if helper is not None:
+                helper.task.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
+        if self.conn is not None:
+            self.conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), 2)

@@ -1,0 +1,620 @@
+"""``spit host``: the SSH server that runs one match for two seats and any spectators.
+
+Guests log in over SSH (asyncssh) with their seat's join code as the
+password (user ``play``) or the spectators' code (user ``watch``), or with a
+key the host lists as allowed, then open the ``spit`` subsystem, which
+carries newline-delimited JSON (``spit.net.protocol``). Every received line
+is checked against the size cap, the rate cap and the schema; a connection
+that breaks the protocol, floods, or stalls in the middle of a message is
+closed with a log line, and the match goes on for the honest player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from spit import __version__
+from spit.bots import make_bot
+from spit.bots.reaction import Reaction
+from spit.engine import Action, Game
+from spit.net import protocol as proto
+from spit.net.botseat import BotDriver
+from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
+from spit.net.match import Match
+from spit.net.stamping import DEFAULT_CAP, Stamper
+from spit.realtime.arbiter import Clock, Timing
+
+log = logging.getLogger("spit.net")
+
+SUBSYSTEM = "spit"
+#: AES-GCM first: as safe as ChaCha20-Poly1305 and, with ``cryptography``, about a
+#: third of its cost for the small packets a game sends (both are standard SSH ciphers).
+CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com")
+DEFAULT_PORT = 7788
+DEFAULT_WINDOW = 0.07
+
+
+@dataclass(slots=True)
+class Limits:
+    """How much a guest may send, and how long it may take."""
+
+    rate: float = 40.0  #: messages per second, sustained
+    burst: float = 80.0  #: messages at once
+    stall: float = 5.0  #: seconds a half-sent message (or the hello) may take
+    ping_every: float = 1.0  #: seconds between pings once the estimate has settled
+    dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
+    max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
+
+
+@dataclass(slots=True)
+class HostStats:
+    """Timer lateness of the tick loop (for the benchmark)."""
+
+    lateness: list[float] = field(default_factory=list)
+
+
+class _Bucket:
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst, self.level, self.at = rate, burst, burst, now
+
+    def take(self, now: float) -> bool:
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+class _Server(asyncssh.SSHServer):
+    """One SSH connection's authentication: which seat the guest may take."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.grant: tuple[str, int | None] | None = None
+        self.peer = "?"
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        peer = conn.get_extra_info("peername")
+        self.peer = str(peer[0]) if peer else "?"
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        grant = await self.host.check_code(self.peer, username, password)
+        self.grant = grant
+        return grant is not None
+
+    def public_key_auth_supported(self) -> bool:
+        return bool(self.host.allowed_keys)
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if key.public_data not in self.host.allowed_keys:
+            return False
+        grant = self.host.grant_for_key(username)
+        self.grant = grant
+        return grant is not None
+
+
+class _Conn:
+    """A guest's subsystem channel as a ``Link``."""
+
+    def __init__(self, host: Host, process: asyncssh.SSHServerProcess[bytes], peer: str) -> None:
+        self.host = host
+        self.process = process
+        self.peer = peer
+        self.closed = False
+        self.seat: int | None = None
+        self.stamper = Stamper(host.cap)
+        self.pings: dict[float, None] = {}
+        self.heard = host.clock()
+        self._out: list[bytes] = []
+
+    def send(self, data: bytes) -> None:
+        """Queue a message; everything queued in one turn of the loop goes as one packet."""
+        if self.closed:
+            return
+        if not self._out:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._out.append(data)
+
+    def _flush(self) -> None:
+        data, self._out = b"".join(self._out), []
+        if self.closed or not data:
+            return
+        try:
+            self.process.stdout.write(data)
+        except (OSError, asyncssh.Error, BrokenPipeError):
+            self.close("the connection broke")
+            return
+        if self.process.channel.get_write_buffer_size() > self.host.limits.max_buffer:
+            log.warning("%s is not reading its messages: closed", self.peer)
+            self.close("not reading")
+
+    def close(self, reason: str, tell: bool = False) -> None:
+        """Close the channel (after what is queued, and the reason if ``tell``)."""
+        if self.closed:
+            return
+        if tell:
+            self._out.append(proto.encode("error", reason=reason[:300]))
+        data, self._out = b"".join(self._out), []
+        self.closed = True
+        with contextlib.suppress(Exception):
+            if data:
+                self.process.stdout.write(data)
+            self.process.exit(1)
+        self.host._lost(self, reason)
+
+
+class LocalSeat:
+    """The host's own player: its presses go through the same stamping path as a guest's."""
+
+    def __init__(self, host: Host, number: int, on_message: Callable[[dict[str, Any]], None]):
+        self.host = host
+        self.number = number
+        self.on_message = on_message
+        self._next_id = 0
+
+    def send(self, data: bytes) -> None:
+        self.on_message(proto.decode(data, proto.HOST_TO_GUEST, proto.MAX_HOST_LINE))
+
+    def press(self, action: Action, at: float) -> int:
+        """A key of this seat made ``action`` at ``at`` (host clock); returns its id."""
+        self._next_id += 1
+        self.host.match.submit_local(self.number, self._next_id, action, at, self.host.clock())
+        return self._next_id
+
+    def decide(self, what: str) -> str | None:
+        """Choose what happens to a seat whose player did not come back."""
+        return self.host.match.decide(self.number, what, self.host.clock())
+
+
+class Host:
+    """Serves one match over SSH."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        timing: Timing | None = None,
+        window: float = DEFAULT_WINDOW,
+        cap: float = DEFAULT_CAP,
+        bind: str = "127.0.0.1",
+        port: int = DEFAULT_PORT,
+        remote_seats: tuple[int, ...] = (1,),
+        names: tuple[str, str] = ("Player 1", "Player 2"),
+        key_path: Path | None = None,
+        allowed_keys: list[asyncssh.SSHKey] | None = None,
+        limits: Limits | None = None,
+        guard: AuthGuard | None = None,
+        rejoin_timeout: float = 60.0,
+        record: bool = False,
+        clock: Clock = time.monotonic,
+        bot_reaction: Reaction | None = None,
+    ) -> None:
+        self.game = game
+        self.clock = clock
+        self.cap = cap
+        self.bind = bind
+        self.port = port
+        self.limits = limits or Limits()
+        self.guard = guard or AuthGuard()
+        self.key = load_or_make_host_key(key_path)
+        self.allowed_keys = {k.public_data for k in allowed_keys or []}
+        self.remote_seats = remote_seats
+        self.codes = {s: make_code(self.key) for s in remote_seats}
+        self.watch_code = make_code(self.key)
+        self.stats = HostStats()
+        self.bot_reaction = bot_reaction
+        self._archiver: Any = None
+        self._server: asyncssh.SSHAcceptor | None = None
+        self._wake = asyncio.Event()
+        self._conns: set[_Conn] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._bots: dict[int, BotDriver] = {}
+        self.match = Match(
+            game,
+            timing,
+            clock,
+            window,
+            names,
+            rejoin_timeout,
+            replay=self._replay_json,
+            on_outcomes=self._on_outcomes,
+            on_save=self._save,
+            result_text=self._result_text,
+        )
+        self.match.wake = self._wake.set
+        self.match.take_over = self._take_over
+        if record:
+            from spit.store.archive import Archiver
+            from spit.store.replays import PlayerInfo
+
+            self._archiver = Archiver(self.match.arbiter, [PlayerInfo(n) for n in names])
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        self._server = await asyncssh.create_server(
+            lambda: _Server(self),
+            self.bind,
+            self.port,
+            server_host_keys=[self.key],
+            encryption_algs=list(CIPHERS),
+            process_factory=self._session,
+            encoding=None,
+            allow_scp=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            line_editor=False,
+            login_timeout=self.limits.stall * 4,
+            keepalive_interval=self.limits.dead_after / 2,
+            keepalive_count_max=2,
+        )
+        self.port = self._server.get_port() or self.port
+        log.info("listening on %s:%d", self.bind, self.port)
+        return self.port
+
+    def join_line(self, seat: int, address: str | None = None) -> str:
+        """The line a guest types to take ``seat``."""
+        return f"spit join {address or self.bind}:{self.port} {self.codes[seat]}"
+
+    def watch_line(self, address: str | None = None) -> str:
+        """The line a spectator types."""
+        return f"spit join {address or self.bind}:{self.port} {self.watch_code} --watch"
+
+    def local_seat(self, number: int, on_message: Callable[[dict[str, Any]], None]) -> LocalSeat:
+        """Seat the host's own player (zero-delay link, the same stamping rule)."""
+        seat = LocalSeat(self, number, on_message)
+        self.match.attach(number, seat, Stamper.local(self.cap), self.clock())
+        return seat
+
+    async def run(self) -> None:
+        """Tick the match until it is over (or closed)."""
+        match = self.match
+        while not match.finished:
+            now = self.clock()
+            match.tick(now)
+            if match.finished:
+                break
+            wake = match.wake_at()
+            self._wake.clear()
+            timeout = None if wake is None else max(0.0, wake - self.clock())
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            except TimeoutError:
+                if wake is not None:
+                    self.stats.lateness.append(self.clock() - wake)
+        await asyncio.sleep(0)
+
+    async def close(self, reason: str = "the host closed the game") -> None:
+        """Keep an unfinished game, tell everyone, close every connection, stop listening."""
+        if self._archiver is not None and not self.game.over and self.match.started:
+            problem = self._archiver.save_now()
+            if problem:
+                log.warning("%s", problem)
+        self.match.close(reason)
+        for conn in list(self._conns):
+            conn._flush()  # the goodbye goes out first
+            conn.closed = True
+            with contextlib.suppress(Exception):
+                conn.process.exit(0)
+        for task in list(self._tasks):
+            task.cancel()
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        self._wake.set()
+
+    # ------------------------------------------------------------ auth
+
+    async def check_code(
+        self, peer: str, username: str, password: str
+    ) -> tuple[str, int | None] | None:
+        """The grant a code gives (``("play", seat)`` or ``("watch", None)``), or None."""
+        if self.guard.locked(peer):
+            log.warning("join refused from %s: too many wrong codes", peer)
+            await asyncio.sleep(self.guard.max_delay)
+            return None
+        grant: tuple[str, int | None] | None = None
+        try:
+            _fp, secret = split_code(password)
+        except ValueError:
+            secret = ""
+        if username == "watch" and secret and same_secret(secret, split_code(self.watch_code)[1]):
+            grant = ("watch", None)
+        elif username == "play" and secret:
+            for seat, code in self.codes.items():
+                if same_secret(secret, split_code(code)[1]):
+                    grant = ("play", seat)
+        if grant is None:
+            delay = self.guard.fail(peer)
+            log.warning(
+                "wrong join code from %s (%d of %d allowed); answering in %.1f s",
+                peer,
+                self.guard.failures(peer),
+                self.guard.max_failures,
+                delay,
+            )
+            await asyncio.sleep(delay)
+            return None
+        return grant
+
+    def grant_for_key(self, username: str) -> tuple[str, int | None] | None:
+        """An allowed key takes the first free remote seat (or watches)."""
+        if username == "watch":
+            return ("watch", None)
+        for seat in self.remote_seats:
+            if not self.match.seat_taken(seat):
+                return ("play", seat)
+        return None
+
+    # ------------------------------------------------------------ sessions
+
+    async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        owner = process.channel.get_connection().get_owner()
+        grant = owner.grant if isinstance(owner, _Server) else None
+        peer = owner.peer if isinstance(owner, _Server) else "?"
+        conn = _Conn(self, process, peer)
+        if process.subsystem != SUBSYSTEM or grant is None:
+            log.warning("%s opened no spit session: closed", peer)
+            process.stdout.write(proto.encode("error", reason="this is a spit host: use spit join"))
+            process.exit(1)
+            return
+        self._conns.add(conn)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        pinger = asyncio.create_task(self._pinger(conn))
+        try:
+            await self._serve(conn, grant)
+        except (asyncssh.Error, OSError, asyncio.IncompleteReadError) as exc:
+            conn.close(f"connection error: {exc}")
+        finally:
+            pinger.cancel()
+            if task is not None:
+                self._tasks.discard(task)
+            conn.close("disconnected")
+
+    async def _serve(self, conn: _Conn, grant: tuple[str, int | None]) -> None:
+        process = conn.process
+        conn.send(proto.encode("hello", v=proto.VERSION, app=__version__))
+        bucket = _Bucket(self.limits.rate, self.limits.burst, self.clock())
+        buffer = b""
+        hello = False
+        while not conn.closed:
+            waiting = bool(buffer) or not hello
+            try:
+                chunk = await asyncio.wait_for(
+                    process.stdin.read(4096), self.limits.stall if waiting else None
+                )
+            except TimeoutError:
+                what = "in the middle of a message" if buffer else "before saying hello"
+                log.warning("%s stalled %s: closed", conn.peer, what)
+                conn.close("stalled", tell=True)
+                return
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer and not conn.closed:
+                line, buffer = buffer.split(b"\n", 1)
+                now = self.clock()
+                conn.heard = now
+                if not bucket.take(now):
+                    log.warning("%s sent too many messages (flood): closed", conn.peer)
+                    conn.close("too many messages", tell=True)
+                    return
+                try:
+                    msg = proto.decode(line + b"\n", proto.GUEST_TO_HOST)
+                except proto.ProtocolError as exc:
+                    log.warning("%s broke the protocol (%s): closed", conn.peer, exc)
+                    conn.close(str(exc), tell=True)
+                    return
+                if not hello:
+                    if msg["t"] != "hello":
+                        log.warning("%s sent %s before hello: closed", conn.peer, msg["t"])
+                        conn.close("say hello first", tell=True)
+                        return
+                    problem = proto.version_problem(msg["v"])
+                    if problem:
+                        log.warning("%s speaks protocol %s: refused", conn.peer, msg["v"])
+                        conn.close(problem, tell=True)
+                        return
+                    if not self._seat(conn, grant, msg, now):
+                        return
+                    hello = True
+                    continue
+                self._handle(conn, msg, now)
+            # Tick at once: with no hold window the verdict goes out without waiting
+            # for the tick loop to be scheduled (a no-op when nothing is due).
+            self.match.tick(self.clock())
+            if len(buffer) >= proto.MAX_LINE:
+                log.warning("%s sent a message over %d bytes: closed", conn.peer, proto.MAX_LINE)
+                conn.close("message too long", tell=True)
+                return
+
+    def _seat(
+        self, conn: _Conn, grant: tuple[str, int | None], msg: dict[str, Any], now: float
+    ) -> bool:
+        role, seat = grant
+        if role == "watch" or msg.get("role") == "watch":
+            self.match.attach_watcher(conn)
+            log.info("%s watches", conn.peer)
+            return True
+        assert seat is not None
+        if self.match.seat_taken(seat):
+            log.warning("%s tried seat %d, which is taken: refused", conn.peer, seat + 1)
+            conn.close("that seat is taken: someone already joined with this code", tell=True)
+            return False
+        if self.match.finished:
+            conn.close("the game is over", tell=True)
+            return False
+        name = _clean_name(msg.get("name"))
+        if name and not self.match.started and name not in self.match.names:
+            self.match.seats[seat].name = name
+        conn.seat = seat
+        self.match.attach(seat, conn, conn.stamper, now)
+        return True
+
+    def _handle(self, conn: _Conn, msg: dict[str, Any], now: float) -> None:
+        kind = msg["t"]
+        if kind == "pong":
+            t0 = msg["t0"]
+            if t0 in conn.pings:
+                del conn.pings[t0]
+                conn.stamper.add_sample(t0, msg["tc"], now)
+        elif kind == "ping":
+            conn.send(proto.encode("pong", t0=msg["t0"], tc=now))
+        elif kind == "action":
+            if conn.seat is None:
+                conn.send(
+                    proto.encode("verdict", id=msg["id"], ok=False, reason="spectators cannot play")
+                )
+                return
+            self.match.receive_action(conn.seat, msg, now)
+        elif kind == "decide":
+            problem = self.match.decide(conn.seat, msg["what"], now)
+            if problem:
+                conn.send(proto.encode("error", reason=problem))
+        elif kind == "bye":
+            conn.close("left: " + msg["reason"][:60])
+        elif kind == "error":
+            log.info("%s reports: %s", conn.peer, msg["reason"][:100])
+
+    async def _pinger(self, conn: _Conn) -> None:
+        """Pings: quickly at first (to settle the clock estimate), then every second."""
+        n = 0
+        while not conn.closed:
+            now = self.clock()
+            if now - conn.heard > self.limits.dead_after:
+                log.warning("%s silent for %.0f s: dropped", conn.peer, now - conn.heard)
+                conn.close("silent")
+                return
+            conn.pings[now] = None
+            if len(conn.pings) > 32:
+                conn.pings.pop(next(iter(conn.pings)))
+            conn.send(proto.encode("ping", t0=now))
+            n += 1
+            await asyncio.sleep(0.05 if n < 6 else self.limits.ping_every)
+
+    def _lost(self, conn: _Conn, reason: str) -> None:
+        self._conns.discard(conn)
+        if conn.seat is not None:
+            log.info("seat %d connection closed (%s)", conn.seat + 1, reason)
+            if self.match.seats[conn.seat].link is conn:
+                self.match.drop(conn.seat, self.clock())
+        else:
+            self.match.detach_watcher(conn)
+
+    # ------------------------------------------------------------ match hooks
+
+    def _take_over(self, seat: int) -> None:
+        """A computer takes the seat of a player who did not come back."""
+        loop = asyncio.get_running_loop()
+        bot = make_bot(
+            "medium",
+            seat,
+            seed=int(self.clock() * 1000) % 2**32,
+            mode=self.game.mode,
+            reaction=self.bot_reaction,
+        )
+        driver_box: list[BotDriver] = []
+        local = LocalSeat(self, seat, lambda msg: driver_box[0].handle(msg))
+
+        def send(action: Action, at: float) -> None:
+            local.press(action, at)
+
+        driver = BotDriver(bot, send, self.clock, loop.call_later)
+        driver_box.append(driver)
+        self._bots[seat] = driver
+        self.match.attach(seat, local, Stamper.local(self.cap), self.clock())
+
+    def _result_text(self) -> str:
+        """The result in the words of a local game (the play layer's)."""
+        from spit.play.status import result_text
+
+        return result_text(self.game, self.match.names)
+
+    def _on_outcomes(self, outcomes: list[Any]) -> None:
+        if self._archiver is not None:
+            self._archiver(outcomes)
+
+    def _times(self) -> list[float]:
+        if self._archiver is not None:
+            return list(self._archiver.times())
+        from spit.store.replays import times_from_log
+
+        return times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
+
+    def _replay_json(self) -> dict[str, Any]:
+        from spit.store.replays import PlayerInfo, new_meta, replay_data
+
+        meta = (
+            self._archiver.meta
+            if self._archiver is not None
+            else new_meta([PlayerInfo(n) for n in self.match.names])
+        )
+        times = self._times()
+        game = self.game
+        if len(times) != len(game.actions):
+            times = [0.0] * (len(game.actions) - len(times)) + times
+        return replay_data(game, times, meta)
+
+    def _save(self) -> str:
+        """Keep the unfinished game in the host's saved games (``spit resume``)."""
+        from spit.store.replays import PlayerInfo, new_meta
+        from spit.store.resume import new_save_path, save_game
+
+        try:
+            if self._archiver is not None:
+                problem = self._archiver.save_now()
+                if problem:
+                    raise OSError(problem)
+                path = self._archiver.save_path
+            else:
+                meta = new_meta([PlayerInfo(n) for n in self.match.names])
+                path = save_game(self.game, self._times(), meta, new_save_path(self.game, meta))
+        except (OSError, ValueError) as exc:
+            return f"the match could not be saved on the host: {exc}"
+        log.info("match saved to %s", path)
+        return "the match was saved on the host: `spit resume` there picks it up again"
+
+
+def _clean_name(value: Any) -> str:
+    if not isinstance(value, str):
+        return ""
+    return "".join(c for c in value if c.isprintable())[:20].strip()
+
+
+def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host``, ``host:port`` or ``[v6]:port`` -> (host, port); ValueError if not."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+    elif text.count(":") == 1:
+        host, _, port_text = text.partition(":")
+    else:
+        host, port_text = text, ""
+    if not host:
+        raise ValueError(f"no host in {text!r}")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(f"bad port in {text!r}")
+    return host, int(port_text)

@@ -1,0 +1,408 @@
+"""The host's match: one engine and one arbiter, seats linked to players, verdicts out.
+
+``Match`` knows no sockets: a seat is a ``Link`` (anything with ``send(bytes)``)
+and a ``Stamper``. It turns each received action into an input stamped with
+its estimated press time, ticks the arbiter a *hold window* behind the clock
+(so inputs that arrive within the window of their press are ordered by press
+time, R11), and sends each seat its verdicts, the events as that seat may see
+them, and its own observation. A dropped seat pauses the game; it may rejoin
+within ``rejoin_timeout`` seconds, after which the other player chooses: a
+computer takes the seat, or the match is saved on the host.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from spit.engine import Action, Game
+from spit.net import protocol as proto
+from spit.net.stamping import Stamper
+from spit.realtime.arbiter import Applied, Arbiter, Clock, Outcome, Rejected, Timing
+
+log = logging.getLogger("spit.net")
+
+#: Seconds a dropped player has to come back (the issue's 60 s).
+REJOIN_TIMEOUT = 60.0
+#: Unanswered actions a seat may have in flight; more is a flood.
+MAX_PENDING = 32
+
+
+class Link(Protocol):
+    """Where a seat's (or a spectator's) messages go."""
+
+    def send(self, data: bytes) -> None:
+        """Deliver one encoded message line (must not block)."""
+
+
+@dataclass(slots=True)
+class Seat:
+    """One player's place at the table."""
+
+    number: int
+    name: str
+    link: Link | None = None
+    stamper: Stamper = field(default_factory=Stamper)
+    pending: deque[tuple[int, Action]] = field(default_factory=deque)
+    dropped_at: float | None = None
+    offered: bool = False
+    last_obs: dict[str, Any] | None = None
+    computer: bool = False
+
+
+class Match:
+    """One networked game on the host."""
+
+    def __init__(
+        self,
+        game: Game,
+        timing: Timing | None = None,
+        clock: Clock | None = None,
+        window: float = 0.07,
+        names: tuple[str, str] = ("Player 1", "Player 2"),
+        rejoin_timeout: float = REJOIN_TIMEOUT,
+        replay: Callable[[], dict[str, Any]] | None = None,
+        on_outcomes: Callable[[list[Outcome]], None] | None = None,
+        on_save: Callable[[], str] | None = None,
+        result_text: Callable[[], str] | None = None,
+    ) -> None:
+        import time
+
+        if not 0 <= window <= 1:
+            raise ValueError("the hold window must be 0..1 second")
+        self.game = game
+        self.clock: Clock = clock or time.monotonic
+        self.window = window
+        self.rejoin_timeout = rejoin_timeout
+        self.arbiter = Arbiter(game, timing, self.clock)
+        now = self.clock()
+        self.arbiter.pause(now)  # nothing runs until both seats are taken
+        self.seats = (Seat(0, names[0]), Seat(1, names[1]))
+        self.watchers: list[Link] = []
+        self.started = False
+        self.finished = False
+        self.closed_reason: str | None = None
+        self._horizon = now
+        self._replay = replay
+        self._on_outcomes = on_outcomes
+        self._on_save = on_save
+        self._result_text = result_text
+        #: called with a seat number when a computer should take it over (set by the host)
+        self.take_over: Callable[[int], None] | None = None
+        #: called when the schedule may have changed (a new input: tick sooner)
+        self.wake: Callable[[], None] = lambda: None
+        self._late = False
+
+    # ------------------------------------------------------------------ seats
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names."""
+        return (self.seats[0].name, self.seats[1].name)
+
+    def _welcome(self, seat: int | None) -> bytes:
+        return proto.encode(
+            "welcome",
+            seat=seat,
+            mode=self.game.mode,
+            config=self.game.config.to_dict(),
+            names=list(self.names),
+            window=self.window,
+            seats=[s.link is not None and s.dropped_at is None for s in self.seats],
+        )
+
+    def attach(self, number: int, link: Link, stamper: Stamper, now: float) -> None:
+        """Seat a player (first join or rejoin): welcome, state, and resume if all are here."""
+        seat = self.seats[number]
+        rejoin = seat.dropped_at is not None
+        seat.link = link
+        seat.stamper = stamper
+        seat.pending.clear()
+        seat.dropped_at = None
+        seat.offered = False
+        seat.last_obs = None
+        link.send(self._welcome(number))
+        self._send_state(seat)
+        log.info("seat %d %s (%s)", number + 1, "rejoined" if rejoin else "joined", seat.name)
+        self._maybe_start(now)
+
+    def attach_watcher(self, link: Link) -> None:
+        """A spectator: public information only."""
+        self.watchers.append(link)
+        link.send(self._welcome(None))
+        link.send(proto.encode("state", obs=self._public_obs()))
+
+    def detach_watcher(self, link: Link) -> None:
+        """A spectator left."""
+        if link in self.watchers:
+            self.watchers.remove(link)
+
+    def seat_taken(self, number: int) -> bool:
+        """True if a player is connected to this seat."""
+        seat = self.seats[number]
+        return seat.link is not None and seat.dropped_at is None
+
+    def _maybe_start(self, now: float) -> None:
+        if self.finished or not all(self.seat_taken(s.number) for s in self.seats):
+            return
+        horizon = max(self._horizon, now - self.window)
+        self.arbiter.resume(horizon)
+        self._horizon = horizon
+        if not self.started:
+            self.started = True
+            log.info("game starts: %s v %s", *self.names)
+        self._broadcast(proto.encode("resumed", names=list(self.names)))
+        self.wake()
+
+    def drop(self, number: int, now: float, why: str = "dropped") -> None:
+        """A seat's connection was lost: pause the game and start the rejoin countdown."""
+        seat = self.seats[number]
+        if seat.link is None or seat.dropped_at is not None:
+            return
+        seat.link = None
+        seat.dropped_at = now
+        if self.finished:
+            return
+        log.warning(
+            "seat %d (%s) %s: game paused for %.0f s",
+            number + 1,
+            seat.name,
+            why,
+            self.rejoin_timeout,
+        )
+        if self.started and not self.arbiter.paused:
+            # Whatever was pressed before the drop still counts: settle it now.
+            self._tick_to(max(self._horizon, now))
+            self.arbiter.pause(self._horizon)
+        self._broadcast(
+            proto.encode("paused", why="dropped", seat=number, left=self.rejoin_timeout)
+        )
+
+    def decide(self, number: int | None, what: str, now: float) -> str | None:
+        """The present player's choice after a seat's timeout: ``bot`` or ``save``.
+
+        Returns a reason if the choice is not possible now.
+        """
+        gone = [s for s in self.seats if s.dropped_at is not None and s.offered]
+        if not gone or (number is not None and self.seats[number].dropped_at is not None):
+            return "there is nothing to decide now"
+        if what == "bot":
+            for seat in gone:
+                seat.computer = True
+                seat.name = f"{seat.name} (computer)"
+                if self.take_over is not None:
+                    self.take_over(seat.number)
+            return None
+        if what == "save":
+            message = self._on_save() if self._on_save is not None else "match not saved"
+            self.close(message)
+            return None
+        return f"unknown choice {what[:10]!r}: bot or save"
+
+    def check_timeouts(self, now: float) -> None:
+        """Offer the choice once a dropped seat's countdown has run out."""
+        for seat in self.seats:
+            if (
+                seat.dropped_at is not None
+                and not seat.offered
+                and not self.finished
+                and now - seat.dropped_at >= self.rejoin_timeout
+            ):
+                seat.offered = True
+                log.warning("seat %d did not come back: the other player chooses", seat.number + 1)
+                self._broadcast(proto.encode("choose", seat=seat.number, options=["bot", "save"]))
+        if (
+            not self.finished
+            and self.started
+            and all(s.dropped_at is not None and s.offered for s in self.seats)
+        ):
+            # Nobody is left to choose: keep the match for `spit resume` on the host.
+            log.warning("both players are gone: the match is saved")
+            self.decide(None, "save", now)
+
+    def close(self, reason: str) -> None:
+        """End the match for everyone (the host quits, or the match was saved)."""
+        if self.closed_reason is not None:
+            return
+        self.closed_reason = reason
+        self.finished = True
+        self._broadcast(proto.encode("bye", reason=reason))
+        self.wake()
+
+    # ------------------------------------------------------------------ input
+
+    def receive_action(self, number: int, msg: dict[str, Any], arrival: float) -> None:
+        """A checked ``action`` message from seat ``number`` that arrived at ``arrival``."""
+        seat = self.seats[number]
+        msg_id = msg["id"]
+        try:
+            action = proto.parse_action(msg["a"])
+        except proto.ProtocolError as exc:
+            self._verdict(seat, msg_id, False, str(exc))
+            return
+        if action.player != number:
+            log.warning("seat %d sent an action for the other seat: refused", number + 1)
+            self._verdict(seat, msg_id, False, "that action is for the other seat")
+            return
+        if self.finished:
+            self._verdict(seat, msg_id, False, "the game is over")
+            return
+        if self.arbiter.paused:
+            self._verdict(seat, msg_id, False, "the game is paused")
+            return
+        if len(seat.pending) >= MAX_PENDING:
+            self._verdict(seat, msg_id, False, "too many moves at once")
+            return
+        stamp = seat.stamper.stamp(float(msg["at"]), arrival)
+        stamp = max(stamp, self.arbiter.start_time)
+        seat.pending.append((msg_id, action))
+        self.arbiter.submit(action, at=stamp)
+        self.wake()
+
+    def submit_local(
+        self, number: int, msg_id: int, action: Action, at: float, arrival: float
+    ) -> None:
+        """An action from a seat on the host itself (its keyboard, or a computer)."""
+        self.receive_action(number, {"id": msg_id, "a": action.to_json(), "at": at}, arrival)
+
+    # ------------------------------------------------------------------ time
+
+    def wake_at(self) -> float | None:
+        """When (host clock) ``tick`` next has work: the next deadline plus the window."""
+        if self.finished:
+            return None
+        times = []
+        if not self.arbiter.paused:
+            deadline = self.arbiter.next_deadline()
+            if deadline is not None:
+                times.append(deadline + self.window)
+        for seat in self.seats:
+            if seat.dropped_at is not None and not seat.offered:
+                times.append(seat.dropped_at + self.rejoin_timeout)
+        return min(times) if times else None
+
+    def tick(self, now: float) -> None:
+        """Apply everything pressed before ``now - window``; send what changed."""
+        self.check_timeouts(now)
+        if self.finished or self.arbiter.paused:
+            return
+        self._tick_to(now - self.window)
+
+    def _tick_to(self, horizon: float) -> None:
+        if horizon < self._horizon:
+            return
+        self._horizon = horizon
+        outcomes = self.arbiter.tick(horizon)
+        if not outcomes:
+            return
+        for outcome in outcomes:
+            self._announce(outcome)
+        if self._on_outcomes is not None:
+            self._on_outcomes(outcomes)
+        for seat in self.seats:
+            self._send_state(seat)
+        if self.watchers:
+            public = proto.encode("state", obs=self._with_timer(self._public_obs()))
+            for link in self.watchers:
+                link.send(public)
+        if self.game.over and not self.finished:
+            self._game_over()
+
+    def _announce(self, outcome: Outcome) -> None:
+        player = outcome.action.player
+        seat = self.seats[player] if player in (0, 1) else None
+        if isinstance(outcome, Rejected):
+            if seat is not None:
+                msg_id = self._pop_pending(seat, outcome.action)
+                if msg_id is not None:
+                    self._verdict(seat, msg_id, False, outcome.reason)
+            return
+        assert isinstance(outcome, Applied)
+        if seat is not None:
+            msg_id = self._pop_pending(seat, outcome.action)
+            if msg_id is not None:
+                self._verdict(seat, msg_id, True)
+        at = round(outcome.time - self.arbiter.start_time, 4)
+        action = outcome.action.to_json()
+        by = player if seat is not None else None
+        mode = self.game.mode
+        # Spit hides nothing in events; Speed hides each drawn card from the other seat.
+        shown: dict[int | None, bytes] = {}
+        for number in (0, 1, None):
+            if mode == "spit" and shown:
+                shown[number] = shown[0]
+                continue
+            shown[number] = proto.encode(
+                "events",
+                at=at,
+                by=by,
+                action=action,
+                events=proto.events_json(outcome.events, mode, number),
+            )
+        for s in self.seats:
+            if s.link is not None:
+                s.link.send(shown[s.number])
+        for link in self.watchers:
+            link.send(shown[None])
+
+    def _pop_pending(self, seat: Seat, action: Action) -> int | None:
+        for i, (msg_id, pending) in enumerate(seat.pending):
+            if pending == action:
+                del seat.pending[i]
+                return msg_id
+        return None
+
+    def _verdict(self, seat: Seat, msg_id: int, ok: bool, reason: str = "") -> None:
+        if seat.link is None:
+            return
+        if ok:
+            seat.link.send(proto.encode("verdict", id=msg_id, ok=True))
+        else:
+            seat.link.send(proto.encode("verdict", id=msg_id, ok=False, reason=reason[:300]))
+
+    def _send_state(self, seat: Seat) -> None:
+        if seat.link is None:
+            return
+        obs = proto.observation_json(self.game.observation(seat.number))  # type: ignore[attr-defined]
+        if obs != seat.last_obs:
+            seat.last_obs = obs
+            seat.link.send(proto.encode("state", obs=self._with_timer(obs)))
+
+    def _with_timer(self, obs: dict[str, Any]) -> dict[str, Any]:
+        """The observation with the running timer: seconds left (on the host's clock,
+        the hold window included) and what it is for, so screens can count down."""
+        timer = None if self.arbiter.paused else self.arbiter.timer()
+        if timer is None:
+            return obs
+        left = max(0.0, timer[0] + self.window - self.clock())
+        return {**obs, "timer": [round(left, 3), timer[1]]}
+
+    def _public_obs(self) -> dict[str, Any]:
+        """What a spectator sees: the public part of player 1's observation."""
+        obs = proto.observation_json(self.game.observation(0))  # type: ignore[attr-defined]
+        obs["player"] = None
+        obs["legal"] = []
+        if self.game.mode == "speed":
+            obs["hand"] = []
+        return obs
+
+    def _game_over(self) -> None:
+        self.finished = True
+        game = self.game
+        text = self._result_text() if self._result_text is not None else game.result
+        log.info("game over: %s", text)
+        self._broadcast(
+            proto.encode("over", winner=game.winner, result=game.result[:20], text=text[:300])
+        )
+        if self._replay is not None:
+            self._broadcast(proto.encode("replay", data=self._replay()))
+
+    def _broadcast(self, data: bytes) -> None:
+        for seat in self.seats:
+            if seat.link is not None:
+                seat.link.send(data)
+        for link in self.watchers:
+            link.send(data)

@@ -1,0 +1,345 @@
+"""The network screens: the board of a hosted or joined game, hosting, joining.
+
+``NetGameScreen`` is the game board fed by a ``RemoteSession`` (what the host
+sends); ``HostScreen`` runs the host in this app and seats this keyboard;
+``JoinScreen`` asks for the address and code, then connects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Checkbox, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from spit.net.client import Guest, JoinError
+from spit.net.host import DEFAULT_PORT, Host, split_address
+from spit.net.runner import host_game, host_timing, keep_replay, public_address
+from spit.net.view import RemoteSession
+from spit.play.keys import key_of_event
+from spit.tui.screens import GameScreen
+from spit.tui.widgets.board import TextBox
+
+if TYPE_CHECKING:
+    from spit.tui.app import SpitApp
+
+log = logging.getLogger("spit.tui")
+
+
+class NetGameScreen(GameScreen):
+    """The board of a network game: this screen's seat, the host's verdicts."""
+
+    def __init__(
+        self, session: RemoteSession, leave: Callable[[], Awaitable[None]] | None = None
+    ) -> None:
+        super().__init__(session.game.mode)
+        self.remote = session
+        self.session = session
+        self._leave = leave
+        self._gone = False
+        #: sends the answer to "choose" (bot or save) to the host; None: cannot
+        self.decider: Callable[[str], str | None] | None = None
+        #: what happened to the replay the host sent (guests keep a copy)
+        self.keep_replays = True
+
+    def new_game(self) -> None:
+        """The game is the host's: show it."""
+        self.session = self.remote
+        self.error = None
+        self._painted = -1
+        self.check_size()
+        self.run_tick()
+
+    def deliver(self, msg: dict[str, Any]) -> None:
+        """A message from the host: update the view and repaint."""
+        try:
+            self.remote.receive(msg)
+            if msg["t"] == "replay" and self.keep_replays:
+                self.remote.replay_note = keep_replay(msg["data"])
+        except Exception as exc:  # a bad message must not end the app
+            self.fail(exc)
+            return
+        if self.showing:
+            self.run_tick()
+
+    @property
+    def showing(self) -> bool:
+        """True while this board is on screen (not yet left)."""
+        return self.is_mounted and not self._gone
+
+    def ended(self, reason: str) -> None:
+        """The connection is over (the host quit, the network failed, the game ended)."""
+        self.remote.lost(reason)
+        if self.showing:
+            self.run_tick()
+
+    def on_key(self, event: events.Key) -> None:
+        """B or S answer the host's question about a player who did not come back."""
+        key = key_of_event(event.key, event.character)
+        if self.remote.choice is not None and key in ("b", "s"):
+            event.stop()
+            event.prevent_default()
+            self.decide("bot" if key == "b" else "save")
+            return
+        super().on_key(event)
+
+    def decide(self, what: str) -> None:
+        """Send the choice (bot or save); the host answers with what follows."""
+        sender = self.decider
+        if sender is not None:
+            problem = sender(what)
+            if problem:
+                self.remote._set_flash(problem, None, self.now())
+        self.remote.choice = None
+        self.run_tick()
+
+    def action_pause(self) -> None:
+        """A network game runs on at the host: it cannot be paused from here."""
+        self.remote._set_flash("a network game cannot be paused", None, self.now())
+        self.run_tick()
+
+    def action_again(self) -> None:
+        """After the game: back to the menu (the host deals any new game)."""
+        if self.remote.game.over or self.remote.ended:
+            self.action_menu()
+
+    def action_leave(self) -> None:
+        """Esc: leave at once (the host keeps the game; see docs/network.md)."""
+        self.action_menu()
+
+    def action_menu(self) -> None:
+        """Leave the game (and close the connection or stop hosting)."""
+        self._gone = True
+        if self._timer is not None:
+            self._timer.stop()
+        if self._leave is not None:
+            leave, self._leave = self._leave, None
+            self.run_worker(leave(), exclusive=False)
+        self.app.pop_screen()
+
+    def repaint(self, now: float | None = None) -> None:
+        """The board, with the replay note once the game is over."""
+        super().repaint(now)
+        note = self.remote.replay_note
+        if note and self.remote.game.over and self.remote.flash is None:
+            self.query_one("#flash", TextBox).set(note)
+
+
+class HostScreen(NetGameScreen):
+    """Hosts a game from this app: the join line first, then this keyboard plays seat 1."""
+
+    def __init__(self, options: argparse.Namespace) -> None:
+        super().__init__(RemoteSession(None), leave=self._stop)
+        self.options = options
+        self.host: Host | None = None
+        self.keep_replays = False  # the host keeps its own records
+        self.join_line = ""
+
+    @property
+    def spit_app(self) -> SpitApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        self.remote.keymap = self.spit_app.keymap
+        self.remote.waiting = "Starting the host..."
+        super().on_mount()
+        self.run_worker(self._serve(), exclusive=True)
+
+    async def _serve(self) -> None:
+        opts = self.options
+        try:
+            game = host_game(opts.mode, tuple(opts.variant or ()), opts.seed, opts.target)
+            names = (opts.name or self.spit_app.names[0], "Guest")
+            self.host = Host(
+                game,
+                timing=host_timing(),
+                window=opts.window,
+                cap=opts.cap,
+                bind=opts.bind,
+                port=opts.port,
+                remote_seats=(1,),
+                names=names,
+                rejoin_timeout=opts.rejoin,
+                record=True,
+            )
+            await self.host.start()
+        except (OSError, ValueError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            self.remote.lost(f"cannot host: {reason}")
+            self.run_tick()
+            return
+        host = self.host
+        local = host.local_seat(0, self.deliver)
+        self.remote.send = local.press
+        self.decider = local.decide
+        self.join_line = host.join_line(1, public_address(host.bind))
+        self.remote.waiting = f"Give the other player: {self.join_line}"
+        self.remote.version += 1
+        if self.showing:
+            self.run_tick()
+        try:
+            await host.run()
+            await asyncio.sleep(0.2)  # the last messages (result, replay) go out
+        finally:
+            await host.close("the game is over; the host has closed")
+
+    async def _stop(self) -> None:
+        if self.host is not None:
+            await self.host.close("the host left the game")
+
+
+def host_options(
+    mode: str, bind: str = "127.0.0.1", port: int = DEFAULT_PORT
+) -> argparse.Namespace:
+    """Hosting options as ``spit host`` would give them (for the menu)."""
+    from spit.net.host import DEFAULT_WINDOW
+
+    return argparse.Namespace(
+        mode=mode,
+        variant=None,
+        seed=None,
+        target=None,
+        window=DEFAULT_WINDOW,
+        cap=0.15,
+        bind=bind,
+        port=port,
+        rejoin=60.0,
+        name="",
+    )
+
+
+HOST_CHOICES = {
+    "spit-local": ("Spit, this machine only (127.0.0.1)", "spit", "127.0.0.1"),
+    "spit-lan": ("Spit, open to my network (0.0.0.0)", "spit", "0.0.0.0"),
+    "speed-local": ("Speed, this machine only (127.0.0.1)", "speed", "127.0.0.1"),
+    "speed-lan": ("Speed, open to my network (0.0.0.0)", "speed", "0.0.0.0"),
+}
+
+
+class HostSetupScreen(ModalScreen[str | None]):
+    """Host a game: which game, and who may reach it."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="level-box"):
+            yield Static(
+                "[b]Host a game[/b]: the other player joins with spit join", classes="hint"
+            )
+            yield OptionList(
+                *[Option(text, id=key) for key, (text, _, _) in HOST_CHOICES.items()],
+                id="host-choices",
+            )
+            yield Static(f"Port {DEFAULT_PORT} (TCP).   Enter: host   Esc: back", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#host-choices", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class JoinScreen(Screen[None]):
+    """Join a game: the host's address and the join code it gave."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]  # noqa: RUF012
+
+    def __init__(
+        self, address: str = "", code: str = "", watch: bool = False, auto: bool = False
+    ) -> None:
+        super().__init__()
+        self.address = address
+        self.code = code
+        self.watch_only = watch
+        self.auto = auto
+        self.guest: Guest | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="join-box"):
+            yield Static("[b]Join a game[/b]: type the line the host gave you", classes="hint")
+            yield Input(
+                self.address, placeholder="host address, e.g. 192.168.1.5:7788", id="join-address"
+            )
+            yield Input(
+                self.code, placeholder="join code, e.g. abcde-fghjk-mnpq-rstv", id="join-code"
+            )
+            yield Checkbox("only watch", self.watch_only, id="join-watch")
+            yield Static("", id="join-note")
+            yield Static("Enter: join   Esc: back", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#join-address", Input).focus()
+        if self.auto:
+            self.join()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "join-address":
+            self.query_one("#join-code", Input).focus()
+        else:
+            self.join()
+
+    def note(self, text: str) -> None:
+        """Say something under the form."""
+        self.query_one("#join-note", Static).update(text)
+
+    def join(self) -> None:
+        """Connect with what the form says."""
+        address = self.query_one("#join-address", Input).value
+        code = self.query_one("#join-code", Input).value
+        watch = self.query_one("#join-watch", Checkbox).value
+        try:
+            host, port = split_address(address)
+        except ValueError as exc:
+            self.note(f"[b red]{escape(str(exc))}[/]")
+            return
+        self.note(f"Connecting to {escape(host)}:{port}...")
+        self.run_worker(self._connect(host, port, code, watch), exclusive=True)
+
+    async def _connect(self, host: str, port: int, code: str, watch: bool) -> None:
+        app: Any = self.app
+        session = RemoteSession(None, keymap=app.keymap)
+        screen = NetGameScreen(session, leave=self._leave)
+        try:
+            # the default "Player 1" would clash with the host's: send only a chosen name
+            name = "" if app.names[0] in ("Player 1", "Player 2") else app.names[0]
+            guest = await Guest.connect(
+                host, port, code, watch=watch, name=name, on_message=screen.deliver
+            )
+        except JoinError as exc:
+            self.note(f"[b red]Cannot join: {escape(str(exc))}[/]")
+            return
+        self.guest = guest
+        if not watch:
+            session.send = guest.action
+            screen.decider = guest.decide
+        self.note("")
+        self.app.push_screen(screen)
+
+        async def watch_end() -> None:
+            await guest.done.wait()
+            screen.ended(guest.ended or "the connection ended")
+
+        self.run_worker(watch_end(), exclusive=False)
+
+    async def _leave(self) -> None:
+        if self.guest is not None:
+            with contextlib.suppress(Exception):
+                await self.guest.close()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,120 @@
+"""The host and join screens through Textual's Pilot, with a real host on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from tests.support.net import LIMIT, bot_guest, quick_host
+
+from spit.bots.sim import new_game
+from spit.engine import Phase
+from spit.net.codes import split_code
+from spit.tui.app import SpitApp
+from spit.tui.netscreens import HostScreen, JoinScreen, NetGameScreen, host_options
+from spit.tui.widgets.board import TextBox
+
+SIZE = (80, 24)
+
+
+def text(app: SpitApp, name: str) -> str:
+    return app.screen.query_one(f"#{name}", TextBox).text.plain
+
+
+async def until(pilot, test: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Let the app run until ``test()`` holds."""
+
+    async def wait() -> None:
+        while not test():
+            await pilot.pause(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
+    app = SpitApp(record=False)
+    screen = HostScreen(host_options("speed", port=0))
+    app.start_screen = screen  # type: ignore[attr-defined]
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
+        host = screen.host
+        assert host is not None
+        await pilot.pause(0.05)
+        status = text(app, "status")
+        assert status.startswith("Give the other player: spit join 127.0.0.1:")
+        assert host.codes[1] in status
+        # our own hand face up, the guest's seat face down
+        assert "░" in text(app, "p2-cards") and "░" not in text(app, "p1-cards")
+        guest, _ = await bot_guest(host, 1, "speed")
+        await until(pilot, lambda: "Give the other player" not in text(app, "status"))
+        await pilot.press("1")  # ready
+        await until(pilot, lambda: host.game.phase is not Phase.OPENING)
+        await until(pilot, lambda: "Play!" in text(app, "status") or host.game.over)
+        await pilot.press("escape")  # stop hosting
+        await asyncio.wait_for(guest.done.wait(), 5)
+        assert guest.ended == "the host left the game"
+        await guest.close()
+
+
+async def test_join_screen_connects_and_shows_the_board() -> None:
+    async def body() -> None:
+        game = new_game("speed", (), 21)
+        host = quick_host(game, remote_seats=(0, 1))
+        await host.start()
+        run = asyncio.create_task(host.run())
+        try:
+            bot, _ = await bot_guest(host, 0, "speed")
+            app = SpitApp(record=False)
+            app.start_screen = JoinScreen()  # type: ignore[attr-defined]
+            async with app.run_test(size=SIZE) as pilot:
+                # a wrong code first: a clear message, the form stays
+                fp, _secret = split_code(host.codes[1])
+                await pilot.press(*f"127.0.0.1:{host.port}", "enter")
+                await pilot.press(*f"{fp}zzzzzzzz", "enter")
+                note = app.screen.query_one("#join-note")
+                await until(pilot, lambda: "Cannot join" in str(note.render()))
+                assert isinstance(app.screen, JoinScreen)
+                code_input = app.screen.query_one("#join-code")
+                code_input.value = host.codes[1]  # type: ignore[attr-defined]
+                code_input.focus()
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                await until(pilot, lambda: "░" in text(app, "p1-cards"))
+                assert "░" not in text(app, "p2-cards")  # our own hand (seat 2, on top)
+                await pilot.press("0")  # our call key: ready
+                await until(pilot, lambda: game.phase is not Phase.OPENING)
+                await pilot.press("escape")
+                await pilot.pause(0.1)
+            await bot.close()
+        finally:
+            run.cancel()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_title_menu_opens_host_and_join() -> None:
+    from textual.widgets import OptionList
+
+    from spit.tui.netscreens import HostSetupScreen
+    from spit.tui.screens import TitleScreen
+
+    app = SpitApp(record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, TitleScreen)
+        menu = app.screen.query_one("#menu", OptionList)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        menu.highlighted = ids.index("join")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JoinScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        menu = app.screen.query_one("#menu", OptionList)
+        menu.highlighted = ids.index("host")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HostSetupScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)

@@ -1,0 +1,162 @@
+"""The guest's view: a RemoteSession fed by a host's match (fake clock, no sockets)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support import FakeClock
+from tests.support.net import race_position
+
+from spit.bots.sim import new_game
+from spit.engine import Action, Phase
+from spit.net import protocol as proto
+from spit.net.match import Match
+from spit.net.stamping import Stamper
+from spit.net.view import HIDDEN, RemoteSession
+from spit.play.keys import Row
+
+
+class ViewLink:
+    """Delivers the host's messages to a RemoteSession, as the client would."""
+
+    def __init__(self, view: RemoteSession) -> None:
+        self.view = view
+
+    def send(self, data: bytes) -> None:
+        self.view.receive(proto.decode(data, proto.HOST_TO_GUEST, proto.MAX_HOST_LINE))
+
+
+def seated(game: Any, clock: FakeClock) -> tuple[Match, RemoteSession, RemoteSession]:
+    match = Match(game, clock=clock, window=0.05)
+    views = []
+    for seat in (0, 1):
+        sent: list[tuple[Action, float]] = []
+
+        def send(action: Action, at: float, seat: int = seat, sent: list = sent) -> int:
+            sent.append((action, at))
+            match.receive_action(
+                seat, {"id": len(sent), "a": action.to_json(), "at": at}, clock.now
+            )
+            return len(sent)
+
+        view = RemoteSession(send, clock=clock)
+        match.attach(seat, ViewLink(view), Stamper.local(), clock.now)
+        views.append(view)
+    return match, views[0], views[1]
+
+
+def test_speed_opponents_hand_is_face_down_and_own_hand_shown() -> None:
+    clock = FakeClock()
+    game = new_game("speed", (), 5)
+    _, v0, v1 = seated(game, clock)
+    assert v0.seat == 0 and v1.seat == 1 and v0.started
+    assert v0.game.hands[0] == game.hands[0]
+    assert v0.game.hands[1] == [HIDDEN] * 5
+    assert v1.game.hands[0] == [HIDDEN] * 5
+    assert v0.game.reserve_size(1) == len(game.draw[1])
+
+
+def test_a_press_shows_at_once_then_a_refused_play_snaps_back_with_the_reason() -> None:
+    clock = FakeClock()
+    game, mine, theirs = race_position("speed")
+    match, v0, v1 = seated(game, clock)
+    clock.now += 0.1
+    match.tick(clock.now)
+    card = game.hands[1][theirs.source]
+    before = list(v1.game.hands[1])
+    # seat 1 loses the race: seat 0's card was pressed first
+    v0.press(v0.keymap.key(0, Row(mine.target), mine.source), at=clock.now)
+    clock.now += 0.01
+    v1.press(v1.keymap.key(1, Row(theirs.target), theirs.source), at=clock.now)
+    # pending: the card has left its slot for the pile before any verdict
+    assert v1.game.hands[1][theirs.source] is None
+    assert v1.game.piles[theirs.target][-1] == card
+    clock.now += 0.2
+    match.tick(clock.now)
+    v1.tick(clock.now)
+    assert v1.game.hands[1] == before  # snapped back
+    assert v1.flash is not None and v1.flash.player == 1
+    assert "too late" in v1.flash.text and "Player 1" in v1.flash.text
+    v0.tick(clock.now)
+    assert v0.game.piles[mine.target][-1] == game.piles[mine.target][-1]
+    assert "Player 1 played" in v0.news
+
+
+def test_both_players_keys_play_for_the_guests_seat() -> None:
+    clock = FakeClock()
+    game = new_game("spit", (), 6)
+    match, v0, _ = seated(game, clock)
+    v0.press(v0.keymap.calls[1], at=clock.now)  # player 2's call key, at seat 1's keyboard
+    clock.now += 0.1
+    match.tick(clock.now)
+    assert game.called[0] and not game.called[1]
+
+
+def test_a_spectator_cannot_press_and_sees_no_hand() -> None:
+    clock = FakeClock()
+    game = new_game("speed", (), 7)
+    match, _, _ = seated(game, clock)
+    watcher = RemoteSession(None, clock=clock)
+    match.attach_watcher(ViewLink(watcher))
+    assert watcher.seat is None
+    assert watcher.game.hands[0] == [HIDDEN] * 5 and watcher.game.hands[1] == [HIDDEN] * 5
+    watcher.press(watcher.keymap.calls[0], at=clock.now)
+    assert watcher.flash is not None and "watching" in watcher.flash.text
+
+
+def test_a_drop_shows_the_rejoin_countdown_and_the_choice() -> None:
+    clock = FakeClock()
+    game = new_game("spit", (), 8)
+    match = Match(game, clock=clock, window=0.05, rejoin_timeout=60)
+    view = RemoteSession(lambda a, at: 1, clock=clock)
+    match.attach(0, ViewLink(view), Stamper.local(), clock.now)
+    match.attach(1, ViewLink(RemoteSession(None, clock=clock)), Stamper.local(), clock.now)
+    match.drop(1, clock.now)
+    assert "Player 2 lost the connection: waiting 60 s" in view.status(clock.now)
+    clock.now += 45.2
+    assert "waiting 15 s" in view.status(clock.now)
+    clock.now += 15
+    match.tick(clock.now)
+    assert view.choice == 1 and "press B" in view.status(clock.now)
+
+
+def test_the_game_over_message_ends_the_view() -> None:
+    clock = FakeClock()
+    view = RemoteSession(None, clock=clock)
+    view.receive(
+        {
+            "t": "welcome",
+            "seat": 0,
+            "mode": "spit",
+            "config": {},
+            "names": ["A", "B"],
+            "window": 0.05,
+            "seats": [True, True],
+        }
+    )
+    view.receive({"t": "over", "winner": 1, "result": "R20", "text": "B wins the game!"})
+    assert view.game.phase is Phase.GAME_OVER and view.game.over
+    assert view.status(clock.now).startswith("B wins the game!")
+
+
+def test_when_both_players_are_gone_the_match_is_saved() -> None:
+    clock = FakeClock()
+    saved: list[str] = []
+
+    def save() -> str:
+        saved.append("saved")
+        return "the match was saved on the host"
+
+    match = Match(
+        new_game("spit", (), 9), clock=clock, window=0.05, rejoin_timeout=30, on_save=save
+    )
+    for seat in (0, 1):
+        match.attach(seat, ViewLink(RemoteSession(None, clock=clock)), Stamper.local(), clock.now)
+    match.drop(0, clock.now)
+    match.drop(1, clock.now)
+    clock.now += 29
+    match.tick(clock.now)
+    assert not saved and not match.finished
+    clock.now += 2
+    match.tick(clock.now)
+    assert saved == ["saved"] and match.finished

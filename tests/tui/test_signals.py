@@ -1,0 +1,110 @@
+"""SIGTERM and SIGHUP on a real ``spit play`` in a pseudo-terminal: saved, and the terminal sane.
+
+The app runs as a child process on a pty of 80x24 (as in a terminal window);
+the test presses keys, sends the signal, and reads everything the app wrote.
+Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from spit.store.resume import list_saved_games
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+LEAVE_ALT_SCREEN = b"\x1b[?1049l"
+SHOW_CURSOR = b"\x1b[?25h"
+MOUSE_OFF = b"\x1b[?1000l"
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+
+
+def read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float) -> bool:
+    """Read from ``fd`` into ``seen`` until ``wanted`` is in it (True) or time is up."""
+    end = time.monotonic() + timeout
+    while wanted not in seen:
+        left = end - time.monotonic()
+        if left <= 0:
+            return False
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            return False
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            return wanted in seen
+        if not chunk:
+            return wanted in seen
+        seen += chunk
+    return True
+
+
+def drain(fd: int, seen: bytearray, proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Read what is left until the child has exited and the pty is empty."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            if chunk:
+                seen += chunk
+                continue
+        if proc.poll() is not None:
+            return
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_saves_the_game_and_restores_the_terminal(
+    signum: int, isolated_dirs: Path
+) -> None:
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = dict(os.environ, PYTHONPATH=str(SRC), TERM="xterm-256color", COLUMNS="80", LINES="24")
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spit", "play", "--seed", "5"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    seen = bytearray()
+    try:
+        assert read_until(master, b"call SPIT!", seen, 30), seen[-400:]
+        os.write(master, b"1")
+        assert read_until(master, b"called", seen, 10), "player 1's call never showed"
+        mark = len(seen)
+        os.kill(proc.pid, signum)
+        drain(master, seen, proc, 15)
+        assert proc.wait(timeout=5) == 128 + signum
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    after = bytes(seen[mark:])
+    # the terminal is handed back: main screen, cursor shown, mouse reporting off
+    assert LEAVE_ALT_SCREEN in after and SHOW_CURSOR in after and MOUSE_OFF in after
+    # ... and the save is there, resumable, holding player 1's call
+    (saved,) = list_saved_games()
+    assert saved.ok and saved.replay.final.seed == 5
+    assert [a.player for a in saved.replay.final.actions] == [0]
+    if signum == signal.SIGTERM:  # (after a hang-up nobody can read the terminal)
+        assert b"saved" in after and b"spit resume" in after
