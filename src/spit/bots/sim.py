@@ -220,7 +220,7 @@ def default_jobs(games: int | None = None) -> int:
 #: end index, H4 round limit or None).
 Batch = tuple[int, str, str, str, tuple[str, ...], int, int, int, int | None]
 #: One game's result as plain data: (winner, result, rounds, moves, seconds).
-ResultRow = tuple[int | None, str, int, int, float]
+ResultRow = tuple[int | None, Result, int, int, float]
 
 _worker_hook: FinishHook | None = None
 

@@ -245,7 +245,7 @@ def fit_ratings(
 
 def expected_score(rating: float, other: float) -> float:
     """Elo's expected score of a player rated ``rating`` against one rated ``other``."""
-    return 1.0 / (1.0 + 10.0 ** ((other - rating) / ELO_SCALE))
+    return 1.0 / (1.0 + math.pow(10.0, (other - rating) / ELO_SCALE))
 
 
 __all__ = [

@@ -23,7 +23,9 @@ def _levels(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_tournament_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_tournament_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Add ``tournament`` to the ``spit`` command's sub-commands."""
     parser = subparsers.add_parser(
         "tournament",
@@ -53,7 +55,7 @@ def add_tournament_parser(subparsers: argparse._SubParsersAction) -> argparse.Ar
     parser.add_argument(
         "--json", action="store_true", help="no progress bar; print the results as JSON"
     )
-    parser.error = _one_line_error(parser.prog)  # type: ignore[method-assign]
+    parser.error = _one_line_error(parser.prog)  # type: ignore[assignment]
     parser.set_defaults(func=run_tournament)
     return parser
 

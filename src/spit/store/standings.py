@@ -22,6 +22,7 @@ from spit.bots.anchors import ANCHORS
 from spit.store import ratings
 from spit.store.glicko import Rating
 from spit.store.paths import database_path
+from spit.store.ratings import HistoryRow
 from spit.store.records import (
     SCHEMA_VERSION,
     GameResult,
@@ -105,7 +106,7 @@ class Standings:
 
     ratings: list[PlayerRating] = field(default_factory=list)
     head_to_head: list[HeadToHead] = field(default_factory=list)
-    history: list[ratings.HistoryRow] = field(default_factory=list)
+    history: list[HistoryRow] = field(default_factory=list)
 
     @property
     def computers(self) -> dict[str, dict[str, float]]:
@@ -131,7 +132,7 @@ class Standings:
 
 
 def standings_from(
-    results: Sequence[GameResult], history: Sequence[ratings.HistoryRow]
+    results: Sequence[GameResult], history: Sequence[HistoryRow]
 ) -> Standings:
     """Build the standings from results (oldest first) and rating history rows (in order)."""
     per_player: dict[tuple[str, str], list[Rating]] = {}
@@ -177,7 +178,7 @@ def standings_from(
     return Standings(rated, head_to_head, list(history))
 
 
-def load_history(path: Path | None = None) -> list[ratings.HistoryRow]:
+def load_history(path: Path | None = None) -> list[HistoryRow]:
     """Every stored rating history row, oldest first (read-only).
 
     A database made before ratings existed is rated in memory from its
