@@ -15,6 +15,6 @@ from __future__ import annotations
 
 #: ``ANCHORS[mode][level]``: the level's rating in that mode.
 ANCHORS: dict[str, dict[str, float]] = {
-    "spit": {"easy": 948.0, "medium": 1500.0, "hard": 2049.4, "expert": 2657.7},
-    "speed": {"easy": 1240.5, "medium": 1500.0, "hard": 1732.0, "expert": 2000.3},
+    "spit": {"easy": 916.5, "medium": 1500.0, "hard": 2037.6, "expert": 2626.3},
+    "speed": {"easy": 1251.5, "medium": 1500.0, "hard": 1728.5, "expert": 2000.1},
 }
