@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from tests.support import FakeClock, deal
 
-from spit.engine import STALL, Phase, call, card, play
+from spit.engine import STALL, Phase, SpitGame, call, card, play
 from spit.realtime.arbiter import Applied, Arbiter, Outcome, Rejected, Timing
 
 STUCK = ("8C 9C 10C JC QC", "8D 9D 10D JD QD")  # no top is next to a 5
 
 
-def race_game():  # the opening spit leaves play possible (a 6 on each side fits the 5)
+def race_game() -> SpitGame:  # the opening spit leaves play possible (a 6 on each side fits the 5)
     return deal(("6D JC JS QC QS", "6H JD JH QD QH"), ("5C 5H", "KD KC"))
 
 

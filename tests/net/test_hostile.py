@@ -216,3 +216,51 @@ async def join_with(host, code: str, key) -> tuple[Guest, object]:
     recorder = Recorder()
     guest = await Guest.connect("127.0.0.1", host.port, code, client_key=key, on_message=recorder)
     return guest, recorder
+
+
+async def test_too_many_connections_at_once_are_refused(host_log: LogLines) -> None:
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        game = new_game("speed", (), 5)
+        host = quick_host(game, limits=Limits(stall=0.5, max_connections=4))
+        await host.start()
+        streams = []
+        try:
+            for _ in range(4):  # strangers who connect and say nothing
+                streams.append(await asyncio.open_connection("127.0.0.1", host.port))
+            await asyncio.sleep(0.1)
+            with pytest.raises(JoinError):
+                await Guest.connect("127.0.0.1", host.port, host.codes[0], timeout=3)
+            assert host_log.has("too many connections at once, refused")
+            for _, writer in streams:
+                writer.close()
+            await asyncio.sleep(0.2)
+            guest, recorder = await join(host, 0)  # room again
+            await recorder.wait_for(lambda m: m["t"] == "welcome")
+            await guest.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_message_dripping_in_byte_by_byte_is_still_a_stall(host_log: LogLines) -> None:
+    async def body() -> None:
+        host = quick_host(new_game("spit", (), 2))  # stall limit 0.5 s
+        await host.start()
+        try:
+            guest, _ = await join(host, None, answer_pings=False)
+            guest.send_raw(b'{"t":"er')
+            for _ in range(30):  # a byte every 0.1 s for 3 s: each read comes in time
+                if guest.ended:
+                    break
+                await asyncio.sleep(0.1)
+                guest.send_raw(b"r")
+            assert guest.ended == "stalled"  # closed while still dripping
+            await closed(guest)
+            assert host_log.has("stalled in the middle of a message")
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)

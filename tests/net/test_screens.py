@@ -32,28 +32,34 @@ async def until(pilot, test: Callable[[], bool], timeout: float = 5.0) -> None:
 
 
 async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
-    app = SpitApp(record=False)
-    screen = HostScreen(host_options("speed", port=0))
-    app.start_screen = screen  # type: ignore[attr-defined]
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
-        host = screen.host
-        assert host is not None
-        await pilot.pause(0.05)
-        status = text(app, "status")
-        assert status.startswith("Give the other player: spit join 127.0.0.1:")
-        assert host.codes[1] in status
-        # our own hand face up, the guest's seat face down
-        assert "░" in text(app, "p2-cards") and "░" not in text(app, "p1-cards")
-        guest, _ = await bot_guest(host, 1, "speed")
-        await until(pilot, lambda: "Give the other player" not in text(app, "status"))
-        await pilot.press("1")  # ready
-        await until(pilot, lambda: host.game.phase is not Phase.OPENING)
-        await until(pilot, lambda: "Play!" in text(app, "status") or host.game.over)
-        await pilot.press("escape")  # stop hosting
-        await asyncio.wait_for(guest.done.wait(), 5)
-        assert guest.ended == "the host left the game"
-        await guest.close()
+    async def body() -> None:
+        app = SpitApp(record=False)
+        screen = HostScreen(host_options("speed", port=0))
+        app.start_screen = screen  # type: ignore[attr-defined]
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
+            host = screen.host
+            assert host is not None
+            await pilot.pause(0.05)
+            status = text(app, "status")
+            assert status.startswith("Give the other player: spit join 127.0.0.1:")
+            assert host.codes[1] in status
+            assert host.watch_code in text(app, "news") and "--watch" in text(app, "news")
+            # our own hand face up, the guest's seat face down
+            assert "░" in text(app, "p2-cards") and "░" not in text(app, "p1-cards")
+            guest, _ = await bot_guest(host, 1, "speed")
+            await until(pilot, lambda: "Give the other player" not in text(app, "status"))
+            await pilot.press("1")  # ready
+            await until(pilot, lambda: host.game.phase is not Phase.OPENING)
+            await until(pilot, lambda: "Play!" in text(app, "status") or host.game.over)
+            # a signal (SIGHUP, SIGTERM) saves local games: a network board has none to save
+            assert app.save_games_in_progress() == []
+            await pilot.press("escape")  # stop hosting
+            await asyncio.wait_for(guest.done.wait(), 5)
+            assert guest.ended == "the host left the game"
+            await guest.close()
+
+    await asyncio.wait_for(body(), LIMIT)
 
 
 async def test_join_screen_connects_and_shows_the_board() -> None:
@@ -94,27 +100,30 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
 
 
 async def test_title_menu_opens_host_and_join() -> None:
-    from textual.widgets import OptionList
+    async def body() -> None:
+        from textual.widgets import OptionList
 
-    from spit.tui.netscreens import HostSetupScreen
-    from spit.tui.screens import TitleScreen
+        from spit.tui.netscreens import HostSetupScreen
+        from spit.tui.screens import TitleScreen
 
-    app = SpitApp(record=False)
-    async with app.run_test(size=SIZE) as pilot:
-        assert isinstance(app.screen, TitleScreen)
-        menu = app.screen.query_one("#menu", OptionList)
-        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-        menu.highlighted = ids.index("join")
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, JoinScreen)
-        await pilot.press("escape")
-        await pilot.pause()
-        menu = app.screen.query_one("#menu", OptionList)
-        menu.highlighted = ids.index("host")
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, HostSetupScreen)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        app = SpitApp(record=False)
+        async with app.run_test(size=SIZE) as pilot:
+            assert isinstance(app.screen, TitleScreen)
+            menu = app.screen.query_one("#menu", OptionList)
+            ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+            menu.highlighted = ids.index("join")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, JoinScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            menu = app.screen.query_one("#menu", OptionList)
+            menu.highlighted = ids.index("host")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, HostSetupScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TitleScreen)
+
+    await asyncio.wait_for(body(), LIMIT)

@@ -86,3 +86,13 @@ def test_rules_prints_the_rules_and_keys(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     assert "Spit" in out and "Speed" in out
     assert "one rank up or down" in out and "q w e r t" in out
+
+
+def test_play_vs_match_me(launched: list[SpitApp], capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "--vs", "match-me"]) == 0
+    assert launched[-1].opponents == {1: "match-me"}
+    assert cli.main(["speed", "--vs", "me:Ann"]) == 0
+    assert launched[-1].opponents == {1: "me:Ann"}
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--vs", "me:"])
+    assert "match-me or me:NAME" in capsys.readouterr().err

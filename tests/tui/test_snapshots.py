@@ -56,3 +56,32 @@ def test_speed_board_opening(snap_compare) -> None:
 def test_speed_board_in_play(snap_compare) -> None:
     app = make_app(FakeClock(), speed_game, start="speed")
     assert snap_compare(app, press=["1", "0", "i"], terminal_size=SIZE)  # P2: Q♠ on J♠
+
+
+def test_tutorial_lesson_after_a_wrong_key(snap_compare) -> None:
+    # Lesson 1: "s" would play 8H on the king; the lesson explains why not.
+    app = make_app(FakeClock(), start="tutorial")
+    assert snap_compare(app, press=["s"], terminal_size=SIZE)
+
+
+def test_tutorial_lesson_done(snap_compare) -> None:
+    # Lesson 5 (R16) reached through the course; "a" slaps the smaller, right pile.
+    app = make_app(FakeClock(), start="tutorial")
+    keys = ["w", "enter", "d", "enter", "b", "enter", "1", "enter", "a"]
+    assert snap_compare(app, press=keys, terminal_size=SIZE)
+
+
+def test_charts_screen(snap_compare) -> None:
+    from spit.tui.charts import ChartData
+    from spit.tui.widgets.charts import ChartsScreen
+
+    ratings = [1500.0, 1512.5, 1530.0, 1521.0, 1544.0, 1561.0, 1549.5, 1575.0]
+    reactions = [0.4 + 0.05 * (i % 17) + 0.3 * (i % 5 == 0) for i in range(120)]
+    data = ChartData("Ann", "spit", ratings, reactions)
+
+    async def open_charts(pilot) -> None:
+        await pilot.app.push_screen(ChartsScreen(data=data))
+        await pilot.pause()
+
+    app = make_app(FakeClock(), start=None)
+    assert snap_compare(app, run_before=open_charts, terminal_size=SIZE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.support import FakeClock
 from tui_helpers import make_app, screen_of
 
-from spit.bots import Bot
+from spit.bots import Bot, make_strategy
 from spit.engine import Kind, Phase
 from spit.store.settings import Settings as UserSettings
 from spit.tui.screens import GameScreen, LevelScreen
@@ -88,6 +88,73 @@ async def test_speed_against_the_computer(clock: FakeClock) -> None:
             if game.phase is not Phase.OPENING:
                 break
         assert game.phase in (Phase.PLAY, Phase.STALEMATE)
+
+
+def save_games_of(name: str, seat: str, games: int) -> None:
+    """Save replays of bot games with player 1 under a person's ``name``."""
+    from spit.bots.sim import Seat, play_game
+    from spit.store.paths import replay_dir
+    from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+
+    players = (PlayerInfo(name), PlayerInfo("Other"))
+
+    def save(game, arbiter, index) -> None:
+        times = times_from_log(arbiter.log, arbiter.start_time)
+        save_replay(game, times, new_meta(players), replay_dir(), name=f"{name}{index}.json")
+
+    for index in range(games):
+        play_game((Seat.parse(seat), Seat.parse("medium")), index=index, on_finish=save)
+
+
+async def test_match_me_plays_at_the_players_own_fitted_speed(clock: FakeClock) -> None:
+    from spit.bots.reaction import REACTIONS
+    from spit.store.coaching import speed_profile
+
+    save_games_of("Ann", "medium:expert", 3)
+    fitted = speed_profile("Ann")
+    assert fitted.fitted and fitted.reaction != REACTIONS["medium"]
+    app = make_app(clock, opponents={1: "match-me"}, names=("Ann", "Bob"), bot_seed=1)
+    async with app.run_test(size=SIZE):
+        session = screen_of(app).session
+        bot = session.agents[1]
+        assert isinstance(bot, Bot)
+        assert bot.reaction == fitted.reaction
+        assert bot.strategy.name == make_strategy("expert").name
+        assert session.names[1] == "Computer (like Ann)"
+        assert session.levels == {1: "me:Ann"}
+    app = make_app(clock, opponents={1: "me:Zed"}, bot_seed=1)
+    async with app.run_test(size=SIZE):  # nobody's games: the default, medium's speed
+        session = screen_of(app).session
+        assert session.agents[1].reaction == REACTIONS["medium"]
+        assert session.names[1] == "Computer (like Zed)"
+
+
+def test_unknown_match_me_level_is_refused(clock: FakeClock) -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="match-me"):
+        make_app(clock, opponents={1: "mimic"})
+
+
+async def test_a_resumed_match_brings_back_its_match_me_player(clock: FakeClock) -> None:
+    import json
+
+    from spit.engine import SpitConfig, SpitGame
+    from spit.store.replays import PlayerInfo, new_meta, parse_replay, replay_data
+
+    game = SpitGame(SpitConfig.from_variants(["V4"]), 3)
+    meta = new_meta((PlayerInfo("Ann"), PlayerInfo("Computer (like Ann)", bot="me:Ann")))
+    saved = parse_replay(json.dumps(replay_data(game, [], meta)))
+    app = make_app(clock, start=None, resumed=saved, bot_seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        # a resumed game opens paused, with its board under the pause box
+        board = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        session = board.session
+        assert session is not None
+        assert isinstance(session.agents[1], Bot) and 0 not in session.agents
+        assert session.levels == {1: "me:Ann"}
+        assert session.names == ("Ann", "Computer (like Ann)")
 
 
 def test_the_app_defaults_are_the_settings_file_defaults() -> None:

@@ -15,6 +15,7 @@ from spit import __version__
 from spit.bots import DEFAULT_LEVEL
 from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
+from spit.cli.coach import add_coach_parser
 from spit.cli.sim import add_sim_parser
 from spit.cli.tournament import add_tournament_parser
 from spit.engine import mode_names
@@ -80,9 +81,13 @@ def _level(text: str) -> str:
     from spit.bots import LEVELS
 
     level = text.strip().lower()
-    if level not in LEVELS:
-        raise argparse.ArgumentTypeError(f"unknown level {text!r}; choose from {', '.join(LEVELS)}")
-    return level
+    if level in LEVELS or level == "match-me":
+        return level
+    if level.startswith("me:") and text.strip()[3:].strip():
+        return "me:" + text.strip()[3:].strip()[:37]
+    raise argparse.ArgumentTypeError(
+        f"unknown level {text!r}; choose from {', '.join(LEVELS)}, match-me or me:NAME"
+    )
 
 
 def _tui() -> None:
@@ -177,7 +182,8 @@ def _add_vs(parser: argparse.ArgumentParser) -> None:
         "--vs",
         type=_level,
         metavar="LEVEL",
-        help="play against the computer: easy, medium, hard or expert (you are player 1)",
+        help="play against the computer: easy, medium, hard, expert, or match-me / me:NAME "
+        "(as fast as you, or NAME, in your saved games); you are player 1",
     )
 
 
@@ -247,6 +253,15 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tutorial(args: argparse.Namespace) -> int:
+    return _run_tui(args, "tutorial")
+
+
+def _add_tutorial(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser("tutorial", help="learn the rules by playing short lessons")
+    parser.set_defaults(handler=_cmd_tutorial)
+
+
 def _add_rules(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("rules", help="print the rules and the default keys")
     parser.set_defaults(handler=_cmd_rules)
@@ -258,10 +273,12 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_speed,
     _add_watch,
     _add_rules,
+    _add_tutorial,
     add_sim_parser,
     add_tournament_parser,
     _add_persist,
     _add_net,
+    add_coach_parser,
 ]
 
 

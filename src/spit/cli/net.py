@@ -185,7 +185,8 @@ def _cmd_host(args: argparse.Namespace, tui: Handler) -> int:
             host = make_host(args)
             await host.start()
         except (OSError, ValueError, argparse.ArgumentTypeError) as exc:
-            return _fail(f"cannot host: {getattr(exc, 'strerror', None) or exc}")
+            reason = getattr(exc, "strerror", None) or exc
+            return _fail(f"cannot host on {args.bind}:{args.port}: {reason}")
         ended = await host_headless(host, lambda line: print(line, flush=True))
         print(f"spit host: {ended}")
         return 0

@@ -41,6 +41,15 @@ def register(
         "stats", help="ratings, wins, losses, streaks, head-to-head records and fastest wins"
     )
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument(
+        "--player",
+        metavar="NAME",
+        help="whose charts to draw (rating and reaction times); default: who played most",
+    )
+    stats.add_argument(
+        "--mode", choices=("spit", "speed"), default="spit", help="the game of the charts"
+    )
+    stats.add_argument("--no-charts", action="store_true", help="only the tables")
     stats.set_defaults(handler=cmd_stats)
 
     replay = subparsers.add_parser("replay", help="watch or check saved replays")
@@ -177,7 +186,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
         console = Console()
         print_stats(stats, console)
         print_standings(standings, console)
+        if not getattr(args, "no_charts", True):
+            print_charts(stats, getattr(args, "player", None), getattr(args, "mode", "spit"))
     return 0
+
+
+def print_charts(stats: Stats, player: str | None, mode: str) -> None:
+    """The rating and reaction-time charts of ``player`` (default: who played most)."""
+    from spit.tui.charts import charts_text, load_chart_data
+
+    if player is None:
+        if not stats.players:
+            return
+        player = max(stats.players, key=lambda t: t.played).label
+    print()
+    print(charts_text(load_chart_data(player, mode)))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -53,6 +53,7 @@ class Limits:
     ping_every: float = 1.0  #: seconds between pings once the estimate has settled
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
+    max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
 
 
 @dataclass(slots=True)
@@ -86,6 +87,14 @@ class _Server(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
+        host = self.host
+        host.open_connections += 1
+        if host.open_connections > host.limits.max_connections:
+            log.warning("%s: too many connections at once, refused", self.peer)
+            conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.host.open_connections -= 1
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -218,6 +227,8 @@ class Host:
         self.codes = {s: make_code(self.key) for s in remote_seats}
         self.watch_code = make_code(self.key)
         self.stats = HostStats()
+        #: SSH connections open now (authenticated or not)
+        self.open_connections = 0
         self.bot_reaction = bot_reaction
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
@@ -397,12 +408,15 @@ class Host:
         bucket = _Bucket(self.limits.rate, self.limits.burst, self.clock())
         buffer = b""
         hello = False
+        # A half-sent message (or the hello) must be complete within ``stall``
+        # seconds of its first byte, however slowly it drips in.
+        started = self.clock()
         while not conn.closed:
-            waiting = bool(buffer) or not hello
+            timeout = None
+            if buffer or not hello:
+                timeout = max(0.0, started + self.limits.stall - self.clock())
             try:
-                chunk = await asyncio.wait_for(
-                    process.stdin.read(4096), self.limits.stall if waiting else None
-                )
+                chunk = await asyncio.wait_for(process.stdin.read(4096), timeout)
             except TimeoutError:
                 what = "in the middle of a message" if buffer else "before saying hello"
                 log.warning("%s stalled %s: closed", conn.peer, what)
@@ -410,6 +424,8 @@ class Host:
                 return
             if not chunk:
                 return
+            if not buffer and hello:
+                started = self.clock()
             buffer += chunk
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
@@ -425,6 +441,7 @@ class Host:
                     log.warning("%s broke the protocol (%s): closed", conn.peer, exc)
                     conn.close(str(exc), tell=True)
                     return
+                started = now  # the rest of the buffer starts a new message
                 if not hello:
                     if msg["t"] != "hello":
                         log.warning("%s sent %s before hello: closed", conn.peer, msg["t"])

@@ -45,6 +45,7 @@ MENU_KEY = "escape"
 AGAIN_KEY = "enter"
 QUIT_KEY = "ctrl+q"
 FOCUS_KEY = "tab"  #: Textual moves the focus with it
+COACH_KEY = "f2"  #: hides and shows the coaching summary after a game
 
 #: Keys that can never be game keys, and what they are for.
 APP_KEYS: dict[str, str] = {
@@ -54,6 +55,7 @@ APP_KEYS: dict[str, str] = {
     AGAIN_KEY: "menus and playing again",
     FOCUS_KEY: "moving between fields",
     QUIT_KEY: "quitting",
+    COACH_KEY: "the summary after a game",
 }
 
 #: Other spellings of the app keys (a space typed as a character, Esc, Return).

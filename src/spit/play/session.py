@@ -48,6 +48,22 @@ _HINTS = {
 }
 
 
+def key_action(game: Game, binding: Binding) -> Action | str:
+    """The action a key means in ``game`` now (the engine's ``action_for``), or a
+    hint why it means nothing."""
+    p, row, col = binding
+    if row is Row.CALL:
+        action = game.action_for(p, None, None)
+    else:
+        action = game.action_for(p, col, None if row is Row.MOVE else int(row))
+    if action is not None:
+        return action
+    phase = game.phase
+    if phase is Phase.PLAY:  # only a move key gets here
+        return f"{game.info.title} has no moves: top row plays left, home row plays right"
+    return _HINTS.get(phase, _HINTS[Phase.GAME_OVER])
+
+
 class Session:
     """A game with its arbiter, driven by key presses and ticks."""
 
@@ -114,34 +130,15 @@ class Session:
         return True
 
     def action_for(self, binding: Binding) -> Action | str:
-        """The action a key means now (the engine's ``action_for``), or a hint
-        why it means nothing."""
-        p, row, col = binding
-        game = self.game
-        if row is Row.CALL:
-            action = game.action_for(p, None, None)
-        else:
-            action = game.action_for(p, col, None if row is Row.MOVE else int(row))
-        if action is not None:
-            return action
-        phase = game.phase
-        if phase is Phase.PLAY:  # only a move key gets here
-            return f"{game.info.title} has no moves: top row plays left, home row plays right"
-        return _HINTS.get(phase, _HINTS[Phase.GAME_OVER])
+        """The action a key means now, or a hint why it means nothing (``key_action``)."""
+        return key_action(self.game, binding)
 
     # ------------------------------------------------------------------- time
 
     def tick(self, now: float | None = None) -> bool:
         """Run the arbiter up to ``now``; True if the screen should change."""
         now = self.clock() if now is None else now
-        changed = False
-        outcomes = self.arbiter.tick(now)
-        if outcomes:
-            changed = True
-            for outcome in outcomes:
-                self.narrator.describe(outcome, now)
-            for listener in self.listeners:
-                listener(outcomes)
+        changed = self._tell(self.arbiter.tick(now), now)
         if self.narrator.expire(now):
             changed = True
         countdown = self.countdown(now)
@@ -152,6 +149,15 @@ class Session:
         if changed:
             self.version += 1
         return changed
+
+    def _tell(self, outcomes: list[Outcome], now: float) -> bool:
+        """Narrate ``outcomes`` and pass them to the listeners; True if there were any."""
+        for outcome in outcomes:
+            self.narrator.describe(outcome, now)
+        if outcomes:
+            for listener in self.listeners:
+                listener(outcomes)
+        return bool(outcomes)
 
     def next_wakeup(self, now: float) -> float | None:
         """When ``tick`` next has something to do (timer, flash end, countdown step)."""
@@ -189,8 +195,12 @@ class Session:
         return left, what
 
     def pause(self, now: float | None = None) -> None:
-        """Stop the game clock (help, pause screen, terminal too small)."""
-        self.arbiter.tick(now)
+        """Stop the game clock (help, pause screen, terminal too small).
+
+        What was due up to ``now`` is settled (and told) first.
+        """
+        now = self.clock() if now is None else now
+        self._tell(self.arbiter.tick(now), now)
         self.arbiter.pause(now)
         self.version += 1
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from spit.engine import CLOSE, FLIP, STALL, Action, Game, Kind, call
 from spit.engine.errors import EngineError
-from spit.engine.events import Event, PhaseChanged, Spat, Stalemate
+from spit.engine.events import Event
 from spit.realtime.order import Input, InputQueue
 from spit.realtime.timers import Due, TimerKind, Timers, Timing
 
@@ -271,9 +271,10 @@ class Arbiter:
         """
         self._plan_agents(max(self._changed_at, self._horizon))
         queue = self._queue
+        plans = self._plans.values()
         while True:
             first = queue.head_time()
-            for plan in self._plans.values():
+            for plan in plans:
                 if plan is not None and (first is None or plan.time < first):
                     first = plan.time
             timer = self.timer()
@@ -286,11 +287,12 @@ class Arbiter:
             self._release_plans(first)
             item = queue.pop()
             self._drop_in_flight(item)
-            if self._made_in_pause(item.stamp):
+            if self._pauses and self._made_in_pause(item.stamp):
                 self._refuse(item, item.time, outcomes)
                 continue
             stamped = item.stamp if item.late else None
-            self._apply(item.time, item.action, outcomes, stamped=stamped)
+            if self._apply(item.time, item.action, outcomes, stamped=stamped) is not None:
+                queue.accepted(item)
             self._plan_agents(item.time)
 
     def _refuse(self, item: Input, at: float, outcomes: list[Outcome]) -> None:
@@ -308,13 +310,12 @@ class Arbiter:
         deadline, what = timer
         version = self._version
         if what is TimerKind.CALL:
-            # H2: call for each player who has not called in this prompt; a
-            # spit (or any new phase) is a fresh prompt with its own countdown.
+            # H2: call for each player who has not called in this prompt. Who
+            # that is is settled before the first call: the spit that the calls
+            # make may leave a fresh stalemate, a new prompt with its own countdown.
             due = [p for p in (0, 1) if call(p) in self.game.legal_actions(p)]
             for p in due:
-                events = self._apply(deadline, call(p), outcomes, auto=True)
-                if events and any(isinstance(e, (Spat, PhaseChanged, Stalemate)) for e in events):
-                    break
+                self._apply(deadline, call(p), outcomes, auto=True)
         else:
             self._apply(deadline, _TIMER_ACTIONS[what], outcomes, auto=True)
         if version == self._version:

@@ -3,10 +3,12 @@
 Each input has a *stamp* (when the player made it) and a *time* (when it takes
 its place in the game): the same, unless it arrived late, after the arbiter had
 already run past its stamp, in which case its time is the moment it arrived.
-Inputs go by time, then stamp. Inputs of both players at the very same time and
-stamp are an exact tie: the player holding the priority goes first, the players
-then alternate within that instant, and the priority passes to the other player
-once per tie, at the moment the tie is decided (its first input is taken).
+Inputs go by time, then stamp, then arrival. Inputs of both players at the very
+same time and stamp are an exact tie: the player holding the priority goes
+first. The tie is decided when the engine accepts the first of them; only then
+does the priority pass to the other player (once per tie), and the players take
+turns for the rest of that instant. A refused input decides nothing: it is as
+if it had never been sent.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class InputQueue:
         self.priority = 0
         self._tie_at: tuple[float, float] | None = None  # the instant of the last tie
         self._tie_next = 0  # who goes next within that instant
+        self._contested: tuple[float, float] | None = None  # the last pop was a tie there
 
     def __iter__(self) -> Iterator[Input]:
         return iter(self._items)
@@ -58,27 +61,41 @@ class InputQueue:
 
     def head_time(self) -> float | None:
         """The time of the earliest waiting input, or None if none waits."""
-        return min(i.time for i in self._items) if self._items else None
+        items = self._items
+        if len(items) < 2:
+            return items[0].time if items else None
+        return min(i.time for i in items)
 
     def pop(self) -> Input:
-        """Take the next input in order; this is when an exact tie is decided."""
+        """Take the next input in order (call ``accepted`` if the engine takes it)."""
+        self._contested = None
+        if len(self._items) == 1:  # the common case: nothing to order
+            return self._items.pop()
         head = min(self._items)
         instant = (head.time, head.stamp)
         pick = head
         same = [i for i in self._items if i.time == head.time and i.stamp == head.stamp]
         players = {i.action.player for i in same}
         if 0 in players and 1 in players:
-            if instant != self._tie_at:  # a new tie: the priority decides it, then passes
-                first = self.priority
-                self.priority = 1 - first
-                self._tie_at = instant
-            else:  # the same instant: the players alternate
-                first = self._tie_next
+            # An exact tie: the priority holder goes first, unless this tie was
+            # already decided, in which case the players take turns.
+            first = self._tie_next if instant == self._tie_at else self.priority
             pick = min(i for i in same if i.action.player == first)
-        if instant == self._tie_at and pick.action.player in (0, 1):
-            self._tie_next = 1 - pick.action.player
+            self._contested = instant
         self._items.remove(pick)
         return pick
+
+    def accepted(self, item: Input) -> None:
+        """The engine applied ``item``: if it won a tie, the tie is decided now."""
+        player = item.action.player
+        if player not in (0, 1):
+            return
+        instant = (item.time, item.stamp)
+        if instant == self._contested and instant != self._tie_at:
+            self.priority = 1 - player  # decided: the other player has the next tie
+            self._tie_at = instant
+        if instant == self._tie_at:
+            self._tie_next = 1 - player
 
     def take_stamped(self, after: float, until: float) -> list[Input]:
         """Remove and return the inputs stamped in ``(after, until]``, in stamp order."""

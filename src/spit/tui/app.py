@@ -31,12 +31,14 @@ from spit.play.keys import QUIT_KEY, KeyMap, KeyMapError
 from spit.play.session import Session
 from spit.realtime.arbiter import Agent, Clock, Timing
 from spit.store.archive import Archiver
-from spit.store.replays import PlayerInfo, Replay
+from spit.store.coaching import MATCH_ME, is_match_me, match_me, match_me_name
+from spit.store.replays import MAX_NAME, PlayerInfo, Replay
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import save_settings
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import WarningsScreen
 from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.tutorial import TutorialScreen
 from spit.tui.viewer import ReplayScreen
 
 log = logging.getLogger("spit.tui")
@@ -189,8 +191,9 @@ class SpitApp(App[None]):
         self.game_factory: GameFactory = game_factory or make_game
         self._seed = self.settings.seed
         for level in (opponents or {}).values():
-            if level not in LEVELS:
-                raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+            if level not in LEVELS and not is_match_me(level):
+                choices = ", ".join((*LEVELS, MATCH_ME))
+                raise ValueError(f"unknown level {level!r}; choose from {choices}")
         self.opponents = dict(opponents or {})
         self.bot_seed = bot_seed
         self.last_error_log: Path | None = None
@@ -297,6 +300,8 @@ class SpitApp(App[None]):
             self.push_screen(ReplayScreen(self.replay, leave_exits=True))
         elif self.resumed is not None:
             self.push_screen(GameScreen(self.resumed.final.mode, resumed=self.resumed))
+        elif self.start == "tutorial":
+            self.push_screen(TutorialScreen())
         elif self.start is not None:
             self.push_screen(GameScreen(self.start, self.opponents))
 
@@ -343,7 +348,11 @@ class SpitApp(App[None]):
             game = resumed.final
             players = resumed.meta.players
             names = [players[0].name, players[1].name]
-            opponents = {p: info.bot for p, info in enumerate(players) if info.bot in LEVELS}
+            opponents = {
+                p: info.bot
+                for p, info in enumerate(players)
+                if info.bot is not None and (info.bot in LEVELS or is_match_me(info.bot))
+            }
         else:
             seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
             game = self.game_factory(mode, self.settings, seed)
@@ -356,8 +365,21 @@ class SpitApp(App[None]):
                 bot_seed = self.bot_seed
                 if bot_seed is None:
                     bot_seed = random.SystemRandom().getrandbits(63)
-                agents[player] = make_bot(level, player, seed=bot_seed + player, mode=game.mode)
-                names[player] = computer_name(level)
+                person = match_me_name(level, self.names[0])
+                if person is not None:  # "match me": as fast as that person's saved games
+                    like = match_me(person)
+                    agents[player] = make_bot(
+                        like.strategy,
+                        player,
+                        seed=bot_seed + player,
+                        mode=game.mode,
+                        reaction=like.profile.reaction,
+                    )
+                    names[player] = computer_name(f"like {person}")[:MAX_NAME]
+                    level = like.label[:MAX_NAME]
+                else:
+                    agents[player] = make_bot(level, player, seed=bot_seed + player, mode=game.mode)
+                    names[player] = computer_name(level)
                 levels[player] = level
             if timing.auto_spit is None:
                 timing = replace(timing, auto_spit=self.settings.computer_auto_spit)

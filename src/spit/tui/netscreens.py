@@ -114,6 +114,11 @@ class NetGameScreen(GameScreen):
         if self.remote.game.over or self.remote.ended:
             self.action_menu()
 
+    @property
+    def in_progress(self) -> bool:
+        """Nothing to save here: the host keeps the game (and saves it if it stops)."""
+        return False
+
     def action_leave(self) -> None:
         """Esc: leave at once (the host keeps the game; see docs/network.md)."""
         self.action_menu()
@@ -177,7 +182,7 @@ class HostScreen(NetGameScreen):
             await self.host.start()
         except (OSError, ValueError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.remote.lost(f"cannot host: {reason}")
+            self.remote.lost(f"cannot host on {opts.bind}:{opts.port}: {reason}")
             self.run_tick()
             return
         host = self.host
@@ -186,6 +191,7 @@ class HostScreen(NetGameScreen):
         self.decider = local.decide
         self.join_line = host.join_line(1, public_address(host.bind))
         self.remote.waiting = f"Give the other player: {self.join_line}"
+        self.remote.narrator.news = f"Spectators: {host.watch_line(public_address(host.bind))}"
         self.remote.version += 1
         if self.showing:
             self.run_tick()

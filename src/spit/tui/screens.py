@@ -19,11 +19,12 @@ from textual.widgets.option_list import Option
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import Phase, all_modes, mode_names
-from spit.play.keys import AGAIN_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
+from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.replays import Replay
 from spit.store.resume import has_saved_games
+from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.saved import SavedGamesScreen
@@ -58,6 +59,7 @@ class GameScreen(Screen[None]):
         Binding(PAUSE_KEY, "pause", "Pause"),
         Binding(MENU_KEY, "leave", "Leave"),
         Binding(AGAIN_KEY, "again", "Play again", show=False),
+        Binding(COACH_KEY, "coach", "Coaching", show=False),
     ]
 
     def __init__(
@@ -74,6 +76,7 @@ class GameScreen(Screen[None]):
         self._pauses: set[str] = set()
         self.error: str | None = None
         self._painted = -1  # the session version last painted
+        self._coached = False  # the summary box has been filled for this game
 
     @property
     def spit_app(self) -> SpitApp:
@@ -85,6 +88,7 @@ class GameScreen(Screen[None]):
             for region in REGIONS:
                 yield TextBox(id=region)
         yield Static(id="too-small")
+        yield CoachBox(id="coach")
 
     def on_mount(self) -> None:
         self.new_game()
@@ -107,6 +111,8 @@ class GameScreen(Screen[None]):
             return
         self.error = None
         self._painted = -1
+        self._coached = False
+        self.query_one("#coach", CoachBox).display = False
         self._pauses.discard("error")
         self.check_size()
         self.run_tick()
@@ -162,8 +168,22 @@ class GameScreen(Screen[None]):
             self.schedule(now)
             if session.summaries and "round" not in self._pauses:
                 self.show_round(session.summaries.pop(0))
+            if session.game.over and not self._coached:
+                self.show_coaching()
         except Exception as exc:
             self.fail(exc)
+
+    def show_coaching(self) -> None:
+        """At the game's end: the summary box (reactions, misses, closest level) over the board."""
+        self._coached = True
+        box = self.query_one("#coach", CoachBox)
+        box.display = self.session is not None and box.show_session(self.session)
+
+    def action_coach(self) -> None:
+        """Hide or show the summary box once the game is over."""
+        if self._coached:
+            box = self.query_one("#coach", CoachBox)
+            box.display = not box.display
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""
@@ -358,6 +378,7 @@ class GameScreen(Screen[None]):
         note = self.query_one("#too-small", Static)
         board.display = not small
         note.display = small
+        self.query_one("#coach", CoachBox).visible = not small
         if small:
             note.update(
                 f"The terminal is {width}x{height}; Spit needs at least "
@@ -462,6 +483,8 @@ MENU = (
     ),
     ("host", "Host a game over the network"),
     ("join", "Join a game over the network"),
+    ("tutorial", "Tutorial"),
+    ("charts", "Your speed and rating"),
     ("rules", "Rules"),
     ("keys", "Keys"),
     ("settings", "Settings"),
@@ -553,6 +576,14 @@ class TitleScreen(Screen[None]):
             from spit.tui.netscreens import JoinScreen
 
             app.push_screen(JoinScreen())
+        elif choice == "tutorial":
+            from spit.tui.tutorial import TutorialScreen
+
+            app.push_screen(TutorialScreen())
+        elif choice == "charts":
+            from spit.tui.widgets.charts import ChartsScreen
+
+            app.push_screen(ChartsScreen())
         elif choice == "rules":
             app.push_screen(DocScreen(SPIT_RULES))
         elif choice == "keys":
@@ -584,6 +615,7 @@ LEVEL_TEXTS = {
     "medium": "medium   quicker, turns up hidden cards first",
     "hard": "hard     quick, keeps piles open, never feeds you",
     "expert": "expert   fastest, thinks a move ahead",
+    "match-me": "match me as fast as you, from your saved games",
 }
 
 

@@ -1,0 +1,48 @@
+"""``spit coach [REPLAY] [--json]``: how fast each player was in a saved game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from spit.store.coaching import coach_replay, last_replay
+from spit.store.replays import ReplayFileError, load_replay
+
+
+def cmd_coach(args: argparse.Namespace) -> int:
+    """Print the coaching summary of ``args.replay`` (the newest replay by default)."""
+    path: Path | None = args.replay
+    if path is None:
+        path = last_replay()
+        if path is None:
+            print("spit: no saved games yet; play one, then run 'spit coach'", file=sys.stderr)
+            return 1
+    try:
+        replay = load_replay(path)
+    except ReplayFileError as exc:
+        print(f"spit: {exc}", file=sys.stderr)
+        return 1
+    coaching = coach_replay(replay)
+    if args.json:
+        print(json.dumps(coaching.to_json()))
+        return 0
+    names = " vs ".join(p.label for p in replay.meta.players)
+    print(f"{path.name}: {replay.final.mode}, {names}, {replay.duration:.0f}s")
+    print()
+    for line in coaching.lines():
+        print(line)
+    return 0
+
+
+def add_coach_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``spit coach``."""
+    parser = sub.add_parser(
+        "coach", help="reaction times, missed chances and slaps of a saved game"
+    )
+    parser.add_argument(
+        "replay", nargs="?", type=Path, default=None, help="a replay file (default: the last game)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=cmd_coach)

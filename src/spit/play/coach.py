@@ -1,0 +1,267 @@
+"""Speed coaching: what a replay says about how fast each player was.
+
+Pure analysis, no UI and no files: give it a game's starting position and
+its timed actions (a replay) and it plays them back, looking at every
+position in between. Only what a player could see counts for them: the plays
+of their own face-up cards (Spit: stock tops; Speed: their hand), which are
+exactly their legal plays.
+
+- A *chance* is one card of a player fitting one spit pile. It opens at the
+  moment it became possible (the card was turned up or drawn, or a pile's new
+  top made it fit, or play resumed after a spit) and stays open while it
+  stays possible.
+- A *reaction* is the time from a chance opening to the key press that took it.
+- A *missed chance* is one that closed without being taken: the opponent
+  played on that pile first (``beaten``), or it stayed open longer than
+  ``MISS_AFTER`` seconds (``slow``). A card the player played on the other
+  pile instead is not missed.
+- A *stalemate call* is timed from the moment the stalemate began (R13); it is
+  late from ``LATE_CALL`` seconds (the game calling for a player after its
+  countdown counts as late).
+- A *slap* (R16, or a V2 choice) is timed from the round's end; it is right
+  when it hits the smaller pile (either, when they are equal).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spit.engine import Action, Game, Kind, Phase, SpeedGame, SpitGame
+from spit.engine.events import CardPlayed, Stalemate
+
+#: A chance open longer than this (seconds) and not taken is missed.
+MISS_AFTER = 2.0
+#: A stalemate call this long (seconds) after the stalemate began is late.
+LATE_CALL = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card a player played: when, onto which pile, and how long after it became possible."""
+
+    player: int
+    card: int
+    pile: int
+    at: float
+    reaction: float
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    """A chance the player did not take.
+
+    ``reason`` is ``beaten`` (the opponent played on that pile first) or ``slow``.
+    """
+
+    player: int
+    card: int
+    pile: int
+    opened: float
+    closed: float
+    reason: str
+
+    @property
+    def open_for(self) -> float:
+        """How long the chance was there, in seconds."""
+        return self.closed - self.opened
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A "spit!" call in a stalemate, ``delay`` seconds after the stalemate began."""
+
+    player: int
+    at: float
+    delay: float
+
+    @property
+    def late(self) -> bool:
+        """True if the call came ``LATE_CALL`` seconds or more after the stalemate began."""
+        return self.delay >= LATE_CALL
+
+
+@dataclass(frozen=True, slots=True)
+class Slap:
+    """A slap (or V2 choice) at a round's end; ``pile`` None: the player never slapped.
+
+    ``sizes`` are the two piles' sizes when the round ended; ``right`` is True
+    for the smaller pile (or either when they are equal).
+    """
+
+    player: int
+    pile: int | None
+    delay: float | None
+    sizes: tuple[int, int]
+
+    @property
+    def right(self) -> bool:
+        """True if the slap hit the smaller pile (or the piles were equal)."""
+        if self.pile is None:
+            return False
+        return self.sizes[self.pile] <= self.sizes[1 - self.pile]
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Everything measured in one game, for both players."""
+
+    mode: str
+    duration: float
+    #: seconds spent in play (not in openings, stalemates or slaps)
+    play_time: float
+    plays: list[Play] = field(default_factory=list)
+    misses: list[Miss] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    slaps: list[Slap] = field(default_factory=list)
+
+    def reactions(self, player: int) -> list[float]:
+        """The player's reaction times, in the order they played."""
+        return [p.reaction for p in self.plays if p.player == player]
+
+    def summary(self, player: int) -> PlayerSummary:
+        """The figures for one player."""
+        reactions = self.reactions(player)
+        misses = [m for m in self.misses if m.player == player]
+        calls = [c for c in self.calls if c.player == player]
+        slaps = [s for s in self.slaps if s.player == player]
+        minutes = self.play_time / 60.0
+        slap_delays = [s.delay for s in slaps if s.delay is not None]
+        return PlayerSummary(
+            plays=len(reactions),
+            median_reaction=statistics.median(reactions) if reactions else None,
+            fastest_reaction=min(reactions) if reactions else None,
+            cards_per_minute=len(reactions) / minutes if minutes > 0 else 0.0,
+            missed=len(misses),
+            missed_slow=sum(1 for m in misses if m.reason == SLOW),
+            missed_beaten=sum(1 for m in misses if m.reason == BEATEN),
+            calls=len(calls),
+            late_calls=sum(1 for c in calls if c.late),
+            median_call=statistics.median([c.delay for c in calls]) if calls else None,
+            slaps=sum(1 for s in slaps if s.pile is not None),
+            right_slaps=sum(1 for s in slaps if s.right),
+            missed_slaps=sum(1 for s in slaps if s.pile is None),
+            median_slap=statistics.median(slap_delays) if slap_delays else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player's figures from one game (times in seconds; None: nothing to measure)."""
+
+    plays: int
+    median_reaction: float | None
+    fastest_reaction: float | None
+    cards_per_minute: float
+    missed: int
+    missed_slow: int
+    missed_beaten: int
+    calls: int
+    late_calls: int
+    median_call: float | None
+    slaps: int
+    right_slaps: int
+    missed_slaps: int
+    median_slap: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form (times rounded to milliseconds)."""
+        out: dict[str, Any] = {}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            out[name] = round(value, 3) if isinstance(value, float) else value
+        return out
+
+
+SLOW = "slow"
+BEATEN = "beaten"
+
+
+def _card_at(game: Game, player: int, source: int) -> int:
+    """The face-up card a play of ``player`` from ``source`` would play."""
+    if isinstance(game, SpitGame):
+        return game.stocks[player][source][-1]
+    if isinstance(game, SpeedGame):
+        card = game.hands[player][source]
+        assert card is not None
+        return card
+    raise TypeError(f"cannot coach a {type(game).__name__}")
+
+
+def _pile_sizes(game: Game) -> tuple[int, int]:
+    piles = game.piles  # type: ignore[attr-defined]
+    return (len(piles[0]), len(piles[1]))
+
+
+def chances(game: Game) -> set[tuple[int, int, int]]:
+    """Every open chance of this position: (player, card, pile) for each legal play."""
+    out: set[tuple[int, int, int]] = set()
+    if game.phase is not Phase.PLAY:
+        return out
+    for player in (0, 1):
+        for action in game.legal_actions(player):
+            if action.kind is Kind.PLAY:
+                out.add((player, _card_at(game, player, action.source), action.target))
+    return out
+
+
+def analyse(start: Game, timed: Sequence[tuple[float, Action]]) -> Analysis:
+    """Play ``timed`` (seconds since the start, action) from ``start`` and measure it.
+
+    ``start`` is not changed (a copy is played on). Raises the engine's
+    IllegalAction if an action does not fit (a replay loaded by
+    ``spit.store.replays`` has been checked already).
+    """
+    game = start.copy()
+    duration = timed[-1][0] if timed else 0.0
+    result = Analysis(game.mode, duration, 0.0)
+    opened: dict[tuple[int, int, int], float] = dict.fromkeys(chances(game), 0.0)
+    stalemate_since = 0.0
+    slap_since = 0.0
+    slap_sizes = (0, 0)
+    slapped: set[int] = set()
+    last = 0.0
+    for at, action in timed:
+        phase = game.phase
+        if phase is Phase.PLAY:
+            result.play_time += at - last
+        last = at
+        kind = action.kind
+        if kind is Kind.SLAP or kind is Kind.CHOOSE:
+            slapped.add(action.player)
+            result.slaps.append(Slap(action.player, action.target, at - slap_since, slap_sizes))
+        elif kind is Kind.CLOSE:
+            due = (0, 1) if phase is Phase.SLAP else (getattr(game, "chooser", None),)
+            for p in due:
+                if p is not None and p not in slapped:
+                    result.slaps.append(Slap(p, None, None, slap_sizes))
+        elif kind is Kind.CALL and phase is Phase.STALEMATE:
+            result.calls.append(Call(action.player, at, at - stalemate_since))
+        events = game.apply(action)
+        played = next((e for e in events if isinstance(e, CardPlayed)), None)
+        if played is not None:
+            key = (played.player, played.card, played.pile)
+            result.plays.append(
+                Play(played.player, played.card, played.pile, at, at - opened.get(key, at))
+            )
+        now = chances(game)
+        for key in [k for k in opened if k not in now]:
+            since = opened.pop(key)
+            player, card, pile = key
+            if played is not None and played.player == player and played.card == card:
+                continue  # taken (or played onto the other pile instead)
+            if played is not None and played.player != player and played.pile == pile:
+                result.misses.append(Miss(player, card, pile, since, at, BEATEN))
+            elif at - since > MISS_AFTER:
+                result.misses.append(Miss(player, card, pile, since, at, SLOW))
+        for key in now:
+            opened.setdefault(key, at)
+        if any(isinstance(e, Stalemate) for e in events):
+            stalemate_since = at
+        if game.phase is not phase and game.phase in (Phase.SLAP, Phase.CHOOSE):
+            slap_since = at
+            slap_sizes = _pile_sizes(game)
+            slapped = set()
+    return result
