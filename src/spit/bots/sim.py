@@ -12,6 +12,7 @@ import hashlib
 import multiprocessing
 import os
 import pickle
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -231,6 +232,13 @@ def _init_worker(hook: FinishHook | None) -> None:
     _worker_hook = hook
 
 
+def _start_worker(hook: FinishHook | None) -> None:
+    """Set up a spawned worker: ctrl+c is the parent's to handle (it stops the
+    pool), so a worker never prints a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(hook)
+
+
 def _play_batch(batch: Batch) -> tuple[int, int, list[ResultRow]]:
     """Play a batch of games (in a worker or in this process); plain data in and out."""
     series, p1, p2, mode, variants, seed, start, stop, round_limit = batch
@@ -307,7 +315,7 @@ def run_batches(
             _init_worker(None)
     else:
         context = multiprocessing.get_context("spawn")
-        with context.Pool(jobs, initializer=_init_worker, initargs=(on_finish,)) as pool:
+        with context.Pool(jobs, initializer=_start_worker, initargs=(on_finish,)) as pool:
             for series, start, rows in pool.imap_unordered(_play_batch, batches):
                 found[(series, start)] = rows
                 done += len(rows)
