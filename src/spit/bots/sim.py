@@ -45,7 +45,12 @@ class Seat:
     @classmethod
     def parse(cls, text: str) -> Seat:
         """``'hard'`` or ``'STRATEGY:REACTION'`` such as ``'expert:easy'``."""
-        strategy, _, reaction = text.strip().lower().partition(":")
+        strategy, colon, reaction = text.strip().lower().partition(":")
+        if colon and not reaction:
+            raise ValueError(
+                f"{text.strip()!r} has nothing after ':'; give LEVEL or STRATEGY:REACTION "
+                f"(levels: {', '.join(LEVELS)})"
+            )
         reaction = reaction or strategy
         for name in (strategy, reaction):
             if name not in LEVELS:

@@ -101,17 +101,30 @@ def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
         ),
     )
     medium = Seat(DEFAULT_LEVEL, DEFAULT_LEVEL)
-    parser.add_argument("--p1", type=_seat, default=medium, metavar="LEVEL")
-    parser.add_argument("--p2", type=_seat, default=medium, metavar="LEVEL")
-    parser.add_argument("--games", type=_games, default=100, metavar="N")
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S")
-    parser.add_argument("--mode", choices=MODES, default="spit")
+    for seat in ("--p1", "--p2"):
+        parser.add_argument(
+            seat,
+            type=_seat,
+            default=medium,
+            metavar="LEVEL",
+            help=f"player {seat[-1]}: a level ({levels}) or STRATEGY:REACTION "
+            f"(default {DEFAULT_LEVEL})",
+        )
+    parser.add_argument(
+        "--games", type=_games, default=100, metavar="N", help="how many games (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=0, metavar="S", help="the first game's seed (default 0)"
+    )
+    parser.add_argument(
+        "--mode", choices=MODES, default="spit", help="the game: spit or speed (default spit)"
+    )
     parser.add_argument(
         "--variant",
         action="append",
         default=[],
         metavar="V",
-        help="a rules variant (Spit: V1..V4); repeat for several",
+        help="a rules variant (Spit: V1..V4, Speed: V3, P1b); repeat for several",
     )
     add_jobs_argument(parser)
     parser.add_argument(

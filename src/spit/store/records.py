@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spit.engine import Game
+from spit.engine import Game, Result, mode_names
 from spit.store import ratings
-from spit.store.paths import database_path
+from spit.store.paths import data_dir_problem, database_path
 from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
 
 #: 1: results; 2: and the ratings history (filled from the results on upgrade).
@@ -52,6 +52,13 @@ _COLUMNS = (
     "finished_at, kind, mode, variants, player1, bot1, player2, bot2, "
     "score1, score2, winner, reason, rounds, duration, replay"
 )
+
+
+#: ``reason`` of a game that may end without a winner (H4 round limit, Speed's
+#: H5 with equal cards, a match that ended level); a draw with any other reason
+#: is a damaged row, as is a winner after the round limit.
+DRAWN_REASONS = frozenset({Result.ROUND_LIMIT, Result.STUCK, Result.SCORE})
+NO_WINNER_REASONS = frozenset({Result.ROUND_LIMIT})
 
 
 class RecordsError(Exception):
@@ -252,9 +259,15 @@ def load_results(path: Path | None = None) -> tuple[list[GameResult], int]:
 
     A missing database means no results. Raises RecordsError if it cannot be read.
     """
+    if path is None:
+        problem = data_dir_problem()
+        if problem is not None:
+            raise RecordsError(problem)
     path = Path(path) if path is not None else database_path()
     if not path.exists():
         return [], 0
+    if not path.is_file():
+        raise RecordsError(f"{path}: not a regular file")
     conn: sqlite3.Connection | None = None
     try:
         conn = _connect(path, read_only=True)
@@ -291,7 +304,13 @@ def _from_row(row: tuple[Any, ...]) -> GameResult | None:
         return None
     if not all(b is None or isinstance(b, str) for b in (b1, b2, rep)):
         return None
-    if winner not in (None, 0, 1) or not isinstance(rounds, int):
+    if winner not in (None, 0, 1) or not isinstance(rounds, int) or rounds < 0:
+        return None
+    if kind not in ("game", "match") or mode not in mode_names():
+        return None
+    if winner is None and reason not in DRAWN_REASONS:  # a lost winner is not a draw
+        return None
+    if winner is not None and reason in NO_WINNER_REASONS:
         return None
     if not isinstance(dur, (int, float)) or dur < 0:
         return None
@@ -371,12 +390,15 @@ class Stats:
     players: list[Tally] = field(default_factory=list)
     bots: list[Tally] = field(default_factory=list)
     fastest_win: dict[str, Any] | None = None
+    #: games between two computer players (``spit watch``): kept, not counted
+    computer_only: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
         return {
             "results": self.results,
             "skipped_rows": self.skipped,
+            "computer_only_games": self.computer_only,
             "players": [t.to_json() for t in self.players],
             "bots": [t.to_json() for t in self.bots],
             "fastest_win": self.fastest_win,
@@ -386,13 +408,21 @@ class Stats:
 def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
     """Wins, losses, draws and win streaks per human name and per bot level.
 
-    Results must be oldest first; streaks count consecutive wins, and a
-    current streak is the run of wins ending with that player's latest result.
+    Only games a person played count: games between two computer players
+    (``spit watch``) are counted apart in ``computer_only``. Results must be
+    oldest first; streaks count consecutive wins, and a current streak is the
+    run of wins ending with that player's latest result.
     """
     humans: dict[str, Tally] = {}
     bots: dict[str, Tally] = {}
     fastest: GameResult | None = None
+    computer_only = 0
+    counted = 0
     for r in results:
+        if all(player.bot is not None for player in r.players):
+            computer_only += 1
+            continue
+        counted += 1
         for side, player in enumerate(r.players):
             outcome = "draw" if r.winner is None else "win" if r.winner == side else "loss"
             table, key = (humans, player.name) if player.bot is None else (bots, player.bot)
@@ -400,7 +430,7 @@ def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
             tally.add(outcome, r.duration)
         if r.winner is not None and (fastest is None or r.duration < fastest.duration):
             fastest = r
-    stats = Stats(results=len(results), skipped=skipped)
+    stats = Stats(results=counted, skipped=skipped, computer_only=computer_only)
     order = lambda t: (-t.wins, t.losses, t.label)  # noqa: E731
     stats.players = sorted(humans.values(), key=order)
     stats.bots = sorted(bots.values(), key=order)
