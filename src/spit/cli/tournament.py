@@ -46,8 +46,10 @@ def add_tournament_parser(
     parser.add_argument(
         "--games", type=_games, default=100, metavar="N", help="games per ordered pair"
     )
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S")
-    parser.add_argument("--mode", choices=MODES, default="spit")
+    parser.add_argument(
+        "--seed", type=_seed, default=0, metavar="S", help="the run's seed (same seed, same games)"
+    )
+    parser.add_argument("--mode", choices=MODES, default="spit", help="the game to play")
     parser.add_argument(
         "--variant", action="append", default=[], metavar="V", help="a rules variant; repeat"
     )
