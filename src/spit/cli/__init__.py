@@ -18,6 +18,7 @@ from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli.coach import add_coach_parser
 from spit.cli.sim import add_sim_parser
+from spit.cli.tournament import add_tournament_parser
 from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
 
@@ -287,6 +288,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_rules,
     _add_tutorial,
     add_sim_parser,
+    add_tournament_parser,
     _add_persist,
     _add_net,
     add_coach_parser,
