@@ -253,3 +253,16 @@ def test_a_refused_call_snaps_back_with_the_reason() -> None:
     assert not v0.game.called[0]
     assert "pending" not in v0.status(clock.now)
     assert v0.flash is not None
+
+
+def test_a_slap_is_marked_pending_until_its_verdict() -> None:
+    clock = FakeClock()
+    game, _, _ = race_position("spit")
+    match, v0, _ = seated(game, clock)
+    v0.link.submit(Action(Kind.SLAP, 0, 0, 1), clock.now)  # not a slap phase: refused
+    assert "[pending: slap the right pile]" in v0.status(clock.now)
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert "pending" not in v0.status(clock.now)
+    assert v0.flash is not None
