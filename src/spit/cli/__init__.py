@@ -20,6 +20,7 @@ from spit.cli import persist as persist_commands
 from spit.cli.coach import add_coach_parser
 from spit.cli.parsing import CommandParser
 from spit.cli.sim import add_sim_parser
+from spit.cli.tournament import add_tournament_parser
 from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
 
@@ -293,6 +294,7 @@ COMMANDS: list[Callable[[Subparsers], object]] = [
     _add_rules,
     _add_tutorial,
     add_sim_parser,
+    add_tournament_parser,
     _add_persist,
     _add_net,
     add_coach_parser,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from spit.store.records import Stats
     from spit.store.replay_list import SavedReplay
     from spit.store.resume import SavedGame
+    from spit.store.standings import Standings
 
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
 Launcher = Callable[[argparse.Namespace], int]
@@ -35,7 +36,9 @@ def register(
 ) -> None:
     """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
     launchers = launchers or {}
-    stats = subparsers.add_parser("stats", help="wins, losses, streaks and fastest wins")
+    stats = subparsers.add_parser(
+        "stats", help="ratings, wins, losses, streaks, head-to-head records and fastest wins"
+    )
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.add_argument(
         "--player",
@@ -101,22 +104,81 @@ def print_stats(stats: Stats, console: Console) -> None:
     console.print(stats_renderable(stats, "Play one with 'spit play'."))
 
 
+def _signed(value: float) -> str:
+    rounded = round(value)
+    return f"+{rounded}" if rounded > 0 else f"{rounded}" if rounded < 0 else "0"
+
+
+def print_standings(standings: Standings, console: Console) -> None:
+    """Show ratings (±2 RD, trend), head-to-head records and the computer levels' ratings."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from spit.store.standings import TREND_GAMES
+
+    if standings.ratings:
+        table = Table(title="Ratings (Glicko-2)", title_justify="left")
+        table.caption = (
+            f"± is two rating deviations (95%); trend: change over the last {TREND_GAMES} games"
+        )
+        for name in ("Name", "Mode", "Rating", "±", "Trend", "Games"):
+            table.add_column(name, justify="left" if name in ("Name", "Mode") else "right")
+        for r in standings.ratings:
+            table.add_row(
+                escape(r.name),
+                r.mode,
+                f"{r.rating:.0f}",
+                f"{2 * r.rd:.0f}",
+                f"{_signed(r.trend)} ({r.trend_games})",
+                str(r.games),
+            )
+        console.print(table)
+    if standings.head_to_head:
+        table = Table(title="Head to head", title_justify="left")
+        for name in ("Name", "Opponent", "Mode", "Won", "Lost", "Drawn"):
+            table.add_column(name, justify="right" if name in ("Won", "Lost", "Drawn") else "left")
+        for h in standings.head_to_head:
+            table.add_row(
+                escape(h.name),
+                escape(h.opponent),
+                h.mode,
+                str(h.wins),
+                str(h.losses),
+                str(h.draws),
+            )
+        console.print(table)
+    if standings.ratings or standings.head_to_head:
+        levels = standings.computers
+        modes = sorted(levels)
+        line = "; ".join(
+            f"{mode}: " + ", ".join(f"{lvl} {rating:.0f}" for lvl, rating in levels[mode].items())
+            for mode in modes
+        )
+        console.print(f"Computer levels (fixed ratings): {line}")
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """``spit stats [--json]``."""
     from rich.console import Console
 
     from spit.store.records import RecordsError, compute_stats, load_results
+    from spit.store.standings import load_standings
 
     try:
         results, skipped = load_results()
+        standings = load_standings()
     except RecordsError as exc:
         print(f"spit: cannot read results: {exc}", file=sys.stderr)
         return 1
     stats = compute_stats(results, skipped)
     if args.json:
-        print(json.dumps(stats.to_json()))
+        data = stats.to_json()
+        data.update(standings.to_json())
+        print(json.dumps(data))
     else:
-        print_stats(stats, Console())
+        console = Console()
+        print_stats(stats, console)
+        print_standings(standings, console)
         if not getattr(args, "no_charts", True):
             print_charts(stats, getattr(args, "player", None), getattr(args, "mode", "spit"))
     sys.stdout.flush()  # the tables first, then the notes on stderr

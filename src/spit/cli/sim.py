@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,14 +14,17 @@ from spit.cli.parsing import CommandParser
 
 if TYPE_CHECKING:
     # rich's progress bar, the simulator and the replays load only when ``spit sim`` runs
+    from rich.console import Console
+    from rich.progress import Progress
     from rich.table import Table
 
-    from spit.bots.sim import FinishHook, Seat, Summary
+    from spit.bots.sim import Seat, Summary
     from spit.cli.parsing import Subparsers
     from spit.engine import AnyGame
     from spit.realtime.arbiter import Arbiter
 
 MAX_GAMES = 10_000_000
+MAX_JOBS = 256
 
 
 def _seat(text: str) -> Seat:
@@ -50,6 +54,43 @@ def _seed(text: str) -> int:
     if not 0 <= value < 2**63:
         raise argparse.ArgumentTypeError("--seed must be from 0 to 2**63-1")
     return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs needs a whole number, got {text!r}") from None
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"--jobs must be 1..{MAX_JOBS}, got {value}")
+    return value
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """``--jobs J``: worker processes (default: every core)."""
+    cores = max(1, os.cpu_count() or 1)  # the simulator's default_jobs(), without loading it
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="J",
+        help="worker processes to share the games out to (default: every core, "
+        f"here {cores}); the results are the same for any number",
+    )
+
+
+def progress_bar(console: Console, label: str) -> Progress:
+    """The transient progress bar ``sim`` and ``tournament`` show on stderr."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=True)
 
 
 def add_sim_parser(subparsers: Subparsers) -> CommandParser:
@@ -90,6 +131,7 @@ def add_sim_parser(subparsers: Subparsers) -> CommandParser:
         metavar="V",
         help="a rules variant (Spit: V1..V4, Speed: V3, P1b); repeat for several",
     )
+    add_jobs_argument(parser)
     parser.add_argument(
         "--json", action="store_true", help="no progress bar; print the figures as JSON last"
     )
@@ -105,9 +147,9 @@ def add_sim_parser(subparsers: Subparsers) -> CommandParser:
 
 
 def summary_table(summary: Summary) -> Table:
+    """The figures of a simulation as a rich table."""
     from rich.table import Table
 
-    """The figures of a simulation as a rich table."""
     variants = " ".join(summary.variants) or "none"
     table = Table(title=f"{summary.mode}: {summary.seats[0]} vs {summary.seats[1]}")
     table.caption = f"variants: {variants}, seed {summary.seed}"
@@ -131,40 +173,50 @@ def summary_table(summary: Summary) -> Table:
     return table
 
 
-def _replay_saver(args: argparse.Namespace) -> FinishHook | None:
-    """A hook that writes each simulated game's replay to ``--save-replays``."""
-    from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+class ReplaySaver:
+    """Writes each simulated game's replay into a folder.
 
+    A top-level class holding plain data, so worker processes can run it too.
+    """
+
+    def __init__(self, folder: Path, seed: int, mode: str, seats: tuple[str, str]) -> None:
+        self.folder = folder
+        self.seed = seed
+        self.mode = mode
+        self.seats = seats
+
+    def __call__(self, game: AnyGame, arbiter: Arbiter, index: int) -> None:
+        """Save game ``index``'s replay."""
+        from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+
+        players = [PlayerInfo(f"P{p + 1}", bot=seat) for p, seat in enumerate(self.seats)]
+        times = times_from_log(arbiter.log, arbiter.start_time)
+        name = f"sim-{self.seed}-{index:06d}-{self.mode}.json"
+        save_replay(game, times, new_meta(players), self.folder, name=name)
+
+
+def _replay_saver(args: argparse.Namespace) -> ReplaySaver | None:
+    """A hook that writes each simulated game's replay to ``--save-replays``."""
     folder: Path | None = args.save_replays
     if folder is None:
         return None
-    players = [PlayerInfo(f"P{p + 1}", bot=str(seat)) for p, seat in enumerate((args.p1, args.p2))]
-
-    def save(game: AnyGame, arbiter: Arbiter, index: int) -> None:
-        times = times_from_log(arbiter.log, arbiter.start_time)
-        name = f"sim-{args.seed}-{index:06d}-{args.mode}.json"
-        save_replay(game, times, new_meta(players), folder, name=name)
-
-    return save
+    return ReplaySaver(folder, args.seed, args.mode, (str(args.p1), str(args.p2)))
 
 
 def run_sim(args: argparse.Namespace) -> int:
     """Run ``spit sim`` with parsed arguments; return the exit code."""
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
 
-    from spit.bots.sim import SimulationError, new_game, simulate
+    from spit.bots.sim import SimulationError, default_jobs, new_game, simulate
     from spit.engine.errors import ConfigError
 
     err = Console(stderr=True)
+    jobs = args.jobs or default_jobs(args.games)
     try:
         new_game(args.mode, args.variant, 0)  # bad variants fail before the progress bar
+        saver = _replay_saver(args)
+        if saver is not None:
+            saver.folder.mkdir(parents=True, exist_ok=True)  # once, before the workers
         if args.json:
             summary = simulate(
                 (args.p1, args.p2),
@@ -172,16 +224,11 @@ def run_sim(args: argparse.Namespace) -> int:
                 args.seed,
                 args.mode,
                 args.variant,
-                on_finish=_replay_saver(args),
+                on_finish=saver,
+                jobs=jobs,
             )
         else:
-            columns = (
-                TextColumn("simulating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-            )
-            with Progress(*columns, console=err, transient=True) as progress:
+            with progress_bar(err, "simulating") as progress:
                 task = progress.add_task("games", total=args.games)
 
                 def advance(done: int) -> None:
@@ -194,7 +241,8 @@ def run_sim(args: argparse.Namespace) -> int:
                     args.mode,
                     args.variant,
                     progress=advance,
-                    on_finish=_replay_saver(args),
+                    on_finish=saver,
+                    jobs=jobs,
                 )
     except (ConfigError, ValueError) as exc:
         print(f"spit sim: error: {exc}", file=sys.stderr)

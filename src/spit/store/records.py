@@ -3,7 +3,9 @@
 Every write is one transaction. A database that is locked, read-only or
 corrupt never stops a game: ``record_result`` returns a ``RecordStatus``
 whose message the UI shows ("result not saved: <reason>"). ``compute_stats``
-turns the results into wins, losses, streaks and fastest wins.
+turns the results into wins, losses, streaks and fastest wins. Recording a
+result also updates the players' ratings (``spit.store.ratings``) in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from spit.engine import AnyGame, Result, mode_names
+from spit.store import ratings
 from spit.store.paths import data_dir_problem, database_path
 from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
 
-SCHEMA_VERSION = 1
+#: 1: results; 2: and the ratings history (filled from the results on upgrade).
+SCHEMA_VERSION = 2
 #: Seconds to wait for another spit process that holds the database.
 LOCK_TIMEOUT = 1.0
 
@@ -141,7 +145,42 @@ def _prepare(conn: sqlite3.Connection) -> None:
         raise RecordsError("the results database was made by a newer version of spit")
     if version == SCHEMA_VERSION:
         return
-    conn.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+    if version < 1:
+        conn.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = 1; COMMIT;")
+    _upgrade_to_ratings(conn)
+
+
+def _upgrade_to_ratings(conn: sqlite3.Connection) -> None:
+    """Schema 1 to 2: add the ratings table and rate every result already recorded.
+
+    One immediate transaction, which checks the version again: two programs
+    upgrading the same database at once cannot both fill the table.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] < 2:
+            ratings.create_table(conn)
+            rows = conn.execute(
+                f"SELECT id, {_COLUMNS} FROM results ORDER BY finished_at, id"
+            ).fetchall()
+            games = []
+            for row in rows:
+                result = _from_row(row[1:])
+                if result is not None and isinstance(row[0], int):
+                    games.append(rated_game(row[0], result))
+            ratings.insert_rows(conn, ratings.replay_history(games))
+            conn.execute("PRAGMA user_version = 2")
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+
+
+def rated_game(result_id: int, result: GameResult) -> ratings.RatedGame:
+    """What rating needs to know of a result."""
+    a, b = result.players
+    sides = (ratings.Side(a.name, a.bot), ratings.Side(b.name, b.bot))
+    return ratings.RatedGame(result_id, result.finished_at, result.mode, sides, result.winner)
 
 
 def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
@@ -153,10 +192,12 @@ def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
         conn = _connect(path)
         _prepare(conn)
         with conn:
-            conn.execute(
+            cursor = conn.execute(
                 f"INSERT INTO results ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 _row(result),
             )
+            assert cursor.lastrowid is not None
+            ratings.rate_and_store(conn, rated_game(cursor.lastrowid, result))
     except (sqlite3.Error, OSError, RecordsError) as exc:
         reason = str(exc) if isinstance(exc, RecordsError) else _reason(exc)
         return RecordStatus(False, f"result not saved: {reason}")
@@ -404,3 +445,17 @@ def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
             "finished_at": fastest.finished_at,
         }
     return stats
+
+
+def rating_history(
+    name: str, mode: str, path: Path | None = None
+) -> list[tuple[datetime, float, float]]:
+    """``name``'s (time, rating, RD) after each rated game in ``mode``, oldest first.
+
+    The charts read it here; ``spit.store.standings`` (which builds on this
+    module, hence the import inside) has the details. Raises RecordsError if
+    the database cannot be read.
+    """
+    from spit.store.standings import rating_history as history
+
+    return history(name, mode, path)

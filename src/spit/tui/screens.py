@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import Phase, all_modes, mode_names
+from spit.engine.modes import get_mode
 from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, KeyMap, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
@@ -35,6 +36,8 @@ from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 if TYPE_CHECKING:
     # loaded when first needed, not before the first board: replays (and the
     # dialogs' and Markdown's widgets) cost start-up time a game may never use
+    import argparse
+
     from spit.store.replays import Replay
 
 log = logging.getLogger("spit.tui")
@@ -299,8 +302,10 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         """Show keys and short rules; the game waits."""
         self._set_paused("help", True)
+        settings = self.dealer.settings
         self.app.push_screen(
-            HelpScreen(self.dealer.settings.keymap), lambda _: self._set_paused("help", False)
+            HelpScreen(settings.keymap, settings.ascii_only),
+            lambda _: self._set_paused("help", False),
         )
 
     def action_pause(self) -> None:
@@ -412,11 +417,14 @@ class GameScreen(Screen[None]):
             self._set_paused("size", small)
 
 
-def _markdown(text: str) -> Widget:
-    """A Markdown widget (its parser loads with the first help or rules page)."""
-    from textual.widgets import Markdown
+def _markdown(text: str, ascii_only: bool) -> Widget:
+    """A Markdown page, in ASCII if ``ascii_only`` (its parser loads with the first
+    help or rules page)."""
+    from spit.tui.markdown import page
 
-    return Markdown(text)
+    return page(text, ascii_only)
+
+
 def resumed_notice(session: Session) -> str:
     """'Resumed: round 3, score 12-20' for a game picked up again."""
     game = session.game
@@ -465,14 +473,16 @@ class HelpScreen(ModalScreen[None]):
         Binding(PAUSE_KEY, "close", show=False),
     ]
 
-    def __init__(self, keymap: KeyMap) -> None:
+    def __init__(self, keymap: KeyMap, ascii_only: bool = False) -> None:
         super().__init__()
         self.keymap = keymap
+        self.ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             with VerticalScroll(id="help-text"):
-                yield _markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+                text = keys_text(self.keymap) + "\n\n" + SPIT_RULES
+                yield _markdown(text, self.ascii_only)
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
 
     def on_mount(self) -> None:
@@ -488,13 +498,14 @@ class DocScreen(Screen[None]):
 
     BINDINGS = [Binding("escape", "back", "Back"), Binding("q", "back", show=False)]  # noqa: RUF012
 
-    def __init__(self, markdown: str) -> None:
+    def __init__(self, markdown: str, ascii_only: bool = False) -> None:
         super().__init__()
         self.markdown = markdown
+        self.ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="doc"):
-            yield _markdown(self.markdown)
+            yield _markdown(self.markdown, self.ascii_only)
         yield Static("Esc: back   arrows: scroll", classes="hint")
 
     def action_back(self) -> None:
@@ -514,7 +525,11 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
             for mode in all_modes()
             if mode.name in BOT_MODES
         ),
-        ("watch", "Watch two computer players"),
+        *(
+            (f"watch-{mode.name}", f"Watch two computers play {mode.title}")
+            for mode in all_modes()
+            if mode.name in BOT_MODES
+        ),
     ),
     (
         ("host", "Host a game over the network"),
@@ -523,7 +538,6 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
     (
         ("tutorial", "Tutorial"),
         ("stats", "Statistics"),
-        ("charts", "Your speed and rating"),
         ("replays", "Saved replays"),
         ("rules", "Rules"),
         ("keys", "Keys"),
@@ -626,6 +640,8 @@ class TitleScreen(Screen[None]):
         choice = event.option.id or ""
         if choice in mode_names():
             self.post_message(PlayRequested(choice))
+        elif choice.startswith("watch-"):
+            self.choose_watch(choice.removeprefix("watch-"))
         elif choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             level = self.settings.game.bot_level
@@ -639,19 +655,20 @@ class TitleScreen(Screen[None]):
         """Pick an unfinished game to carry on with."""
         self.resume_game()
 
-    def choose_watch(self) -> None:
-        """Two computer players: choose player 1's level, then player 2's; Spit."""
+    def choose_watch(self, mode: str = "spit") -> None:
+        """Two computer players of ``mode``: choose player 1's level, then player 2's."""
+        note = WATCH_NOTE.format(game=get_mode(mode).title)
         level = self.settings.game.bot_level
 
         def second(first: str | None) -> None:
             if first is None:
                 return
             self.app.push_screen(
-                LevelScreen(level, WATCH_HEADINGS[1], WATCH_NOTE),
-                lambda level: self._start_watch(first, level),
+                LevelScreen(level, WATCH_HEADINGS[1], note),
+                lambda level: self._start_watch(mode, first, level),
             )
 
-        self.app.push_screen(LevelScreen(level, WATCH_HEADINGS[0], WATCH_NOTE), second)
+        self.app.push_screen(LevelScreen(level, WATCH_HEADINGS[0], note), second)
 
     def choose_host(self) -> None:
         """Host a game over the network (the host screen asks which game)."""
@@ -664,10 +681,10 @@ class TitleScreen(Screen[None]):
         self.post_message(JoinRequested())
 
     def choose_stats(self) -> None:
-        """The statistics, as ``spit stats`` shows them."""
+        """The statistics, as ``spit stats`` shows them, with a person's charts."""
         from spit.tui.library import StatsScreen
 
-        self.app.push_screen(StatsScreen())
+        self.app.push_screen(StatsScreen(self.settings.names[0]))
 
     def choose_replays(self) -> None:
         """The saved replays, to pick one to watch (a ``ReplayRequested``)."""
@@ -679,19 +696,13 @@ class TitleScreen(Screen[None]):
         """Short interactive lessons on the rules."""
         self.post_message(PlayRequested("tutorial"))
 
-    def choose_charts(self) -> None:
-        """Your reaction times and rating over time."""
-        from spit.tui.widgets.charts import ChartsScreen
-
-        self.app.push_screen(ChartsScreen(self.settings.names[0]))
-
     def choose_rules(self) -> None:
         """The rules."""
-        self.app.push_screen(DocScreen(SPIT_RULES))
+        self.app.push_screen(DocScreen(SPIT_RULES, self.settings.ascii_only))
 
     def choose_keys(self) -> None:
         """Both players' keys."""
-        self.app.push_screen(DocScreen(keys_text(self.settings.keymap)))
+        self.app.push_screen(DocScreen(keys_text(self.settings.keymap), self.settings.ascii_only))
 
     def choose_settings(self) -> None:
         """The settings editor."""
@@ -708,20 +719,17 @@ class TitleScreen(Screen[None]):
         if level is not None:
             self.post_message(PlayRequested(mode, {1: level}))
 
-    def _start_watch(self, first: str, second: str | None) -> None:
+    def _start_watch(self, mode: str, first: str, second: str | None) -> None:
         if second is not None:
-            self.post_message(PlayRequested("spit", {0: first, 1: second}))
+            self.post_message(PlayRequested(mode, {0: first, 1: second}))
 
-    def _start_host(self, choice: str | None) -> None:
+    def _start_host(self, options: argparse.Namespace | None) -> None:
         """Host the game chosen in the host screen (None: cancelled)."""
-        from spit.tui.netscreens import HOST_CHOICES, host_options
-
-        if choice is not None:
-            _, mode, bind = HOST_CHOICES[choice]
-            self.post_message(HostRequested(host_options(mode, bind)))
+        if options is not None:
+            self.post_message(HostRequested(options))
 
     def key_f1(self) -> None:
-        self.app.push_screen(DocScreen(keys_text(self.settings.keymap)))
+        self.app.push_screen(DocScreen(keys_text(self.settings.keymap), self.settings.ascii_only))
 
 
 LEVEL_TEXTS = {
@@ -737,7 +745,7 @@ WATCH_HEADINGS = (
     "[b]Watch[/b]: choose player 1's level (bottom)",
     "[b]Watch[/b]: choose player 2's level (top)",
 )
-WATCH_NOTE = "Two computer players play Spit.   Enter: choose   Esc: back"
+WATCH_NOTE = "Two computer players play {game}.   Enter: choose   Esc: back"
 
 
 class LevelScreen(ModalScreen[str | None]):
