@@ -120,6 +120,26 @@ def test_a_drop_shows_the_rejoin_countdown_and_the_choice() -> None:
     assert view.choice == 1 and "press B" in view.status(clock.now)
 
 
+def test_the_rejoin_countdown_asks_for_a_repaint_each_second() -> None:
+    """The board repaints only when the session's version moves: the countdown must move it."""
+    clock = FakeClock()
+    game = new_game("spit", (), 8)
+    match = Match(game, clock=clock, window=0.05, rejoin_timeout=60)
+    view = RemoteSession(lambda a, at: 1, clock=clock)
+    match.attach(0, ViewLink(view), Stamper.local(), clock.now)
+    match.attach(1, ViewLink(RemoteSession(None, clock=clock)), Stamper.local(), clock.now)
+    match.drop(1, clock.now)
+    view.tick(clock.now)
+    before = view.version
+    clock.now += 1.5
+    assert view.tick(clock.now)
+    assert view.version > before and "waiting 59 s" in view.status(clock.now)
+    same = view.version
+    clock.now += 0.2
+    view.tick(clock.now)
+    assert view.version == same  # the same second: nothing new to show
+
+
 def test_the_game_over_message_ends_the_view() -> None:
     clock = FakeClock()
     view = RemoteSession(None, clock=clock)

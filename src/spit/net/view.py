@@ -241,6 +241,7 @@ class RemoteSession(Session):
         self._pending: dict[int, Action] = {}
         self._obs: dict[str, Any] | None = None
         self._paused_until: float | None = None
+        self._shown_rejoin: int | None = None  # the rejoin countdown's second on screen
 
     # ------------------------------------------------------------ keys
 
@@ -422,6 +423,20 @@ class RemoteSession(Session):
             return f"{self.news}  Esc: menu."
         paused = bool(self.link.paused)
         return status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
+
+    def tick(self, now: float | None = None) -> bool:
+        """As ``Session.tick``; also True when the rejoin countdown shows a new second."""
+        now = self.clock() if now is None else now
+        changed = super().tick(now)
+        left = None
+        if self._paused_until is not None:
+            left = max(0, math.ceil(self._paused_until - now))
+        if left != self._shown_rejoin:
+            self._shown_rejoin = left
+            if not changed:
+                self.version += 1
+            changed = True
+        return changed
 
     def next_wakeup(self, now: float) -> float | None:
         """Also wake each second of a rejoin countdown."""
