@@ -54,7 +54,16 @@ async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
             await until(pilot, lambda: "Play!" in text(app, "status") or host.game.over)
             # a signal (SIGHUP, SIGTERM) saves local games: a network board has none to save
             assert app.save_games_in_progress() == []
-            await pilot.press("escape")  # stop hosting
+            await pilot.press("escape")  # asks first: it would end the guest's game too
+            await pilot.pause(0.05)
+            assert guest.ended is None and screen.host is not None
+            assert "ends the game for the other player" in str(
+                app.screen.query_one("#confirm-text").render()
+            )
+            await pilot.press("escape")  # keep playing
+            await pilot.pause(0.05)
+            assert app.screen is screen and guest.ended is None
+            await pilot.press("escape", "enter")  # stop hosting
             await asyncio.wait_for(guest.done.wait(), 5)
             assert guest.ended == "the host left the game"
             await guest.close()
@@ -89,8 +98,39 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
                 assert "░" not in text(app, "p2-cards")  # our own hand (seat 2, on top)
                 await pilot.press("0")  # our call key: ready
                 await until(pilot, lambda: game.phase is not Phase.OPENING)
-                await pilot.press("escape")
+                await pilot.press("escape")  # the game is running: asks first
                 await pilot.pause(0.1)
+                assert "join again" in str(app.screen.query_one("#confirm-text").render())
+                await pilot.press("enter")
+                await pilot.pause(0.1)
+                assert isinstance(app.screen, JoinScreen)
+            await bot.close()
+        finally:
+            run.cancel()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_spit_join_name_reaches_the_host() -> None:
+    """``spit join --name Jo`` opens a JoinScreen with the name: the host seats Jo."""
+
+    async def body() -> None:
+        game = new_game("spit", (), 4)
+        host = quick_host(game, remote_seats=(0, 1))
+        await host.start()
+        run = asyncio.create_task(host.run())
+        try:
+            bot, _ = await bot_guest(host, 0, "spit")
+            app = SpitApp(record=False)
+            address = f"127.0.0.1:{host.port}"
+            app.start_screen = JoinScreen(address, host.codes[1], auto=True, name="Jo")  # type: ignore[attr-defined]
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                await until(pilot, lambda: host.match.names[1] == "Jo")
+                board = app.screen
+                assert isinstance(board, NetGameScreen)
+                await until(pilot, lambda: board.remote.names[1] == "Jo")
             await bot.close()
         finally:
             run.cancel()

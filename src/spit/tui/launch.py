@@ -91,7 +91,14 @@ def launch_join(args: argparse.Namespace) -> int:
 
     _net_log()
     app = configured_app()
-    app.start_screen = JoinScreen(args.address, args.code, args.watch, auto=True)  # type: ignore[attr-defined]
+    app.start_screen = JoinScreen(  # type: ignore[attr-defined]
+        args.address,
+        args.code,
+        args.watch,
+        auto=True,
+        name=getattr(args, "name", ""),
+        client_key=getattr(args, "client_key", None),
+    )
     return run(app)
 
 
