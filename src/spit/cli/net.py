@@ -163,7 +163,6 @@ def host_variants(args: argparse.Namespace) -> tuple[str, ...]:
 
 def make_host(args: argparse.Namespace) -> Any:
     """The ``Host`` the options describe (raises ValueError/OSError with a reason)."""
-    import asyncssh
 
     from spit.net.host import Host
     from spit.net.runner import host_game, host_timing
