@@ -22,6 +22,7 @@ from spit.engine import Phase, all_modes, mode_names
 from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
+from spit.store.coaching import MATCH_ME
 from spit.store.replays import Replay
 from spit.store.resume import has_saved_games
 from spit.tui.coachbox import CoachBox
@@ -628,7 +629,8 @@ class LevelScreen(ModalScreen[str | None]):
         with Vertical(id="level-box"):
             yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
             yield OptionList(
-                *[Option(LEVEL_TEXTS[level], id=level) for level in LEVELS], id="levels"
+                *[Option(LEVEL_TEXTS[level], id=level) for level in (*LEVELS, MATCH_ME)],
+                id="levels",
             )
             yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
 
