@@ -229,3 +229,15 @@ def test_mutated_real_replay_fails_cleanly(replay_text, index, how):
             data["times"][i] = -1.0
     with pytest.raises(ReplayFileError):
         parse_replay(json.dumps(data))
+
+
+@pytest.mark.parametrize("field", ["name", "bot"])
+def test_a_long_bad_name_is_cut_with_an_ellipsis(saved, tmp_path, field):
+    """The reason quotes the start of the name and ends in '…', not cut mid-quote."""
+    _, data = saved
+    data["meta"]["players"][1][field] = "Abcdefghij " * 20
+    path = write_json(tmp_path, data)
+    with pytest.raises(ReplayFileError) as info:
+        load_replay(path)
+    message = str(info.value)
+    assert message.endswith("…'") and "'Abcdefghij Abcdefghij" in message

@@ -272,6 +272,13 @@ def _times(value: Any, n_actions: int) -> list[float]:
     return out
 
 
+def _quoted(value: object, limit: int = 24) -> str:
+    """A bad value for a message: quoted, a long text cut with an ellipsis."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit] + "…")
+    return repr(value)[:limit]
+
+
 def _meta(value: Any) -> ReplayMeta:
     if not isinstance(value, dict):
         raise ReplayFileError("meta must be an object with players and date")
@@ -284,9 +291,9 @@ def _meta(value: Any) -> ReplayMeta:
             raise ReplayFileError("each player must be an object with a name")
         name, bot = p.get("name"), p.get("bot")
         if not isinstance(name, str) or not name or len(name) > MAX_NAME:
-            raise ReplayFileError(f"bad player name {name!r:.30}")
+            raise ReplayFileError(f"bad player name {_quoted(name)}")
         if bot is not None and (not isinstance(bot, str) or not 0 < len(bot) <= MAX_NAME):
-            raise ReplayFileError(f"bad bot level {bot!r:.30}")
+            raise ReplayFileError(f"bad bot level {_quoted(bot)}")
         infos.append(PlayerInfo(name, bot))
     date = value.get("date")
     if not isinstance(date, str):
