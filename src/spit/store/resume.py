@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -191,17 +192,26 @@ def delete_saved_game(game: SavedGame) -> None:
 
 
 def new_save_path(game: Game, meta: ReplayMeta, directory: Path | None = None) -> Path:
-    """A file name for a new game's save that no other saved game uses."""
+    """A file name for a new game's save that no other saved game uses.
+
+    The name is reserved by creating the (empty) file exclusively, so that two
+    games started in the same second, even in two processes, never share one.
+    Raises OSError if the folder cannot be written.
+    """
     folder = Path(directory) if directory is not None else saved_dir()
+    folder.mkdir(parents=True, exist_ok=True)
     stem = replay_name(game, meta).removesuffix(".json")
     if not _ID.match(stem):
         stem = "game"
     path = folder / f"{stem}.json"
     n = 2
-    while path.exists():
-        path = folder / f"{stem}-{n}.json"
-        n += 1
-    return path
+    while True:
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            return path
+        except FileExistsError:
+            path = folder / f"{stem}-{n}.json"
+            n += 1
 
 
 def save_game(game: Game, times: Sequence[float], meta: ReplayMeta, path: Path) -> Path:
@@ -276,11 +286,16 @@ class GameKeeper:
         """
         if game.over or not game.actions or len(game.actions) == self.saved_actions:
             return None
+        first = self.path is None
         try:
             if self.path is None:
                 self.path = new_save_path(game, self.meta, self.directory)
             save_game(game, self.all_times(session_times), self.meta, self.path)
         except (OSError, ValueError) as exc:
+            if first and self.path is not None:  # give back the name reserved for it
+                with contextlib.suppress(OSError):
+                    self.path.unlink()
+                self.path = None
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.problem = f"game not saved: {reason}"
             return self.problem
