@@ -180,3 +180,14 @@ def test_when_both_players_are_gone_the_match_is_saved() -> None:
     clock.now += 2
     match.tick(clock.now)
     assert saved == ["saved"] and match.finished
+
+
+def test_the_footer_of_a_network_board_offers_no_pause_and_no_save() -> None:
+    """Space cannot pause a network game and a guest saves nothing: the footer says so."""
+    from spit.tui.widgets.board import board_texts
+
+    clock = FakeClock()
+    _, v0, _ = seated(new_game("spit", (), 3), clock)
+    footer = board_texts(v0, clock.now)["footer"].plain
+    assert "pause" not in footer and "save" not in footer
+    assert "Esc" in footer and "ctrl+q" in footer

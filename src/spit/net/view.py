@@ -198,6 +198,9 @@ class _Link:
 class RemoteSession(Session):
     """A seat's view of a game run by a host; the board reads it like a ``Session``."""
 
+    #: a network game cannot be paused, and nothing is saved at a guest's end
+    FOOTER_KEYS = (("F1", "help"), ("Esc", "leave"), ("ctrl+q", "quit"))
+
     def __init__(
         self,
         send: Callable[[Action, float], int] | None,

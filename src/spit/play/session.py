@@ -67,6 +67,14 @@ def key_action(game: Game, binding: Binding) -> Action | str:
 class Session:
     """A game with its arbiter, driven by key presses and ticks."""
 
+    #: the app keys the board's footer names: (key, what it does)
+    FOOTER_KEYS: tuple[tuple[str, str], ...] = (
+        ("F1", "help"),
+        ("space", "pause"),
+        ("Esc", "leave"),
+        ("ctrl+q", "save+quit"),
+    )
+
     def __init__(
         self,
         game: Game,

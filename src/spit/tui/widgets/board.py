@@ -193,12 +193,7 @@ def board_texts(session: Session, now: float) -> dict[str, Text]:
     flash_text = flash_line(session)
     status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
     footer = Text(no_wrap=True, overflow="ellipsis")
-    for key, what in (
-        ("F1", "help"),
-        ("space", "pause"),
-        ("Esc", "leave"),
-        ("ctrl+q", "save+quit"),
-    ):
+    for key, what in session.FOOTER_KEYS:
         footer.append(f" {key} ", "reverse")
         footer.append(f" {what}  ")
     return {
