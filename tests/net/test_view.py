@@ -191,3 +191,16 @@ def test_the_footer_of_a_network_board_offers_no_pause_and_no_save() -> None:
     footer = board_texts(v0, clock.now)["footer"].plain
     assert "pause" not in footer and "save" not in footer
     assert "Esc" in footer and "ctrl+q" in footer
+
+
+def test_a_network_board_shows_keys_only_for_its_own_seat() -> None:
+    """The other seat is played across the network: no key row or call key under it."""
+    from spit.tui.widgets.board import board_texts
+
+    clock = FakeClock()
+    _, v0, v1 = seated(new_game("spit", (), 3), clock)
+    for view, mine, theirs in ((v0, "p1", "p2"), (v1, "p2", "p1")):
+        texts = board_texts(view, clock.now)
+        assert "keys" in texts[f"{mine}-cards"].plain and "call key" in texts[f"{mine}-info"].plain
+        assert "keys" not in texts[f"{theirs}-cards"].plain
+        assert "call key" not in texts[f"{theirs}-info"].plain

@@ -248,6 +248,10 @@ class RemoteSession(Session):
 
     # ------------------------------------------------------------ keys
 
+    def plays_here(self, player: int) -> bool:
+        """Only this screen's own seat is played here (the other is across the network)."""
+        return player == self.seat
+
     def press(self, key: str, at: float, now: float | None = None) -> bool:
         """A key: both players' keys play for this seat (a spectator's do nothing)."""
         binding = self.keymap.lookup(key)

@@ -137,6 +137,10 @@ class Session:
         self.arbiter.submit(action, at=at)
         return True
 
+    def plays_here(self, player: int) -> bool:
+        """True if ``player`` plays at this keyboard (the board shows their keys)."""
+        return player not in self.agents
+
     def action_for(self, binding: Binding) -> Action | str:
         """The action a key means now, or a hint why it means nothing (``key_action``)."""
         return key_action(self.game, binding)

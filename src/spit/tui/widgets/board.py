@@ -66,7 +66,7 @@ def _info_line(session: Session, p: int) -> Text:
     computer = p in session.agents
     if hidden_hand(session, p):
         out.append(f"  hand {sum(top is not None for top, _ in game.columns(p))}", "bold")
-    if not computer:  # a computer player has no keys
+    if session.plays_here(p):  # a computer (or a network opponent) has no keys here
         out.append("   call key ", DIM)
         out.append(session.keymap.calls[p], KEY_STYLE)
     if game.is_match:
@@ -91,11 +91,11 @@ def _slots(session: Session, p: int) -> list[Slot]:
     keymap = session.keymap
     flash = session.flash
     has_moves = game.info.has_moves
-    computer = p in session.agents
+    keyless = not session.plays_here(p)
     hidden = hidden_hand(session, p)
     slots: list[Slot] = []
     for i, (top, under) in enumerate(game.columns(p)):
-        if computer:
+        if keyless:
             keys = ""
         elif has_moves:
             keys = keymap.column_keys(p, i)
