@@ -177,11 +177,7 @@ def _slap_obs(sizes: tuple[int, int], player: int) -> Any:
     obs = game.observation(player)
     piles = tuple(PileView(0, n, True) for n in sizes)
     legal = (slap(player, 0), slap(player, 1))
-    return type(obs)(**{**_fields(obs), "phase": Phase.SLAP, "piles": piles, "legal": legal})
-
-
-def _fields(obs: Any) -> dict[str, Any]:
-    return {name: getattr(obs, name) for name in obs.__dataclass_fields__}
+    return obs._replace(phase=Phase.SLAP, piles=piles, legal=legal)
 
 
 @pytest.mark.parametrize("level", ["medium", "hard", "expert"])

@@ -21,7 +21,8 @@ def test_actions_come_at_their_times_scaled_by_speed(replay):
     pb.cycle_speed()
     assert pb.speed == 2.0
     assert len(pb.advance(1.0)) == 8  # two seconds of replay time
-    assert pb.cycle_speed() == 4.0 and pb.cycle_speed() == 1.0
+    assert pb.cycle_speed() == 4.0 and pb.cycle_speed() == 8.0
+    assert pb.cycle_speed() == 16.0 and pb.cycle_speed() == 1.0
 
 
 def test_pause_stops_time_and_step_applies_one_action(replay):

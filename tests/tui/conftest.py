@@ -20,3 +20,14 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SPIT_CONFIG", str(tmp_path / "config" / "config.toml"))
     monkeypatch.setenv("SPIT_DATA_DIR", str(tmp_path / "data"))
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process app tests run without a terminal: let ``spit.tui.launch.run`` go on.
+
+    (tests/tui/test_cli.py checks the real refusal in a subprocess.)
+    """
+    from spit.tui import launch
+
+    monkeypatch.setattr(launch, "terminal_problem", lambda: None)

@@ -43,6 +43,8 @@ class Bot:
         self.reaction = reaction
         self.rng = random.Random(seed)
         self._expected: Action | None = None
+        #: the strategy's delay factor for a planned-ahead action (fixed per game)
+        self._anticipation = strategy.anticipation
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
         """(delay in seconds, action) to make, or None to wait for a change."""
@@ -52,10 +54,11 @@ class Bot:
         if action is None:
             return None
         delay = self.reaction.delay(action.kind, self.rng)
+        anticipation = self._anticipation
         if action == self._expected:
-            delay *= self.strategy.anticipation  # planned ahead: no search needed
+            delay *= anticipation  # planned ahead: no search needed
         self._expected = None
-        if self.strategy.anticipation < 1:
+        if anticipation < 1:
             self._expected = self.strategy.follow_up(observation, action)
         return delay, action
 

@@ -9,12 +9,16 @@ P6/H5 in Speed, V4's target score, or H4's round limit (a draw).
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
+import pickle
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, Kind, Result, get_mode
+from spit.engine import Game, Kind, Phase, Result, get_mode
 from spit.realtime.arbiter import Arbiter, Timing
 from spit.realtime.clock import ManualClock
 
@@ -41,7 +45,12 @@ class Seat:
     @classmethod
     def parse(cls, text: str) -> Seat:
         """``'hard'`` or ``'STRATEGY:REACTION'`` such as ``'expert:easy'``."""
-        strategy, _, reaction = text.strip().lower().partition(":")
+        strategy, colon, reaction = text.strip().lower().partition(":")
+        if colon and not reaction:
+            raise ValueError(
+                f"{text.strip()!r} has nothing after ':'; give LEVEL or STRATEGY:REACTION "
+                f"(levels: {', '.join(LEVELS)})"
+            )
         reaction = reaction or strategy
         for name in (strategy, reaction):
             if name not in LEVELS:
@@ -183,12 +192,14 @@ def play_game(
     clock = ManualClock(0.0)
     arbiter = Arbiter(game, timing or Timing(), clock, agents)
     steps = 0
-    while not game.over:
-        deadline = arbiter.next_deadline()
+    next_deadline, tick = arbiter.next_deadline, arbiter.tick
+    while game.phase is not Phase.GAME_OVER:
+        deadline = next_deadline()
         if deadline is None:
             raise SimulationError(f"game {index} is stuck in phase {game.phase}")
-        clock.now = max(clock.now, deadline)
-        arbiter.tick(clock.now)
+        if deadline > clock.now:
+            clock.now = deadline
+        tick(clock.now)
         steps += 1
         if steps > MAX_STEPS:
             raise SimulationError(f"game {index} did not end within {MAX_STEPS} steps")
@@ -196,6 +207,139 @@ def play_game(
         on_finish(game, arbiter, index)
     moves = sum(1 for _, a in arbiter.log if a.kind is Kind.PLAY or a.kind is Kind.MOVE)
     return GameResult(game.winner, game.result, game.round_no, moves, arbiter.elapsed(clock.now))
+
+
+#: Below this many games per process, starting a process costs more than it saves.
+MIN_GAMES_PER_JOB = 25
+
+
+def default_jobs(games: int | None = None) -> int:
+    """Worker processes to use by default: every core (fewer for a short run of ``games``)."""
+    cores = max(1, os.cpu_count() or 1)
+    if games is None:
+        return cores
+    return max(1, min(cores, games // MIN_GAMES_PER_JOB))
+
+
+#: A batch of games for one worker, as plain data only (it crosses to a spawned
+#: process): (series, P1 seat, P2 seat, mode, variants, run seed, first index,
+#: end index, H4 round limit or None).
+Batch = tuple[int, str, str, str, tuple[str, ...], int, int, int, int | None]
+#: One game's result as plain data: (winner, result, rounds, moves, seconds).
+ResultRow = tuple[int | None, Result, int, int, float]
+
+_worker_hook: FinishHook | None = None
+
+
+def _init_worker(hook: FinishHook | None) -> None:
+    """Set up a worker process: the finish hook its games call (if any)."""
+    global _worker_hook
+    _worker_hook = hook
+
+
+def _start_worker(hook: FinishHook | None) -> None:
+    """Set up a spawned worker: ctrl+c is the parent's to handle (it stops the
+    pool), so a worker never prints a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(hook)
+
+
+def _play_batch(batch: Batch) -> tuple[int, int, list[ResultRow]]:
+    """Play a batch of games (in a worker or in this process); plain data in and out."""
+    series, p1, p2, mode, variants, seed, start, stop, round_limit = batch
+    seats = (Seat.parse(p1), Seat.parse(p2))
+    rows: list[ResultRow] = []
+    for index in range(start, stop):
+        r = play_game(seats, mode, variants, seed, index, None, round_limit, _worker_hook)
+        rows.append((r.winner, r.result, r.rounds, r.moves, r.seconds))
+    return series, start, rows
+
+
+def _batches(
+    series: int,
+    seats: tuple[Seat, Seat],
+    games: int,
+    seed: int,
+    mode: str,
+    variants: Sequence[str],
+    round_limit: int | None,
+    size: int,
+) -> list[Batch]:
+    p1, p2 = str(seats[0]), str(seats[1])
+    return [
+        (series, p1, p2, mode, tuple(variants), seed, start, min(games, start + size), round_limit)
+        for start in range(0, games, size)
+    ]
+
+
+def batch_size(games: int, jobs: int) -> int:
+    """Games per batch: small enough to share the work out evenly and move the
+    progress bar, large enough that sending a batch costs little."""
+    if jobs <= 1:
+        return 1
+    return max(1, min(50, games // (jobs * 8) or 1))
+
+
+def _picklable(value: object) -> bool:
+    try:
+        pickle.dumps(value)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return False
+    return True
+
+
+def run_batches(
+    batches: Sequence[Batch],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    on_finish: FinishHook | None = None,
+) -> dict[int, list[GameResult]]:
+    """Play every batch, on ``jobs`` processes, and return each series' results in order.
+
+    The results do not depend on ``jobs``: every game's deal and bots are
+    seeded from its run seed and index alone. With ``jobs`` above 1 the games
+    run in spawned worker processes; ``on_finish`` must then be picklable (a
+    top-level function or an instance of a top-level class), else the games
+    run here. ``progress(done)`` is called as games finish.
+    """
+    if jobs > 1 and on_finish is not None and not _picklable(on_finish):
+        jobs = 1
+    jobs = max(1, min(jobs, len(batches)))
+    found: dict[tuple[int, int], list[ResultRow]] = {}
+    done = 0
+    if jobs == 1:
+        _init_worker(on_finish)
+        try:
+            for batch in batches:
+                series, start, rows = _play_batch(batch)
+                found[(series, start)] = rows
+                done += len(rows)
+                if progress is not None:
+                    progress(done)
+        finally:
+            _init_worker(None)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(jobs, initializer=_start_worker, initargs=(on_finish,)) as pool:
+            for series, start, rows in pool.imap_unordered(_play_batch, batches):
+                found[(series, start)] = rows
+                done += len(rows)
+                if progress is not None:
+                    progress(done)
+    out: dict[int, list[GameResult]] = {}
+    for (series, _), rows in sorted(found.items()):
+        out.setdefault(series, []).extend(GameResult(*row) for row in rows)
+    return out
+
+
+def check_setup(mode: str, variants: Sequence[str], round_limit: int | None = None) -> None:
+    """Raise ValueError (or ConfigError) for an unknown mode or variant."""
+    new_game(mode, variants, 0, round_limit)
+
+
+def canonical_variants(mode: str, variants: Sequence[str]) -> tuple[str, ...]:
+    """Variant ids as the rules spell them (``'v3'`` becomes ``'V3'``)."""
+    return tuple(get_mode(mode).known_variants(v.strip() for v in variants))
 
 
 def simulate(
@@ -208,21 +352,29 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     round_limit: int | None = None,
     on_finish: FinishHook | None = None,
+    jobs: int = 1,
 ) -> Summary:
-    """Play ``games`` games; ``progress(done)`` is called after each one.
+    """Play ``games`` games; ``progress(done)`` is called as games finish.
 
-    ``on_finish`` is passed to ``play_game`` for every game.
+    ``on_finish`` is passed to ``play_game`` for every game. With ``jobs``
+    above 1 the games are shared out among that many processes (see
+    ``run_batches``); the results are the same for any number of jobs. A
+    custom ``timing`` runs here, in one process.
     """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    new_game(mode, variants, 0, round_limit)  # check the mode and variants before starting
-    names = get_mode(mode).known_variants(v.strip() for v in variants)
-    summary = Summary(seats, mode, names, seed)
+    check_setup(mode, variants, round_limit)  # check the mode and variants before starting
+    summary = Summary(seats, mode, canonical_variants(mode, variants), seed)
     start = time.perf_counter()
-    for index in range(games):
-        result = play_game(seats, mode, variants, seed, index, timing, round_limit, on_finish)
-        summary.results.append(result)
-        if progress is not None:
-            progress(index + 1)
+    if timing is not None:
+        for index in range(games):
+            result = play_game(seats, mode, variants, seed, index, timing, round_limit, on_finish)
+            summary.results.append(result)
+            if progress is not None:
+                progress(index + 1)
+    else:
+        size = batch_size(games, jobs)
+        batches = _batches(0, seats, games, seed, mode, variants, round_limit, size)
+        summary.results = run_batches(batches, jobs, progress, on_finish)[0]
     summary.wall_seconds = time.perf_counter() - start
     return summary

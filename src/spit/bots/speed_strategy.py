@@ -84,7 +84,8 @@ class SpeedStrategy(StyledStrategy):
         rows = adjacency_rows(obs.config.alternating_colours)
         hand = list(obs.hand)
         tops = list(obs.pile_tops)
-        feed = _feed_rates(obs, rows) if self.style.avoid_feeding else None
+        # Card memory scores without the feed estimate: do not work it out.
+        feed = _FeedRates(obs, rows) if self.style.avoid_feeding and self.memory is None else None
         depth = self.style.lookahead
         return pick_best(((self._score(a, hand, tops, rows, feed, depth), a) for a in legal), rng)
 
@@ -94,7 +95,7 @@ class SpeedStrategy(StyledStrategy):
         hand: list[int | None],
         tops: list[int | None],
         rows: Rows,
-        feed: list[float] | None,
+        feed: _FeedRates | None,
         depth: int,
     ) -> float:
         if self.memory is not None:
@@ -146,13 +147,26 @@ def _read_score(
     return PLAY_VALUE - READ_PENALTY * memory.fits(after, rows)
 
 
-def _feed_rates(obs: SpeedObservation, rows: Rows) -> list[float]:
-    """For each possible pile top, the expected number of opponent cards that fit it.
+class _FeedRates:
+    """For a pile top, the expected number of opponent cards that fit it.
 
     The opponent's cards are some of the cards the bot cannot see; each unseen
-    card is in their hand with the same chance.
+    card is in their hand with the same chance. Worked out for a top when it is
+    first asked for (a play's scoring needs only a few of the 52).
     """
-    seen = obs.visible_cards()
-    unseen = [c for c in range(DECK_SIZE) if c not in seen]
-    share = obs.opponent_hand_count / len(unseen) if unseen else 0.0
-    return [share * sum(1 for c in unseen if rows[top][c]) for top in range(DECK_SIZE)]
+
+    __slots__ = ("_rates", "rows", "share", "unseen")
+
+    def __init__(self, obs: SpeedObservation, rows: Rows) -> None:
+        seen = obs.visible_cards()
+        self.unseen = [c for c in range(DECK_SIZE) if c not in seen]
+        self.share = obs.opponent_hand_count / len(self.unseen) if self.unseen else 0.0
+        self.rows = rows
+        self._rates: dict[int, float] = {}
+
+    def __getitem__(self, top: int) -> float:
+        rate = self._rates.get(top)
+        if rate is None:
+            row = self.rows[top]
+            rate = self._rates[top] = self.share * sum(1 for c in self.unseen if row[c])
+        return rate

@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 
 from spit.bots.common import StyledStrategy, pick_best
+from spit.bots.style import Style
 from spit.engine.actions import Action, Kind
 from spit.engine.base import Phase
-from spit.engine.cards import adjacency_rows
+from spit.engine.cards import NO_CARD_FITS, adjacency_rows
 from spit.engine.spit_game import SpitObservation
 
 #: A stock whose top card is face down until the engine turns it up (R9).
@@ -29,90 +30,154 @@ LOOKAHEAD_DISCOUNT = 0.5
 
 Rows = tuple[tuple[bool, ...], ...]
 
+_PLAY = Kind.PLAY
+_MOVE = Kind.MOVE
+
 
 class SpitStrategy(StyledStrategy):
     """Chooses Spit actions in the manner of a ``Style``."""
+
+    def __init__(self, style: Style) -> None:
+        super().__init__(style)
+        #: the observation last chosen from and its search (reused by ``follow_up``)
+        self._last: tuple[SpitObservation, _Search] | None = None
+
+    def _search(self, obs: SpitObservation) -> _Search:
+        tops, down, piles, opponent = _visible(obs)
+        return _Search(self.style, obs.config.alternating_colours, tops, down, piles, opponent)
 
     def follow_up(self, obs: SpitObservation, action: Action) -> Action | None:
         """The best own play or move after ``action``, in the position it would leave."""
         if obs.phase is not Phase.PLAY or action.kind not in (Kind.PLAY, Kind.MOVE):
             return None
-        rows = adjacency_rows(obs.config.alternating_colours)
-        tops, down, piles, opponent = _visible(obs)
+        last, self._last = self._last, None
+        # The search of the same observation can be changed in place: it is not used again.
+        search = last[1] if last is not None and last[0] is obs else self._search(obs)
+        tops, down, piles = search.tops, search.down, search.piles
         _after(action, tops, down, piles)
-        best: Action | None = None
+        best: tuple[Kind, int, int] | None = None
         best_score = float("-inf")
-        for nxt in _own_actions(action.player, tops, down, piles, rows):
-            score = self._score(nxt, tops, down, piles, opponent, rows, 0)
+        for kind, s, t in _own_moves(tops, down, piles, search.rows):
+            score = search.score(kind, s, t, 0)
             if score > best_score:
-                best, best_score = nxt, score
-        return best
+                best, best_score = (kind, s, t), score
+        return None if best is None else Action(best[0], action.player, best[1], best[2])
 
     # ------------------------------------------------------------------ play
 
     def _best_play(
         self, obs: SpitObservation, legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
-        rows = adjacency_rows(obs.config.alternating_colours)
-        tops, down, piles, opponent = _visible(obs)
+        search = self._search(obs)
+        self._last = (obs, search)
         depth = self.style.lookahead
-        return pick_best(
-            ((self._score(a, tops, down, piles, opponent, rows, depth), a) for a in legal), rng
-        )
+        score = search.score
+        if len(legal) == 1:
+            return legal[0]
+        return pick_best(((score(a.kind, a.source, a.target, depth), a) for a in legal), rng)
 
-    def _score(
+
+class _Search:
+    """Scores actions in one imagined position, changing it in place and back.
+
+    The position is the bot's own stock tops (``UNKNOWN`` for a card still to
+    turn up, None for an empty slot), its face-down counts and the pile tops
+    (None for a pile not in use); the opponent's visible stock tops stay fixed.
+    The score of an action is its own value plus, with ``depth`` left, half
+    the best score of the own actions that follow it.
+    """
+
+    __slots__ = ("down", "feed", "opponent", "piles", "rows", "style", "tops")
+
+    def __init__(
         self,
-        action: Action,
+        style: Style,
+        alternating_colours: bool,
         tops: list[int | None],
         down: list[int],
         piles: list[int | None],
         opponent: list[int],
-        rows: Rows,
-        depth: int,
-    ) -> float:
-        """The value of ``action`` from the position (tops, down, piles)."""
+    ) -> None:
+        self.style = style
+        self.rows = adjacency_rows(alternating_colours)
+        self.tops = tops
+        self.down = down
+        self.piles = piles
+        self.opponent = opponent
+        #: per pile top: how many of the opponent's visible cards fit it
+        self.feed: dict[int, int] = {}
+
+    def _fed(self, top: int) -> int:
+        fed = self.feed.get(top)
+        if fed is None:
+            row = self.rows[top]
+            fed = self.feed[top] = sum(1 for c in self.opponent if row[c])
+        return fed
+
+    def score(self, kind: Kind, s: int, t: int, depth: int) -> float:
+        """The value of the action (``kind``, stock ``s``, pile ``t``) from the position."""
         style = self.style
-        s = action.source
-        tops = list(tops)
-        down = list(down)
+        tops = self.tops
+        down = self.down
+        piles = self.piles
         card = tops[s]
         assert card is not None and card != UNKNOWN
-        if action.kind is Kind.PLAY:
-            piles = list(piles)
-            piles[action.target] = card
+        slot = -1
+        uncovered = False
+        old_pile: int | None = None
+        if kind is Kind.PLAY:
+            old_pile = piles[t]
+            piles[t] = card
             score = PLAY_VALUE
             if down[s]:
                 tops[s] = UNKNOWN
                 down[s] -= 1
+                uncovered = True
                 if style.uncover:
                     score += UNCOVER_VALUE
             else:
                 tops[s] = None
                 # At a leaf, value the R10 move this slot allows; deeper, the
                 # lookahead finds that move itself.
-                if style.uncover and depth == 0 and any(d for j, d in enumerate(down) if j != s):
+                if style.uncover and depth == 0 and any(down):
                     score += OPEN_SLOT_VALUE
         else:  # an R10 move: the card goes to the leftmost empty slot
             slot = tops.index(None)
             tops[slot] = card
-            down[slot] = 0
             tops[s] = UNKNOWN
             down[s] -= 1
             score = UNCOVER_VALUE if style.uncover else 0.0
-        live = [rows[p] for p in piles if p is not None]
-        if style.keep_options:
-            fitting = sum(1 for c in tops if c is not None and c >= 0 and any(r[c] for r in live))
-            score += OPTION_VALUE * min(fitting, MAX_OPTIONS)
-        if style.avoid_feeding:
-            fed = sum(1 for c in opponent for r in live if r[c])
-            score -= FEED_PENALTY * fed
+        if style.keep_options or style.avoid_feeding:
+            rows = self.rows
+            p0, p1 = piles
+            r0 = NO_CARD_FITS if p0 is None else rows[p0]
+            r1 = NO_CARD_FITS if p1 is None else rows[p1]
+            if style.keep_options:
+                fitting = 0
+                for c in tops:
+                    if c is not None and c >= 0 and (r0[c] or r1[c]):
+                        fitting += 1
+                score += OPTION_VALUE * min(fitting, MAX_OPTIONS)
+            if style.avoid_feeding:
+                fed = (0 if p0 is None else self._fed(p0)) + (0 if p1 is None else self._fed(p1))
+                score -= FEED_PENALTY * fed
         if depth > 0:
-            follow = [
-                self._score(nxt, tops, down, piles, opponent, rows, depth - 1)
-                for nxt in _own_actions(action.player, tops, down, piles, rows)
-            ]
-            if follow:
-                score += LOOKAHEAD_DISCOUNT * max(follow)
+            best = None
+            for nk, ns, nt in _own_moves(tops, down, piles, self.rows):
+                value = self.score(nk, ns, nt, depth - 1)
+                if best is None or value > best:
+                    best = value
+            if best is not None:
+                score += LOOKAHEAD_DISCOUNT * best
+        # put the position back as it was
+        tops[s] = card
+        if kind is Kind.PLAY:
+            piles[t] = old_pile
+            if uncovered:
+                down[s] += 1
+        else:
+            down[s] += 1
+            tops[slot] = None
         return score
 
 
@@ -121,8 +186,9 @@ def _visible(
 ) -> tuple[list[int | None], list[int], list[int | None], list[int]]:
     """Own stock tops and face-down counts, pile tops (None if unused), opponent's tops."""
     me = obs.player
-    tops: list[int | None] = [v.top for v in obs.stocks[me]]
-    down = [v.face_down for v in obs.stocks[me]]
+    own = obs.stocks[me]
+    tops: list[int | None] = [v.top for v in own]
+    down = [v.face_down for v in own]
     opponent = [v.top for v in obs.stocks[1 - me] if v.top is not None]
     piles = [p.top if p.in_use else None for p in obs.piles]
     return tops, down, piles, opponent
@@ -149,21 +215,25 @@ def _after(
         down[s] -= 1
 
 
-def _own_actions(
-    player: int, tops: list[int | None], down: list[int], piles: list[int | None], rows: Rows
-) -> list[Action]:
-    """The plays and moves open to the player in an imagined position (known cards only)."""
-    out: list[Action] = []
+def _own_moves(
+    tops: list[int | None], down: list[int], piles: list[int | None], rows: Rows
+) -> list[tuple[Kind, int, int]]:
+    """The plays and moves (kind, stock, pile) open in an imagined position (known cards only)."""
+    out: list[tuple[Kind, int, int]] = []
+    p0, p1 = piles
+    r0 = NO_CARD_FITS if p0 is None else rows[p0]
+    r1 = NO_CARD_FITS if p1 is None else rows[p1]
+    empty = False
     for s, c in enumerate(tops):
-        if c is None or c < 0:
-            continue
-        for t, p in enumerate(piles):
-            if p is not None and rows[p][c]:
-                out.append(Action(Kind.PLAY, player, s, t))
-    if None in tops:
+        if c is None:
+            empty = True
+        elif c >= 0:
+            if r0[c]:
+                out.append((_PLAY, s, 0))
+            if r1[c]:
+                out.append((_PLAY, s, 1))
+    if empty:
         out.extend(
-            Action(Kind.MOVE, player, s, 0)
-            for s, c in enumerate(tops)
-            if c is not None and c >= 0 and down[s]
+            (_MOVE, s, 0) for s, c in enumerate(tops) if c is not None and c >= 0 and down[s]
         )
     return out

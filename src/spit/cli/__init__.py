@@ -7,6 +7,7 @@ builds its parser and sets ``handler``; add new ones to ``COMMANDS``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -17,23 +18,31 @@ from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli.coach import add_coach_parser
 from spit.cli.sim import add_sim_parser
+from spit.cli.tournament import add_tournament_parser
 from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
 
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _variants(values: list[str] | None) -> tuple[str, ...]:
-    """``--variant V1 --variant v3,V4`` -> ('V1', 'V3', 'V4'), checked."""
+#: The variants each game takes (Speed has only V3, alternating colours).
+GAME_VARIANTS = {"spit": tuple(VARIANT_FIELDS), "speed": ("V3",)}
+
+
+def _variants(values: list[str] | None, mode: str = "spit") -> tuple[str, ...]:
+    """``--variant V1 --variant v3,V4`` -> ('V1', 'V3', 'V4'), checked for ``mode``."""
+    valid = GAME_VARIANTS.get(mode, GAME_VARIANTS["spit"])
     out: list[str] = []
     for value in values or []:
         for part in value.split(","):
             name = part.strip().upper()
             if not name:
                 continue
-            if name not in VARIANT_FIELDS:
+            if name not in valid:
+                known = "unknown" if name not in GAME_VARIANTS["spit"] else f"{mode} has no"
                 raise argparse.ArgumentTypeError(
-                    f"unknown variant {part.strip()!r}; choose from {', '.join(VARIANT_FIELDS)}"
+                    f"{known} variant {part.strip()!r}; {mode.capitalize()} takes "
+                    f"{', '.join(valid)}"
                 )
             if name not in out:
                 out.append(name)
@@ -104,7 +113,7 @@ def _run_tui(
 
     given = getattr(args, "variant", None)
     try:
-        variants = None if given is None else _variants(given)
+        variants = None if given is None else _variants(given, start or "spit")
     except argparse.ArgumentTypeError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 2
@@ -115,6 +124,7 @@ def _run_tui(
         seed=getattr(args, "seed", None),
         target=getattr(args, "target", None),
         opponents=opponents,
+        ascii_only=bool(getattr(args, "ascii", False)),
     )
     return run(app)
 
@@ -244,8 +254,12 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     from rich.markdown import Markdown
 
     from spit.play.keys import KeyMap
-    from spit.play.texts import SPIT_RULES, keys_text
+    from spit.play.texts import SPIT_RULES, keys_text, to_ascii
 
+    if args.ascii:  # the Markdown as it is: readable, and plain ASCII
+        print(to_ascii(SPIT_RULES))
+        print(to_ascii(keys_text(KeyMap.default())))
+        return 0
     console = Console()
     console.print(Markdown(SPIT_RULES))
     console.print(Markdown(keys_text(KeyMap.default())))
@@ -274,6 +288,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
     _add_rules,
     _add_tutorial,
     add_sim_parser,
+    add_tournament_parser,
     _add_persist,
     _add_net,
     add_coach_parser,
@@ -288,23 +303,64 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command: the title menu.",
     )
     parser.add_argument("--version", action="version", version=f"spit {__version__}")
+    parser.add_argument("--ascii", action="store_true", help=ASCII_HELP)
     _add_game_options(parser)
     parser.set_defaults(handler=_cmd_menu)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for add in COMMANDS:
         add(sub)
+    for command in sub.choices.values():  # also after the command: spit rules --ascii
+        command.add_argument(
+            "--ascii", action="store_true", default=argparse.SUPPRESS, help=ASCII_HELP
+        )
     return parser
+
+
+ASCII_HELP = "show suits as S H D C and draw with plain ASCII (automatic where ♠ cannot be shown)"
+#: The exit code after the reader of our output went away (128 + SIGPIPE), as shells use.
+EXIT_BROKEN_PIPE = 141
+
+
+def _plain_stdout() -> bool:
+    """True when standard output cannot show the suits: switch to ASCII.
+
+    Whatever else cannot be encoded is then written as ``?``, never a traceback.
+    """
+    from spit.play.texts import can_encode
+
+    stream = sys.stdout
+    if can_encode(getattr(stream, "encoding", None)):
+        return False
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="replace")
+    return True
+
+
+def _drop_stdout() -> None:
+    """The pipe we wrote to is closed: send what is left nowhere, so that
+    Python's own flush at exit does not fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``spit`` console script and ``python -m spit``."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    handler: Handler = getattr(args, "func", None) or args.handler
     try:
-        return handler(args)
+        args = parser.parse_args(argv)
+        args.ascii = _plain_stdout() or bool(getattr(args, "ascii", False))
+        handler: Handler = getattr(args, "func", None) or args.handler
+        code = handler(args)
+        sys.stdout.flush()
+        return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,10 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from spit.store.paths import saved_dir
-from spit.store.records import RecordsError, Stats, Tally, compute_stats, load_results
+from spit.play.texts import to_ascii
+from spit.store.paths import data_dir_problem, database_path, replay_dir, saved_dir
+from spit.store.records import RecordsError, Stats, compute_stats, load_results
+from spit.store.replay_list import SavedReplay, saved_replays
 from spit.store.replays import ReplayFileError, load_replay, verify_file
 from spit.store.resume import (
     SavedGame,
@@ -25,6 +28,8 @@ from spit.store.resume import (
     find_saved_game,
     list_saved_games,
 )
+from spit.store.standings import TREND_GAMES, Standings, load_standings
+from spit.tui.tables import stats_renderable
 
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
 Launcher = Callable[[argparse.Namespace], int]
@@ -35,7 +40,9 @@ def register(
 ) -> None:
     """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
     launchers = launchers or {}
-    stats = subparsers.add_parser("stats", help="wins, losses, streaks and fastest wins")
+    stats = subparsers.add_parser(
+        "stats", help="ratings, wins, losses, streaks, head-to-head records and fastest wins"
+    )
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.add_argument(
         "--player",
@@ -49,7 +56,13 @@ def register(
     stats.set_defaults(handler=cmd_stats)
 
     replay = subparsers.add_parser("replay", help="watch or check saved replays")
-    replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="replay file(s)")
+    replay.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="replay file(s); without one, list the saved replays and where they are kept",
+    )
     replay.add_argument(
         "--verify",
         action="store_true",
@@ -72,65 +85,97 @@ def register(
     resume.set_defaults(handler=cmd_resume, launch=launchers.get("resume"))
 
 
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes}:{secs:02d}"
-
-
-def _table(title: str, first: str, tallies: list[Tally]) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column(first)
-    for name in ("Played", "Won", "Lost", "Drawn", "Streak", "Best streak"):
-        table.add_column(name, justify="right")
-    table.add_column("Fastest win", justify="right")
-    for t in tallies:
-        table.add_row(
-            t.label,
-            str(t.played),
-            str(t.wins),
-            str(t.losses),
-            str(t.draws),
-            str(t.current_streak),
-            str(t.longest_streak),
-            _duration(t.fastest_win),
+def notes(stats: Stats) -> list[str]:
+    """What the tables leave out: damaged rows, games between computer players."""
+    out = []
+    if stats.skipped:
+        out.append(
+            f"warning: {stats.skipped} result(s) in {database_path()} could not be read "
+            "(damaged or edited) and were skipped"
         )
-    return table
+    if stats.computer_only:
+        out.append(
+            f"{stats.computer_only} game(s) between two computer players (spit watch) "
+            "are not counted"
+        )
+    return out
 
 
 def print_stats(stats: Stats, console: Console) -> None:
     """Show the statistics as rich tables."""
-    if not stats.results:
-        console.print("No finished games yet. Play one with [bold]spit play[/bold].")
-    if stats.players:
-        console.print(_table("Players", "Name", stats.players))
-    if stats.bots:
-        console.print(_table("Computer opponents", "Bot level", stats.bots))
-    if stats.fastest_win:
-        f = stats.fastest_win
-        console.print(
-            f"Fastest win: {f['winner']} beat {f['loser']} in {_duration(f['seconds'])} "
-            f"({f['mode']} {f['kind']}, {f['finished_at'][:10]})"
+    console.print(stats_renderable(stats, "Play one with 'spit play'."))
+
+
+def _signed(value: float) -> str:
+    rounded = round(value)
+    return f"+{rounded}" if rounded > 0 else f"{rounded}" if rounded < 0 else "0"
+
+
+def print_standings(standings: Standings, console: Console) -> None:
+    """Show ratings (±2 RD, trend), head-to-head records and the computer levels' ratings."""
+    if standings.ratings:
+        table = Table(title="Ratings (Glicko-2)", title_justify="left")
+        table.caption = (
+            f"± is two rating deviations (95%); trend: change over the last {TREND_GAMES} games"
         )
-    if stats.skipped:
-        console.print(f"[yellow]{stats.skipped} damaged result(s) skipped.[/yellow]")
+        for name in ("Name", "Mode", "Rating", "±", "Trend", "Games"):
+            table.add_column(name, justify="left" if name in ("Name", "Mode") else "right")
+        for r in standings.ratings:
+            table.add_row(
+                escape(r.name),
+                r.mode,
+                f"{r.rating:.0f}",
+                f"{2 * r.rd:.0f}",
+                f"{_signed(r.trend)} ({r.trend_games})",
+                str(r.games),
+            )
+        console.print(table)
+    if standings.head_to_head:
+        table = Table(title="Head to head", title_justify="left")
+        for name in ("Name", "Opponent", "Mode", "Won", "Lost", "Drawn"):
+            table.add_column(name, justify="right" if name in ("Won", "Lost", "Drawn") else "left")
+        for h in standings.head_to_head:
+            table.add_row(
+                escape(h.name),
+                escape(h.opponent),
+                h.mode,
+                str(h.wins),
+                str(h.losses),
+                str(h.draws),
+            )
+        console.print(table)
+    if standings.ratings or standings.head_to_head:
+        levels = standings.computers
+        modes = sorted(levels)
+        line = "; ".join(
+            f"{mode}: " + ", ".join(f"{lvl} {rating:.0f}" for lvl, rating in levels[mode].items())
+            for mode in modes
+        )
+        console.print(f"Computer levels (fixed ratings): {line}")
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """``spit stats [--json]``."""
     try:
         results, skipped = load_results()
+        standings = load_standings()
     except RecordsError as exc:
         print(f"spit: cannot read results: {exc}", file=sys.stderr)
         return 1
     stats = compute_stats(results, skipped)
     if args.json:
-        print(json.dumps(stats.to_json()))
+        data = stats.to_json()
+        data.update(standings.to_json())
+        print(json.dumps(data))
     else:
-        print_stats(stats, Console())
+        console = Console()
+        print_stats(stats, console)
+        print_standings(standings, console)
         if not getattr(args, "no_charts", True):
             print_charts(stats, getattr(args, "player", None), getattr(args, "mode", "spit"))
+    sys.stdout.flush()  # the tables first, then the notes on stderr
+    for note in notes(stats):
+        print(note, file=sys.stderr)
     return 0
 
 
@@ -147,12 +192,18 @@ def print_charts(stats: Stats, player: str | None, mode: str) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches."""
+    """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches;
+    ``spit replay`` lists the saved replays (``--verify`` alone checks them all)."""
+    if not args.files:
+        entries = saved_replays()
+        if not args.verify:
+            return list_replays(entries, getattr(args, "ascii", False))
+        args.files = [entry.path for entry in entries]
     if args.verify:
         failed = 0
         for path in args.files:
             ok, line = verify_file(path)
-            print(line, flush=True)
+            print(to_ascii(line) if getattr(args, "ascii", False) else line, flush=True)
             failed += not ok
         return 1 if failed else 0
     if len(args.files) != 1:
@@ -171,6 +222,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0 if ok else 1
     args.replay = replay
     return launch(args)
+
+
+def list_replays(entries: list[SavedReplay], ascii_only: bool = False) -> int:
+    """Print the saved replays (newest first) and the folder they are in."""
+    problem = data_dir_problem()
+    if problem is not None:
+        print(f"spit: {problem}", file=sys.stderr)
+        return 1
+    folder = replay_dir()
+    if not entries:
+        print(f"No saved replays yet. Finished games are saved in {folder}")
+        return 0
+    print(f"Saved replays in {folder} (newest first):")
+    for entry in entries:
+        who = f"{entry.players}, " if entry.players else ""
+        line = f"  {entry.path.name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
+        print(to_ascii(line) if ascii_only else line)
+    print("Watch one with: spit replay FILE")
+    return 0
 
 
 COLUMNS = ("mode", "variants", "players", "round", "score", "date")

@@ -14,13 +14,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from spit.bots import DEFAULT_LEVEL, LEVELS, MODES
-from spit.bots.sim import FinishHook, Seat, SimulationError, Summary, new_game, simulate
+from spit.bots.sim import Seat, SimulationError, Summary, default_jobs, new_game, simulate
 from spit.engine import Game
 from spit.engine.errors import ConfigError
 from spit.realtime.arbiter import Arbiter
 from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
 
 MAX_GAMES = 10_000_000
+MAX_JOBS = 256
 
 
 def _seat(text: str) -> Seat:
@@ -50,6 +51,34 @@ def _seed(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs needs a whole number, got {text!r}") from None
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"--jobs must be 1..{MAX_JOBS}, got {value}")
+    return value
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """``--jobs J``: worker processes (default: every core)."""
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="J",
+        help="worker processes to share the games out to (default: every core, "
+        f"here {default_jobs()}); the results are the same for any number",
+    )
+
+
+def progress_bar(console: Console, label: str) -> Progress:
+    """The transient progress bar ``sim`` and ``tournament`` show on stderr."""
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=True)
+
+
 def _one_line_error(prog: str) -> Callable[[str], NoReturn]:
     """A ``parser.error`` that prints one line, not the usage block."""
 
@@ -72,18 +101,32 @@ def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
         ),
     )
     medium = Seat(DEFAULT_LEVEL, DEFAULT_LEVEL)
-    parser.add_argument("--p1", type=_seat, default=medium, metavar="LEVEL")
-    parser.add_argument("--p2", type=_seat, default=medium, metavar="LEVEL")
-    parser.add_argument("--games", type=_games, default=100, metavar="N")
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S")
-    parser.add_argument("--mode", choices=MODES, default="spit")
+    for seat in ("--p1", "--p2"):
+        parser.add_argument(
+            seat,
+            type=_seat,
+            default=medium,
+            metavar="LEVEL",
+            help=f"player {seat[-1]}: a level ({levels}) or STRATEGY:REACTION "
+            f"(default {DEFAULT_LEVEL})",
+        )
+    parser.add_argument(
+        "--games", type=_games, default=100, metavar="N", help="how many games (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=0, metavar="S", help="the first game's seed (default 0)"
+    )
+    parser.add_argument(
+        "--mode", choices=MODES, default="spit", help="the game: spit or speed (default spit)"
+    )
     parser.add_argument(
         "--variant",
         action="append",
         default=[],
         metavar="V",
-        help="a rules variant (Spit: V1..V4); repeat for several",
+        help="a rules variant (Spit: V1..V4, Speed: V3, P1b); repeat for several",
     )
+    add_jobs_argument(parser)
     parser.add_argument(
         "--json", action="store_true", help="no progress bar; print the figures as JSON last"
     )
@@ -124,26 +167,43 @@ def summary_table(summary: Summary) -> Table:
     return table
 
 
-def _replay_saver(args: argparse.Namespace) -> FinishHook | None:
+class ReplaySaver:
+    """Writes each simulated game's replay into a folder.
+
+    A top-level class holding plain data, so worker processes can run it too.
+    """
+
+    def __init__(self, folder: Path, seed: int, mode: str, seats: tuple[str, str]) -> None:
+        self.folder = folder
+        self.seed = seed
+        self.mode = mode
+        self.seats = seats
+
+    def __call__(self, game: Game, arbiter: Arbiter, index: int) -> None:
+        """Save game ``index``'s replay."""
+        players = [PlayerInfo(f"P{p + 1}", bot=seat) for p, seat in enumerate(self.seats)]
+        times = times_from_log(arbiter.log, arbiter.start_time)
+        name = f"sim-{self.seed}-{index:06d}-{self.mode}.json"
+        save_replay(game, times, new_meta(players), self.folder, name=name)
+
+
+def _replay_saver(args: argparse.Namespace) -> ReplaySaver | None:
     """A hook that writes each simulated game's replay to ``--save-replays``."""
     folder: Path | None = args.save_replays
     if folder is None:
         return None
-    players = [PlayerInfo(f"P{p + 1}", bot=str(seat)) for p, seat in enumerate((args.p1, args.p2))]
-
-    def save(game: Game, arbiter: Arbiter, index: int) -> None:
-        times = times_from_log(arbiter.log, arbiter.start_time)
-        name = f"sim-{args.seed}-{index:06d}-{args.mode}.json"
-        save_replay(game, times, new_meta(players), folder, name=name)
-
-    return save
+    return ReplaySaver(folder, args.seed, args.mode, (str(args.p1), str(args.p2)))
 
 
 def run_sim(args: argparse.Namespace) -> int:
     """Run ``spit sim`` with parsed arguments; return the exit code."""
     err = Console(stderr=True)
+    jobs = args.jobs or default_jobs(args.games)
     try:
         new_game(args.mode, args.variant, 0)  # bad variants fail before the progress bar
+        saver = _replay_saver(args)
+        if saver is not None:
+            saver.folder.mkdir(parents=True, exist_ok=True)  # once, before the workers
         if args.json:
             summary = simulate(
                 (args.p1, args.p2),
@@ -151,16 +211,11 @@ def run_sim(args: argparse.Namespace) -> int:
                 args.seed,
                 args.mode,
                 args.variant,
-                on_finish=_replay_saver(args),
+                on_finish=saver,
+                jobs=jobs,
             )
         else:
-            columns = (
-                TextColumn("simulating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-            )
-            with Progress(*columns, console=err, transient=True) as progress:
+            with progress_bar(err, "simulating") as progress:
                 task = progress.add_task("games", total=args.games)
 
                 def advance(done: int) -> None:
@@ -173,7 +228,8 @@ def run_sim(args: argparse.Namespace) -> int:
                     args.mode,
                     args.variant,
                     progress=advance,
-                    on_finish=_replay_saver(args),
+                    on_finish=saver,
+                    jobs=jobs,
                 )
     except (ConfigError, ValueError) as exc:
         print(f"spit sim: error: {exc}", file=sys.stderr)

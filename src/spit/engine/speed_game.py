@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from spit.engine.actions import FLIP, PLAYERS, STALL, SYSTEM, Action, Kind, call, play
 from spit.engine.base import Game, Phase
@@ -99,12 +99,12 @@ def check_deck(deck: object) -> list[int]:
     return list(deck)
 
 
-@dataclass(frozen=True, slots=True)
-class SpeedObservation:
+class SpeedObservation(NamedTuple):
     """What one player may know: their own hand, counts of hidden cards, the pile tops.
 
     Never the opponent's hand, a draw or side pile card, the centre cards before
-    they turn up, or the seed.
+    they turn up, or the seed. An immutable named tuple (cheap to build, once
+    per position and bot).
     """
 
     player: int
@@ -221,24 +221,29 @@ class SpeedGame(Game):
         """What ``player`` may see (their own hand, counts of everything hidden)."""
         if player not in PLAYERS:
             raise ValueError(f"no player {player}")
-        piles = self.piles
-        return SpeedObservation(
-            player=player,
-            phase=self.phase,
-            round_no=self.round_no,
-            config=self.config,
-            hand=tuple(self.hands[player]),
-            opponent_hand_count=self.hand_count(1 - player),
-            draw_counts=(len(self.draw[0]), len(self.draw[1])),
-            side_counts=(len(self.side[0]), len(self.side[1])),
-            pile_tops=(piles[0][-1] if piles[0] else None, piles[1][-1] if piles[1] else None),
-            pile_sizes=(len(piles[0]), len(piles[1])),
-            ready=(self.called[0], self.called[1]),
-            scores=(self.scores[0], self.scores[1]),
-            games_won=(self.games_won[0], self.games_won[1]),
-            winner=self.winner,
-            result=self.result,
-            legal=tuple(self.legal_actions(player)),
+        piles, draw, side = self.piles, self.draw, self.side
+        p0, p1 = piles
+        called, scores, won = self.called, self.scores, self.games_won
+        return _new(
+            SpeedObservation,
+            (
+                player,
+                self.phase,
+                self.round_no,
+                self.config,
+                tuple(self.hands[player]),
+                HAND_SIZE - self.hands[1 - player].count(None),
+                (len(draw[0]), len(draw[1])),
+                (len(side[0]), len(side[1])),
+                (p0[-1] if p0 else None, p1[-1] if p1 else None),
+                (len(p0), len(p1)),
+                (called[0], called[1]),
+                (scores[0], scores[1]),
+                (won[0], won[1]),
+                self.winner,
+                self.result,
+                tuple(self.legal_actions(player)),
+            ),
         )
 
     def state_key(self) -> tuple:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from spit.engine.actions import (
     CLOSE,
@@ -51,6 +50,7 @@ _PLAY_TABLE = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)
 _MOVE_TABLE = tuple(tuple(move(p, s) for s in range(5)) for p in PLAYERS)
 
 _PLAYING = Phase.PLAY
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 _KIND_PLAY = Kind.PLAY
 
 _WAIT_REASON = {
@@ -78,8 +78,7 @@ def deal_layout(cards: Sequence[int], n_stocks: int) -> tuple[list[list[int]], l
     return stocks, spit
 
 
-@dataclass(frozen=True, slots=True)
-class StockView:
+class StockView(NamedTuple):
     """What anyone can see of a stock: its face-up top and how many lie below."""
 
     top: int | None
@@ -95,8 +94,7 @@ _STOCK_VIEWS: tuple[tuple[StockView, ...], ...] = tuple(
 _EMPTY_STOCK = StockView(None, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class PileView:
+class PileView(NamedTuple):
     """What anyone can see of a spit pile."""
 
     top: int | None
@@ -104,9 +102,12 @@ class PileView:
     in_use: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SpitObservation:
-    """What one player may know: no face-down card, no spit card order, no seed."""
+class SpitObservation(NamedTuple):
+    """What one player may know: no face-down card, no spit card order, no seed.
+
+    An immutable named tuple (not a dataclass): bots and the simulator build
+    one per position and player, and a tuple is several times cheaper to make.
+    """
 
     player: int
     phase: Phase
@@ -239,34 +240,41 @@ class SpitGame(Game):
 
     def observation(self, player: int) -> SpitObservation:
         """What ``player`` may see (also fine for a spectator: Spit hides nothing more)."""
+        legal = tuple(self.legal_actions(player))
         views = _STOCK_VIEWS
-        stocks = tuple(
-            [
-                tuple([views[s[-1]][len(s) - 1] if s else _EMPTY_STOCK for s in side])
-                for side in self.stocks
-            ]
+        empty = _EMPTY_STOCK
+        side0, side1 = self.stocks
+        stocks = (
+            tuple([views[s[-1]][len(s) - 1] if s else empty for s in side0]),
+            tuple([views[s[-1]][len(s) - 1] if s else empty for s in side1]),
         )
         (a, b), (used_a, used_b) = self.piles, self.pile_used
         piles = (
-            PileView(a[-1] if a else None, len(a), used_a),
-            PileView(b[-1] if b else None, len(b), used_b),
+            _new(PileView, (a[-1] if a else None, len(a), used_a)),
+            _new(PileView, (b[-1] if b else None, len(b), used_b)),
         )
-        return SpitObservation(
-            player=player,
-            phase=self.phase,
-            round_no=self.round_no,
-            config=self.config,
-            stocks=stocks,  # type: ignore[arg-type]
-            spit_counts=(len(self.spit[0]), len(self.spit[1])),
-            piles=piles,  # type: ignore[arg-type]
-            called=(self.called[0], self.called[1]),
-            slaps=tuple(self.slaps),
-            chooser=self.chooser,
-            scores=(self.scores[0], self.scores[1]),
-            games_won=(self.games_won[0], self.games_won[1]),
-            winner=self.winner,
-            result=self.result,
-            legal=tuple(self.legal_actions(player)),
+        spit, called, scores, won = self.spit, self.called, self.scores, self.games_won
+        # tuple.__new__ skips the named tuple's Python-level __new__: the same
+        # object at a fraction of the cost (this runs once per position and bot).
+        return _new(
+            SpitObservation,
+            (
+                player,
+                self.phase,
+                self.round_no,
+                self.config,
+                stocks,
+                (len(spit[0]), len(spit[1])),
+                piles,
+                (called[0], called[1]),
+                tuple(self.slaps),
+                self.chooser,
+                (scores[0], scores[1]),
+                (won[0], won[1]),
+                self.winner,
+                self.result,
+                legal,
+            ),
         )
 
     def state_key(self) -> tuple:

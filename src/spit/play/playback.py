@@ -1,4 +1,5 @@
-"""Playing a replay back in time: speed 1x/2x/4x, pause, step, restart.
+"""Playing a replay back in time: speed 1x to 16x, pause, step, restart, and
+jumps to the end or to the next or previous round.
 
 No UI here: the replay viewer calls ``advance`` with the real time that has
 passed and repaints the board from ``game`` and the events returned.
@@ -11,7 +12,7 @@ from typing import Protocol
 from spit.engine import Action, Game
 from spit.engine.events import Event
 
-SPEEDS = (1.0, 2.0, 4.0)
+SPEEDS = (1.0, 2.0, 4.0, 8.0, 16.0)
 
 
 class TimedGame(Protocol):
@@ -36,6 +37,7 @@ class Playback:
         self.position = 0.0  #: replay time in seconds
         self.speed = speed
         self.paused = False
+        self._round_starts: list[int] | None = None
 
     @property
     def done(self) -> bool:
@@ -48,10 +50,67 @@ class Playback:
         return self.replay.duration
 
     def cycle_speed(self) -> float:
-        """Go to the next speed of 1x, 2x, 4x (then back to 1x); return it."""
+        """Go to the next of ``SPEEDS`` (after 16x, back to 1x); return it."""
         later = [s for s in SPEEDS if s > self.speed]
         self.speed = later[0] if later else SPEEDS[0]
         return self.speed
+
+    def faster(self) -> float:
+        """The next speed up (at most 16x); return it."""
+        later = [s for s in SPEEDS if s > self.speed]
+        self.speed = later[0] if later else SPEEDS[-1]
+        return self.speed
+
+    def slower(self) -> float:
+        """The next speed down (at least 1x); return it."""
+        earlier = [s for s in SPEEDS if s < self.speed]
+        self.speed = earlier[-1] if earlier else SPEEDS[0]
+        return self.speed
+
+    @property
+    def round_starts(self) -> list[int]:
+        """The action index at which each round after the first begins (computed once)."""
+        if self._round_starts is None:
+            game = self.replay.fresh_start()
+            starts: list[int] = []
+            last = game.round_no
+            for i, (_, action) in enumerate(self.replay.timed):
+                game.apply(action)
+                if game.round_no != last and i + 1 < len(self.replay.timed):
+                    starts.append(i + 1)
+                last = game.round_no
+            self._round_starts = starts
+        return self._round_starts
+
+    def to_end(self) -> list[tuple[Action, list[Event]]]:
+        """Apply every action left: the final position."""
+        return self._apply_until(len(self.replay.timed))
+
+    def next_round(self) -> list[tuple[Action, list[Event]]]:
+        """Apply actions up to the start of the next round (or the end)."""
+        later = [i for i in self.round_starts if i > self.index]
+        return self._apply_until(later[0] if later else len(self.replay.timed))
+
+    def previous_round(self) -> None:
+        """Go back to the start of this round, or of the one before if already there.
+
+        The game is dealt again and replayed silently, so ``game`` is a new object.
+        """
+        starts = [0, *self.round_starts]
+        earlier = [i for i in starts if i < self.index]
+        target = earlier[-1] if earlier else 0
+        if len(earlier) >= 2 and self.index - target <= 1:  # just past a start: one more back
+            target = earlier[-2]
+        self.restart()
+        self._apply_until(target)
+
+    def _apply_until(self, index: int) -> list[tuple[Action, list[Event]]]:
+        applied = []
+        while self.index < min(index, len(self.replay.timed)):
+            applied.append(self._apply_next())
+        if self.index:
+            self.position = max(self.position, self.replay.timed[self.index - 1][0])
+        return applied
 
     def toggle_pause(self) -> bool:
         """Pause or go on; return True if now paused."""

@@ -71,3 +71,57 @@ def keys_text(keymap: KeyMap, n_columns: int = 5) -> str:
         "| `ctrl+q` | save the game and quit, at any time |",
     ]
     return "\n".join(lines)
+
+
+#: One ASCII character for each non-ASCII character the game draws, so that a
+#: styled text keeps its length (and its styles) when turned to ASCII.
+ASCII_CHARS = str.maketrans(
+    {
+        "♣": "C",
+        "♦": "D",
+        "♥": "H",
+        "♠": "S",
+        "╭": "+",
+        "╮": "+",
+        "╰": "+",
+        "╯": "+",
+        "─": "-",
+        "│": "|",
+        "░": "#",
+        "×": "x",
+        "◀": "<",
+        "▶": ">",
+        "←": "<",
+        "→": ">",
+        "↑": "^",
+        "↓": "v",
+        "✓": "+",
+        "✗": "x",
+        "•": "*",
+        "…": ".",
+        "–": "-",
+        "—": "-",
+        "‘": "'",
+        "’": "'",
+        "“": '"',
+        "”": '"',
+        "·": ".",
+    }
+)
+
+
+def to_ascii(text: str) -> str:
+    """``text`` with suits as S H D C, box lines as + - |, and any other
+    non-ASCII character as ``?``: for terminals that cannot show more."""
+    return text.translate(ASCII_CHARS).encode("ascii", "replace").decode("ascii")
+
+
+def can_encode(encoding: str | None, sample: str = "♠♥♦♣╭─│") -> bool:
+    """True if text in ``encoding`` can hold the suits and box lines."""
+    if not encoding:
+        return False
+    try:
+        sample.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

@@ -209,6 +209,16 @@ class Arbiter:
         if self._outbox or self._agents_to_plan():
             return self._horizon  # outcomes to hand out, or agents yet to see the position
         limit = self._paused_at
+        if limit is None:
+            # The simulator's path (once per step): plain comparisons, no lists.
+            best = self._queue.head_time()
+            for plan in self._plans.values():
+                if plan is not None and (best is None or plan.time < best):
+                    best = plan.time
+            due = self.timer()
+            if due is not None and (best is None or due[0] < best):
+                best = due[0]
+            return None if best is None else max(best, self._horizon)
         times: list[float] = []
         head = self._queue.head_time()
         if head is not None:
@@ -337,19 +347,23 @@ class Arbiter:
 
     def _agents_to_plan(self) -> bool:
         """True if some agent has yet to see the current position."""
-        return not self.game.over and any(
-            self._plans[p] is None
-            and self._in_flight[p] is None
-            and self._planned_version[p] != self._version
-            for p in self.agents
-        )
+        if self.game.over:
+            return False
+        version = self._version
+        plans, in_flight, planned = self._plans, self._in_flight, self._planned_version
+        for p in self.agents:
+            if plans[p] is None and in_flight[p] is None and planned[p] != version:
+                return True
+        return False
 
     def _plan_agents(self, now: float) -> None:
         """Show each agent the position that changed at ``now``; it plans from then."""
+        version = self._version  # planning changes no position
+        in_flight, planned = self._in_flight, self._planned_version
         for p, agent in self.agents.items():
             # An agent plans once per new position, and never while its last
             # action still waits in the queue (it has not seen that action land).
-            if self._in_flight[p] is not None or self._planned_version[p] == self._version:
+            if in_flight[p] is not None or planned[p] == version:
                 continue
             pending = self._plans[p]
             if pending is not None and not getattr(agent, "watchful", False):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -62,6 +63,51 @@ def saved_dir() -> Path:
     return data_dir() / SAVED_DIR_NAME
 
 
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a special file"
+
+
+def not_a_regular_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read or replaced as a file ("it is a named pipe..."), or None.
+
+    A missing file gives None. Opening a FIFO would wait forever for a writer,
+    so spit looks before it opens.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return f"it is {_kind(mode)}, not a regular file"
+
+
+def data_dir_problem() -> str | None:
+    """Why the data directory cannot hold spit's files (it is a file...), or None."""
+    folder = data_dir()
+    try:
+        mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"the data folder {folder} cannot be used ({exc.strerror or exc})"
+    if stat.S_ISDIR(mode):
+        return None
+    where = f" (set by {DATA_ENV})" if os.environ.get(DATA_ENV) else ""
+    return f"the data folder {folder}{where} is {_kind(mode)}, not a folder"
+
+
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file.
 
@@ -73,7 +119,13 @@ def atomic_write(path: Path, data: bytes | str) -> None:
     if isinstance(data, str):
         data = data.encode("utf-8")
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    problem = not_a_regular_file(path)
+    if problem is not None:  # never replace a pipe or a device with a file
+        raise OSError(f"{path}: {problem}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file stands where the folder should be
+        raise OSError(f"{path.parent} is a file, not a folder") from None
     try:
         mode = path.stat().st_mode & 0o777  # keep the old file's permissions
     except OSError:
@@ -109,7 +161,11 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def read_capped(path: Path, limit: int) -> bytes:
-    """Read at most ``limit`` bytes of ``path``; raise ValueError if it is larger."""
+    """Read at most ``limit`` bytes of ``path``; raise ValueError if it is larger
+    or is not a regular file (a FIFO would block the read for ever)."""
+    problem = not_a_regular_file(path)
+    if problem is not None:
+        raise ValueError(problem)
     with open(path, "rb") as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:

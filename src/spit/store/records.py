@@ -3,7 +3,9 @@
 Every write is one transaction. A database that is locked, read-only or
 corrupt never stops a game: ``record_result`` returns a ``RecordStatus``
 whose message the UI shows ("result not saved: <reason>"). ``compute_stats``
-turns the results into wins, losses, streaks and fastest wins.
+turns the results into wins, losses, streaks and fastest wins. Recording a
+result also updates the players' ratings (``spit.store.ratings``) in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spit.engine import Game
-from spit.store.paths import database_path
+from spit.engine import Game, Result, mode_names
+from spit.store import ratings
+from spit.store.paths import data_dir_problem, database_path
 from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
 
-SCHEMA_VERSION = 1
+#: 1: results; 2: and the ratings history (filled from the results on upgrade).
+SCHEMA_VERSION = 2
 #: Seconds to wait for another spit process that holds the database.
 LOCK_TIMEOUT = 1.0
 
@@ -48,6 +52,13 @@ _COLUMNS = (
     "finished_at, kind, mode, variants, player1, bot1, player2, bot2, "
     "score1, score2, winner, reason, rounds, duration, replay"
 )
+
+
+#: ``reason`` of a game that may end without a winner (H4 round limit, Speed's
+#: H5 with equal cards, a match that ended level); a draw with any other reason
+#: is a damaged row, as is a winner after the round limit.
+DRAWN_REASONS = frozenset({Result.ROUND_LIMIT, Result.STUCK, Result.SCORE})
+NO_WINNER_REASONS = frozenset({Result.ROUND_LIMIT})
 
 
 class RecordsError(Exception):
@@ -134,7 +145,42 @@ def _prepare(conn: sqlite3.Connection) -> None:
         raise RecordsError("the results database was made by a newer version of spit")
     if version == SCHEMA_VERSION:
         return
-    conn.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+    if version < 1:
+        conn.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = 1; COMMIT;")
+    _upgrade_to_ratings(conn)
+
+
+def _upgrade_to_ratings(conn: sqlite3.Connection) -> None:
+    """Schema 1 to 2: add the ratings table and rate every result already recorded.
+
+    One immediate transaction, which checks the version again: two programs
+    upgrading the same database at once cannot both fill the table.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] < 2:
+            ratings.create_table(conn)
+            rows = conn.execute(
+                f"SELECT id, {_COLUMNS} FROM results ORDER BY finished_at, id"
+            ).fetchall()
+            games = []
+            for row in rows:
+                result = _from_row(row[1:])
+                if result is not None and isinstance(row[0], int):
+                    games.append(rated_game(row[0], result))
+            ratings.insert_rows(conn, ratings.replay_history(games))
+            conn.execute("PRAGMA user_version = 2")
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+
+
+def rated_game(result_id: int, result: GameResult) -> ratings.RatedGame:
+    """What rating needs to know of a result."""
+    a, b = result.players
+    sides = (ratings.Side(a.name, a.bot), ratings.Side(b.name, b.bot))
+    return ratings.RatedGame(result_id, result.finished_at, result.mode, sides, result.winner)
 
 
 def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
@@ -146,10 +192,12 @@ def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
         conn = _connect(path)
         _prepare(conn)
         with conn:
-            conn.execute(
+            cursor = conn.execute(
                 f"INSERT INTO results ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 _row(result),
             )
+            assert cursor.lastrowid is not None
+            ratings.rate_and_store(conn, rated_game(cursor.lastrowid, result))
     except (sqlite3.Error, OSError, RecordsError) as exc:
         reason = str(exc) if isinstance(exc, RecordsError) else _reason(exc)
         return RecordStatus(False, f"result not saved: {reason}")
@@ -211,9 +259,15 @@ def load_results(path: Path | None = None) -> tuple[list[GameResult], int]:
 
     A missing database means no results. Raises RecordsError if it cannot be read.
     """
+    if path is None:
+        problem = data_dir_problem()
+        if problem is not None:
+            raise RecordsError(problem)
     path = Path(path) if path is not None else database_path()
     if not path.exists():
         return [], 0
+    if not path.is_file():
+        raise RecordsError(f"{path}: not a regular file")
     conn: sqlite3.Connection | None = None
     try:
         conn = _connect(path, read_only=True)
@@ -250,7 +304,13 @@ def _from_row(row: tuple[Any, ...]) -> GameResult | None:
         return None
     if not all(b is None or isinstance(b, str) for b in (b1, b2, rep)):
         return None
-    if winner not in (None, 0, 1) or not isinstance(rounds, int):
+    if winner not in (None, 0, 1) or not isinstance(rounds, int) or rounds < 0:
+        return None
+    if kind not in ("game", "match") or mode not in mode_names():
+        return None
+    if winner is None and reason not in DRAWN_REASONS:  # a lost winner is not a draw
+        return None
+    if winner is not None and reason in NO_WINNER_REASONS:
         return None
     if not isinstance(dur, (int, float)) or dur < 0:
         return None
@@ -330,12 +390,15 @@ class Stats:
     players: list[Tally] = field(default_factory=list)
     bots: list[Tally] = field(default_factory=list)
     fastest_win: dict[str, Any] | None = None
+    #: games between two computer players (``spit watch``): kept, not counted
+    computer_only: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
         return {
             "results": self.results,
             "skipped_rows": self.skipped,
+            "computer_only_games": self.computer_only,
             "players": [t.to_json() for t in self.players],
             "bots": [t.to_json() for t in self.bots],
             "fastest_win": self.fastest_win,
@@ -345,13 +408,21 @@ class Stats:
 def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
     """Wins, losses, draws and win streaks per human name and per bot level.
 
-    Results must be oldest first; streaks count consecutive wins, and a
-    current streak is the run of wins ending with that player's latest result.
+    Only games a person played count: games between two computer players
+    (``spit watch``) are counted apart in ``computer_only``. Results must be
+    oldest first; streaks count consecutive wins, and a current streak is the
+    run of wins ending with that player's latest result.
     """
     humans: dict[str, Tally] = {}
     bots: dict[str, Tally] = {}
     fastest: GameResult | None = None
+    computer_only = 0
+    counted = 0
     for r in results:
+        if all(player.bot is not None for player in r.players):
+            computer_only += 1
+            continue
+        counted += 1
         for side, player in enumerate(r.players):
             outcome = "draw" if r.winner is None else "win" if r.winner == side else "loss"
             table, key = (humans, player.name) if player.bot is None else (bots, player.bot)
@@ -359,7 +430,7 @@ def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
             tally.add(outcome, r.duration)
         if r.winner is not None and (fastest is None or r.duration < fastest.duration):
             fastest = r
-    stats = Stats(results=len(results), skipped=skipped)
+    stats = Stats(results=counted, skipped=skipped, computer_only=computer_only)
     order = lambda t: (-t.wins, t.losses, t.label)  # noqa: E731
     stats.players = sorted(humans.values(), key=order)
     stats.bots = sorted(bots.values(), key=order)
@@ -374,3 +445,17 @@ def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
             "finished_at": fastest.finished_at,
         }
     return stats
+
+
+def rating_history(
+    name: str, mode: str, path: Path | None = None
+) -> list[tuple[datetime, float, float]]:
+    """``name``'s (time, rating, RD) after each rated game in ``mode``, oldest first.
+
+    The charts read it here; ``spit.store.standings`` (which builds on this
+    module, hence the import inside) has the details. Raises RecordsError if
+    the database cannot be read.
+    """
+    from spit.store.standings import rating_history as history
+
+    return history(name, mode, path)

@@ -40,6 +40,8 @@ SPEED_DEALS = ("standard", "long")
 #: The computer levels, weakest first (the bots' own list).
 BOT_LEVELS: tuple[str, ...] = LEVELS
 MAX_NAME = 24
+#: The card colours (``spit.tui.render.PALETTES`` has each one's colours).
+PALETTE_NAMES = ("default", "colour-blind", "four-colour", "light")
 #: Largest match target score (V4's usual target is 100).
 MAX_TARGET = 100_000
 #: Longest held-key window, in seconds (the key map allows 0 to 2).
@@ -54,7 +56,8 @@ class Settings:
     ``repeat_window`` the held-key window: a second press of the same key
     sooner than this is taken as the key held down, and ignored (0 to 2 s);
     ``spit_target`` the score that ends a V4 match; ``speed_target`` the score
-    of a Speed P7 match (0: single games).
+    of a Speed P7 match (0: single games); ``palette`` the card colours
+    (one of ``PALETTE_NAMES``).
     """
 
     names: tuple[str, str] = ("Player 1", "Player 2")
@@ -67,6 +70,7 @@ class Settings:
     repeat_window: float = 0.5
     spit_target: int = 100
     speed_target: int = 0
+    palette: str = "default"
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -149,10 +153,12 @@ class _Reader:
 
     def read(self, data: dict[str, Any]) -> Settings:
         defaults = Settings()
-        self.unknown(data, "", ("players", "game", "timing", "keys"))
+        self.unknown(data, "", ("players", "game", "timing", "keys", "display"))
         players = self.table(data, "players")
         game = self.table(data, "game")
         timing = self.table(data, "timing")
+        display = self.table(data, "display")
+        self.unknown(display, "display.", ("palette",))
         self.unknown(players, "players.", ("player1", "player2"))
         self.unknown(
             game,
@@ -174,6 +180,7 @@ class _Reader:
             ),
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
+            palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
         )
 
     def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
@@ -222,14 +229,19 @@ class _Reader:
         return tuple(sorted(chosen))
 
     def choice(
-        self, table: dict[str, Any], key: str, options: tuple[str, ...], default: str
+        self,
+        table: dict[str, Any],
+        key: str,
+        options: tuple[str, ...],
+        default: str,
+        section: str = "game",
     ) -> str:
         if key not in table:
             return default
         value = table[key]
         if value not in options:
             self.warn(
-                f"game.{key}",
+                f"{section}.{key}",
                 f"must be one of {', '.join(options)}, got {shown(value)}; using {default!r}",
             )
             return default
@@ -373,6 +385,7 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
             "slap_time": settings.slap_time,
             "repeat_window": settings.repeat_window,
         },
+        "display": {"palette": settings.palette},
         "keys": {"player1": dict(settings.keys[0]), "player2": dict(settings.keys[1])},
     }
 

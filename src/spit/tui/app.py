@@ -32,11 +32,13 @@ from spit.play.session import Session
 from spit.realtime.arbiter import Agent, Clock, Timing
 from spit.store.archive import Archiver
 from spit.store.coaching import MATCH_ME, is_match_me, match_me, match_me_name
+from spit.store.paths import config_path
 from spit.store.replays import MAX_NAME, PlayerInfo, Replay
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import save_settings
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import WarningsScreen
+from spit.tui.render import Palette, palette_named
 from spit.tui.screens import GameScreen, TitleScreen
 from spit.tui.tutorial import TutorialScreen
 from spit.tui.viewer import ReplayScreen
@@ -163,6 +165,7 @@ class SpitApp(App[None]):
         replay: Replay | None = None,
         resumed: Replay | None = None,
         record: bool = True,
+        ascii_only: bool = False,
     ) -> None:
         """``start``: 'spit' or 'speed' to go straight to a game, None for the title menu.
 
@@ -179,6 +182,7 @@ class SpitApp(App[None]):
         ``replay``: open the replay viewer on it; ``resumed``: carry on with
         this saved match. ``record``: save every finished game's replay and
         result, and each match after every round (``spit.store.archive``).
+        ``ascii_only``: draw suits as S H D C and boxes in ASCII (``--ascii``).
         """
         super().__init__()
         self.start = start
@@ -203,9 +207,11 @@ class SpitApp(App[None]):
         self.replay = replay
         self.resumed = resumed
         self.record = record
+        self.ascii_only = ascii_only
         self._signals: list[int] = []
 
     def on_mount(self) -> None:
+        self.use_palette()
         self.catch_signals()
         self.push_screen(TitleScreen())
         if self.warnings:
@@ -306,12 +312,29 @@ class SpitApp(App[None]):
         elif self.start is not None:
             self.push_screen(GameScreen(self.start, self.opponents))
 
+    @property
+    def palette(self) -> Palette:
+        """The card colours the settings chose."""
+        return palette_named(self.user_settings.palette)
+
+    def use_palette(self) -> None:
+        """Switch to the palette's theme (dark or light) and redraw."""
+        theme = self.palette.theme
+        if self.theme != theme:
+            self.theme = theme
+        self.set_class(self.ascii_only, "-ascii")
+        screen = self.screen if self.screen_stack else None
+        repaint = getattr(screen, "repaint", None)
+        if callable(repaint) and getattr(screen, "session", None) is not None:
+            repaint()
+
     def apply_user_settings(self, user: UserSettings) -> str | None:
-        """Use ``user`` for the next games (names, rules, timing, keys).
+        """Use ``user`` for the next games (names, rules, timing, keys, colours).
 
         Returns a problem to show if its keys cannot be used.
         """
         self.user_settings = user
+        self.use_palette()
         self.settings = settings_from_user(user, seed=self.settings.seed)
         self.names = user.names
         self.keymap, problem = keymap_from_user(user)
@@ -323,11 +346,12 @@ class SpitApp(App[None]):
         Returns (the file written, None) or (None, why it was not saved); when
         saved but its keys cannot be used, (the file, that problem).
         """
+        path = config_path()
         try:
-            path = save_settings(user)
+            save_settings(user, path)
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return None, reason
+            return None, f"cannot write {path} ({reason})"
         return path, self.apply_user_settings(user)
 
     def next_seed(self) -> None:

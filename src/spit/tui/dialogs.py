@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -14,11 +15,13 @@ from spit.store.settings import (
     MAX_NAME,
     MAX_REPEAT_WINDOW,
     MAX_TARGET,
+    PALETTE_NAMES,
     SPEED_DEALS,
     VARIANTS,
 )
 from spit.store.settings import Settings as UserSettings
 from spit.tui.remap import KeysScreen
+from spit.tui.render import PALETTES
 
 
 class WarningsScreen(ModalScreen[None]):
@@ -117,10 +120,19 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
 
 
 def _name(text: str, what: str) -> str:
+    """A player's name as typed, or SettingsError saying what is wrong with it."""
     name = text.strip()
-    if not name or not name.isprintable():
+    if not name:
         raise SettingsError(f"{what}: give a name")
-    return name[:MAX_NAME]
+    if not name.isprintable():
+        raise SettingsError(
+            f"{what}: a name cannot hold control characters (such as tab or escape)"
+        )
+    if len(name) > MAX_NAME:
+        raise SettingsError(
+            f"{what}: a name has at most {MAX_NAME} characters (this one has {len(name)})"
+        )
+    return name
 
 
 FIELDS = (
@@ -133,11 +145,13 @@ FIELDS = (
     ("repeat_window", "Held-key window (s)"),
     ("spit_target", "V4 match target"),
     ("speed_target", "Speed match target"),
+    ("palette", "Card colours"),
 )
 #: The fields chosen from a list (a Select each), with each choice's words.
 CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
     "speed_deal": (("standard (P1)", "standard"), ("long (P1b)", "long")),
     "bot_level": tuple((level, level) for level in BOT_LEVELS),
+    "palette": tuple((PALETTES[name].label, name) for name in PALETTE_NAMES),
 }
 assert [v for _, v in CHOICES["speed_deal"]] == list(SPEED_DEALS)
 HINTS = {
@@ -148,6 +162,7 @@ HINTS = {
     "repeat_window": "0 to 2 seconds (0: off)",
     "spit_target": "lowest total wins",
     "speed_target": "0: single games (P7)",
+    "palette": "light: the whole screen",
 }
 
 
@@ -176,6 +191,7 @@ class SettingsScreen(Screen[None]):
             "repeat_window": f"{user.repeat_window:g}",
             "spit_target": str(user.spit_target),
             "speed_target": str(user.speed_target),
+            "palette": user.palette,
         }
         yield Static(
             "[b]Settings:[/b] Tab next field, ctrl+s save, Esc back without saving",
@@ -201,10 +217,11 @@ class SettingsScreen(Screen[None]):
                     else:
                         yield Input(values[key], id=key, compact=True, classes="setting-input")
                     yield Label(HINTS.get(key, ""), classes="setting-hint")
-            with Horizontal(classes="setting-row"):
-                yield Button("Save", id="save", compact=True)
-                yield Button("Keys…", id="keys", compact=True)
-                yield Button("Back", id="back", compact=True)
+        # the buttons and the message stay in sight below the form, which scrolls
+        with Horizontal(id="settings-buttons"):
+            yield Button("Save", id="save", compact=True)
+            yield Button("Keys…", id="keys", compact=True)
+            yield Button("Back", id="back", compact=True)
         yield Static("", id="settings-message")
 
     def on_mount(self) -> None:
@@ -225,6 +242,9 @@ class SettingsScreen(Screen[None]):
         level = self.value("bot_level")
         if level not in BOT_LEVELS:
             raise SettingsError(f"Computer level: choose from {', '.join(BOT_LEVELS)}")
+        palette = self.value("palette")
+        if palette not in PALETTE_NAMES:
+            raise SettingsError(f"Card colours: choose from {', '.join(PALETTE_NAMES)}")
         auto_text = self.value("auto_spit").lower()
         auto = None if auto_text == "off" else _number(auto_text, "Auto-spit", 0.0, 30.0)
         return user.with_changes(
@@ -239,12 +259,13 @@ class SettingsScreen(Screen[None]):
             ),
             spit_target=_whole(self.value("spit_target"), "V4 match target", 1, MAX_TARGET),
             speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
+            palette=palette,
         )
 
     def say(self, text: str, error: bool = False) -> None:
-        """Show a line under the form."""
+        """Show a message under the form (wrapped, never cut; never read as markup)."""
         style = "bold red" if error else "bold green"
-        self.query_one("#settings-message", Static).update(f"[{style}]{text}[/]")
+        self.query_one("#settings-message", Static).update(Text(text, style=style))
 
     def action_save(self) -> None:
         """Check the form, write the config file, and use the settings from now on."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from spit.store.settings import load_settings
@@ -56,8 +57,33 @@ def configured_app(
     )
 
 
+#: The exit code when there is no terminal to draw on (as for a usage error).
+EXIT_NO_TERMINAL = 2
+
+
+def terminal_problem() -> str | None:
+    """Why the app cannot run here (input or output is not a terminal), or None."""
+    streams = (("input", sys.stdin), ("output", sys.stdout), ("error output", sys.stderr))
+    for name, stream in streams:
+        try:
+            ok = stream is not None and stream.isatty()
+        except (ValueError, OSError):  # closed or detached
+            ok = False
+        if not ok:
+            return (
+                f"spit needs a terminal to play in, and its {name} is not one "
+                "(redirected or piped). Run it in a terminal window; rules, stats, sim "
+                "and replay --verify need none."
+            )
+    return None
+
+
 def run(app: SpitApp) -> int:
-    """Run the app in this terminal; its exit code."""
+    """Run the app in this terminal; its exit code (2, with a message, without a terminal)."""
+    problem = terminal_problem()
+    if problem is not None:
+        print(f"spit: {problem}", file=sys.stderr)
+        return EXIT_NO_TERMINAL
     # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
     # wants the key's effect on screen sooner. Idle costs nothing either way.
     os.environ.setdefault("TEXTUAL_FPS", "120")
@@ -67,12 +93,12 @@ def run(app: SpitApp) -> int:
 
 def launch_replay(args: argparse.Namespace) -> int:
     """``spit replay FILE``: the viewer on the replay the command loaded."""
-    return run(configured_app(replay=args.replay))
+    return run(configured_app(replay=args.replay, ascii_only=bool(getattr(args, "ascii", False))))
 
 
 def launch_resume(args: argparse.Namespace) -> int:
     """``spit resume``: carry on with the saved match the command loaded."""
-    return run(configured_app(resumed=args.replay))
+    return run(configured_app(resumed=args.replay, ascii_only=bool(getattr(args, "ascii", False))))
 
 
 def launch_host(args: argparse.Namespace) -> int:
@@ -80,7 +106,7 @@ def launch_host(args: argparse.Namespace) -> int:
     from spit.tui.netscreens import HostScreen
 
     _net_log()
-    app = configured_app()
+    app = configured_app(ascii_only=bool(getattr(args, "ascii", False)))
     app.start_screen = HostScreen(args)  # type: ignore[attr-defined]
     return run(app)
 
@@ -90,7 +116,7 @@ def launch_join(args: argparse.Namespace) -> int:
     from spit.tui.netscreens import JoinScreen
 
     _net_log()
-    app = configured_app()
+    app = configured_app(ascii_only=bool(getattr(args, "ascii", False)))
     app.start_screen = JoinScreen(  # type: ignore[attr-defined]
         args.address,
         args.code,

@@ -28,6 +28,7 @@ from spit.play.keys import (
     rebind,
 )
 from spit.store.settings import Settings as UserSettings
+from spit.tui.render import fit
 
 Keys = tuple[dict[str, str], dict[str, str]]
 
@@ -78,8 +79,9 @@ class KeysScreen(Screen[None]):
         table = self.query_one(DataTable)
         names = user.names
         table.add_column("Action", key="action")
-        table.add_column(f"P1 {names[0]}"[:18], key="p0")
-        table.add_column(f"P2 {names[1]}"[:18], key="p1")
+        # a name is what someone typed: plain Text, never markup; cut at a word with "…"
+        table.add_column(Text(fit(f"P1 {names[0]}", 18)), key="p0")
+        table.add_column(Text(fit(f"P2 {names[1]}", 18)), key="p1")
         for action in ACTIONS:
             table.add_row(_label(action), "", "", key=action)
         self.refresh_cells()

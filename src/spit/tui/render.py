@@ -1,8 +1,10 @@
 """Drawing the board as Rich text: cards, stocks, piles, keys. Pure functions.
 
-Every card shows its rank and suit symbol (readable without colour); red suits
-are also drawn in red. Each region is a few lines of a fixed width so the
-board fits an 80x24 terminal.
+Every card shows its rank and suit symbol (readable without colour); its ink
+and face come from a ``Palette`` (default, colour-blind safe, four-colour
+deck, light), every one of which reads at WCAG AA contrast (4.5:1), also when
+``NO_COLOR`` greys it and on 16- and 256-colour terminals. Each region is a
+few lines of a fixed width so the board fits an 80x24 terminal.
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rich.color import Color
 from rich.style import Style
 from rich.text import Text
 
-from spit.engine.cards import RED, card_name
+from spit.engine.cards import SUIT, card_name
 
 BOARD_WIDTH = 80
 CARD_WIDTH = 7
@@ -22,13 +25,24 @@ COLUMN_WIDTH = 11
 LEFT_MARGIN = 11  #: room for a label before the first column
 PILE_X = (LEFT_MARGIN + COLUMN_WIDTH * 1, LEFT_MARGIN + COLUMN_WIDTH * 3)
 
-RED_STYLE = Style(color="red", bold=True)
-BLACK_STYLE = Style(bold=True)
 DIM = Style(dim=True)
 BORDER = Style(color="bright_black")
 FLASH_BORDER = Style(color="bright_red", bold=True)
 LANDED_BORDER = Style(color="yellow", bold=True)
 KEY_STYLE = Style(color="cyan", bold=True)
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` if it fits in ``width`` cells, else cut at a word's end with "…"."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    head = text[: width - 1]
+    space = head.rfind(" ")
+    if space > 0 and text[width - 1] != " ":
+        head = head[:space]
+    return head.rstrip() + "…"
 
 
 class Canvas:
@@ -83,9 +97,112 @@ class Canvas:
         return out
 
 
-def card_label(c: int, symbols: bool = True) -> Text:
-    """A card's rank and suit, red or black."""
-    return Text(card_name(c, symbols), style=RED_STYLE if RED[c] else BLACK_STYLE)
+# ------------------------------------------------------------------ palettes
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """The colours of the cards: a face, and an ink for each suit (♣ ♦ ♥ ♠).
+
+    ``theme`` is the Textual theme the app uses with it (dark or light).
+    """
+
+    name: str
+    label: str
+    theme: str
+    face: str
+    inks: tuple[str, str, str, str]  #: by suit, in the order of ``SUIT_SYMBOLS`` (♣♦♥♠)
+    key: str | None = None  #: the colour of the printed keys (None: bright cyan)
+    screen: str | None = None  #: the theme's background, when the keys have their own colour
+
+    @property
+    def key_style(self) -> Style:
+        """The style of the keys printed beside the cards."""
+        return KEY_STYLE if self.key is None else Style(color=self.key, bold=True)
+
+    def card_style(self, c: int) -> Style:
+        """The style of card ``c``'s rank and suit on its face."""
+        return _card_style(self.inks[SUIT[c]], self.face)
+
+    @property
+    def face_style(self) -> Style:
+        """The blank part of a face-up card."""
+        return _card_style(None, self.face)
+
+
+@lru_cache(maxsize=64)
+def _card_style(ink: str | None, face: str) -> Style:
+    return Style(color=ink, bgcolor=face, bold=ink is not None)
+
+
+IVORY = "#f4f1e8"
+PALETTES: dict[str, Palette] = {
+    p.name: p
+    for p in (
+        Palette(
+            "default",
+            "red and black",
+            "textual-dark",
+            IVORY,
+            ("#1a1a1a", "#b3001b", "#b3001b", "#1a1a1a"),
+        ),
+        Palette(  # Okabe-Ito orange and sky blue: apart for every kind of colour blindness
+            "colour-blind",
+            "colour-blind safe",
+            "textual-dark",
+            "#000000",
+            ("#56b4e9", "#e69f00", "#e69f00", "#56b4e9"),
+        ),
+        Palette(
+            "four-colour",
+            "four-colour deck",
+            "textual-dark",
+            IVORY,
+            ("#006b1f", "#0041c2", "#b3001b", "#1a1a1a"),
+        ),
+        Palette(
+            "light",
+            "light theme",
+            "textual-light",
+            "#ffffff",
+            ("#000000", "#a50016", "#a50016", "#000000"),
+            key="#003a80",
+            screen="#e0e0e0",
+        ),
+    )
+}
+DEFAULT_PALETTE = PALETTES["default"]
+
+
+def palette_named(name: str) -> Palette:
+    """The palette called ``name`` (the default for a name it does not know)."""
+    return PALETTES.get(name, DEFAULT_PALETTE)
+
+
+def relative_luminance(colour: str | tuple[int, int, int]) -> float:
+    """WCAG 2 relative luminance of a colour ('#rrggbb', a name, or an RGB triple)."""
+    if isinstance(colour, str):
+        r, g, b = Color.parse(colour).get_truecolor()
+    else:
+        r, g, b = colour
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast_ratio(a: str | tuple[int, int, int], b: str | tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio of two colours, from 1 (none) to 21 (black on white)."""
+    la, lb = relative_luminance(a), relative_luminance(b)
+    light, dark = max(la, lb), min(la, lb)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def card_label(c: int, symbols: bool = True, palette: Palette = DEFAULT_PALETTE) -> Text:
+    """A card's rank and suit in its palette's ink, on the card's face."""
+    return Text(card_name(c, symbols), style=palette.card_style(c))
 
 
 def draw_card(
@@ -97,6 +214,7 @@ def draw_card(
     border: Style = BORDER,
     symbols: bool = True,
     empty_word: str = "empty",
+    palette: Palette = DEFAULT_PALETTE,
 ) -> None:
     """A card box 7 wide and 4 high: its face, and ``below`` on the third line."""
     inner = CARD_WIDTH - 2
@@ -108,13 +226,16 @@ def draw_card(
         return
     canvas.write(x, y, "╭" + "─" * inner + "╮", border)
     canvas.write(x, y + 1, "│", border)
-    label = card_label(top, symbols)
+    label = card_label(top, symbols, palette)
     pad = inner - len(label.plain)
     left = pad // 2 + (pad % 2)
-    canvas.write(x + 1, y + 1, " " * inner)
+    face = palette.face_style
+    canvas.write(x + 1, y + 1, " " * inner, face)
     canvas.write_text(x + 1 + left, y + 1, label)
     canvas.write(x + CARD_WIDTH - 1, y + 1, "│", border)
-    canvas.write(x, y + 2, "│" + below.center(inner) + "│", border)
+    canvas.write(x, y + 2, "│", border)
+    canvas.write(x + 1, y + 2, below.center(inner), palette.card_style(top) + Style(bold=False))
+    canvas.write(x + CARD_WIDTH - 1, y + 2, "│", border)
     canvas.write(x, y + 3, "╰" + "─" * inner + "╯", border)
 
 
@@ -139,7 +260,12 @@ class Slot:
 
 
 @lru_cache(maxsize=256)
-def draw_slots(slots: tuple[Slot, ...], keys_above: bool, symbols: bool = True) -> Text:
+def draw_slots(
+    slots: tuple[Slot, ...],
+    keys_above: bool,
+    symbols: bool = True,
+    palette: Palette = DEFAULT_PALETTE,
+) -> Text:
     """A player's row of cards with the keys above (player 2) or below (player 1).
 
     Cached: the same cards give the same (shared, never changed) Text.
@@ -155,9 +281,9 @@ def draw_slots(slots: tuple[Slot, ...], keys_above: bool, symbols: bool = True) 
         if slot.face_down and slot.top is not None:
             draw_back(canvas, x, card_y, slot.below)
         else:
-            draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols)
+            draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols, palette=palette)
         if slot.keys:
-            canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), KEY_STYLE)
+            canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), palette.key_style)
     return canvas.to_text()
 
 
@@ -191,6 +317,7 @@ def draw_centre(
     sides: tuple[SideShow, SideShow] | None = None,
     symbols: bool = True,
     banner: tuple[str, ...] = (),
+    palette: Palette = DEFAULT_PALETTE,
 ) -> Text:
     """The middle of the table: two spit piles (and Speed's side piles at the ends).
 
@@ -204,7 +331,7 @@ def draw_centre(
         x, width = (BANNER_X, BANNER_WIDTH) if sides is None else (BANNER_X - 3, BANNER_WIDTH - 1)
         lines = ["", *banner, ""][:5]
         for i, line in enumerate(lines):
-            canvas.write(x, i, line.center(width)[:width], BANNER_STYLE)
+            canvas.write(x, i, fit(line, width).center(width), BANNER_STYLE)
     for j, pile in enumerate(piles):
         x = PILE_X[j]
         canvas.write(x - 2, 0, pile.label.center(CARD_WIDTH + 4), DIM)
@@ -215,7 +342,7 @@ def draw_centre(
             draw_back(canvas, x, 1, "")
             continue
         border = LANDED_BORDER if pile.landed_by else BORDER
-        draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols)
+        draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols, palette=palette)
         if pile.landed_by:
             arrow = f"◀ {pile.landed_by}"
             canvas.write(x + CARD_WIDTH + 1, 2, arrow, LANDED_BORDER)

@@ -28,8 +28,9 @@ from spit.store.resume import has_saved_games
 from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import RoundScreen, SettingsScreen
+from spit.tui.library import ReplaysScreen, StatsScreen
 from spit.tui.saved import SavedGamesScreen
-from spit.tui.widgets.board import TextBox, board_texts
+from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.app import SpitApp
@@ -209,7 +210,8 @@ class GameScreen(Screen[None]):
             return
         now = self.now() if now is None else now
         self._painted = session.version
-        texts = board_texts(session, now)
+        app = self.spit_app
+        texts = board_texts(session, now, app.palette)
         note = session.archive_message
         if note and session.flash is None and (session.game.over or "not saved" in note):
             failed = "not saved" in note
@@ -220,9 +222,10 @@ class GameScreen(Screen[None]):
                 overflow="ellipsis",
             )
         if self.error:
-            texts["flash"] = texts["flash"].from_markup(f"[b red]{self.error}[/]")
+            texts["flash"] = Text(self.error, style="bold red", no_wrap=True, overflow="ellipsis")
         for region, text in texts.items():
-            self.query_one(f"#{region}", TextBox).set(text)
+            shown = ascii_text(text) if app.ascii_only else text
+            self.query_one(f"#{region}", TextBox).set(shown)
 
     def schedule(self, now: float) -> None:
         """Wake up when the session next has something to do (only with the real clock)."""
@@ -475,21 +478,34 @@ class DocScreen(Screen[None]):
         self.app.pop_screen()
 
 
-MENU = (
-    *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
-    *(
-        (f"vs-{mode.name}", f"Play {mode.title} against the computer")
-        for mode in all_modes()
-        if mode.name in BOT_MODES
+#: The title menu, in groups (a line between groups). To add an entry, put
+#: ``(id, label)`` in a group and a ``choose_<id>`` method (dashes as
+#: underscores) on ``TitleScreen``; the list scrolls, so 14 and more fit 80x24.
+#: A game mode's id starts that game; ``vs-<mode>`` asks the computer's level first.
+MENU: tuple[tuple[tuple[str, str], ...], ...] = (
+    (
+        *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
+        *(
+            (f"vs-{mode.name}", f"Play {mode.title} against the computer")
+            for mode in all_modes()
+            if mode.name in BOT_MODES
+        ),
+        ("watch", "Watch two computer players"),
     ),
-    ("host", "Host a game over the network"),
-    ("join", "Join a game over the network"),
-    ("tutorial", "Tutorial"),
-    ("charts", "Your speed and rating"),
-    ("rules", "Rules"),
-    ("keys", "Keys"),
-    ("settings", "Settings"),
-    ("quit", "Quit"),
+    (
+        ("host", "Host a game over the network"),
+        ("join", "Join a game over the network"),
+    ),
+    (
+        ("tutorial", "Tutorial"),
+        ("stats", "Statistics"),
+        ("charts", "Your speed and rating"),
+        ("replays", "Saved replays"),
+        ("rules", "Rules"),
+        ("keys", "Keys"),
+        ("settings", "Settings"),
+        ("quit", "Quit"),
+    ),
 )
 #: shown first in the menu while an unfinished game is saved
 RESUME_ENTRY = ("resume", "Resume a game")
@@ -503,6 +519,13 @@ TITLE_ART = """\
 The real-time card game for two people at one keyboard."""
 
 
+ASCII_TITLE_ART = """\
+[b]S P I T[/b]
+S H D C
+
+The real-time card game for two people at one keyboard."""
+
+
 class TitleScreen(Screen[None]):
     """The title menu."""
 
@@ -510,7 +533,8 @@ class TitleScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
-            yield Static(TITLE_ART, id="title-art")
+            ascii_only = getattr(self.app, "ascii_only", False)
+            yield Static(ASCII_TITLE_ART if ascii_only else TITLE_ART, id="title-art")
             yield OptionList(*self.menu_options(), id="menu")
             yield Static("", id="title-settings")
             yield Static("", id="title-note")
@@ -520,12 +544,18 @@ class TitleScreen(Screen[None]):
         self.query_one("#menu", OptionList).focus()
 
     @staticmethod
-    def menu_options() -> list[Option]:
-        """The menu entries, with "Resume match" first while a match is waiting."""
-        entries = list(MENU)
+    def menu_options() -> list[Option | None]:
+        """The menu entries (None: a line between groups), "Resume a game" first
+        while an unfinished game is saved."""
+        groups = [list(group) for group in MENU]
         if has_saved_games():
-            entries.insert(0, RESUME_ENTRY)
-        return [Option(label, id=key) for key, label in entries]
+            groups[0].insert(0, RESUME_ENTRY)
+        options: list[Option | None] = []
+        for group in groups:
+            if options:
+                options.append(None)
+            options.extend(Option(label, id=key) for key, label in group)
+        return options
 
     def on_screen_resume(self) -> None:
         settings = self.app.settings  # type: ignore[attr-defined]
@@ -535,12 +565,12 @@ class TitleScreen(Screen[None]):
             f"Spit variants: {variants}    Speed deal: {deal}"
         )
         menu = self.query_one("#menu", OptionList)
-        options = self.menu_options()
+        options = [o for o in self.menu_options() if o is not None]
         if [o.id for o in options] != [
             menu.get_option_at_index(i).id for i in range(menu.option_count)
         ]:
             menu.clear_options()
-            menu.add_options(options)
+            menu.add_options(self.menu_options())
             menu.highlighted = 0
 
     def resume_game(self) -> None:
@@ -560,44 +590,92 @@ class TitleScreen(Screen[None]):
         )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        choice = event.option.id
-        app = self.app
+        choice = event.option.id or ""
         if choice in mode_names():
-            app.push_screen(GameScreen(choice))
-        elif choice == "resume":
-            self.resume_game()
-        elif choice is not None and choice.startswith("vs-"):
+            self.app.push_screen(GameScreen(choice))
+        elif choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
-            app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
-        elif choice == "host":
-            from spit.tui.netscreens import HostSetupScreen
+            self.app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+        else:
+            handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
+            if handler is not None:
+                handler()
 
-            app.push_screen(HostSetupScreen(), self._start_host)
-        elif choice == "join":
-            from spit.tui.netscreens import JoinScreen
+    def choose_resume(self) -> None:
+        """Pick an unfinished game to carry on with."""
+        self.resume_game()
 
-            app.push_screen(JoinScreen())
-        elif choice == "tutorial":
-            from spit.tui.tutorial import TutorialScreen
+    def choose_watch(self) -> None:
+        """Two computer players: choose player 1's level, then player 2's; Spit."""
 
-            app.push_screen(TutorialScreen())
-        elif choice == "charts":
-            from spit.tui.widgets.charts import ChartsScreen
+        def second(first: str | None) -> None:
+            if first is None:
+                return
+            self.app.push_screen(
+                LevelScreen(WATCH_HEADINGS[1], WATCH_NOTE, with_match_me=False),
+                lambda level: self._start_watch(first, level),
+            )
 
-            app.push_screen(ChartsScreen())
-        elif choice == "rules":
-            app.push_screen(DocScreen(SPIT_RULES))
-        elif choice == "keys":
-            app.push_screen(DocScreen(keys_text(app.keymap)))  # type: ignore[attr-defined]
-        elif choice == "settings":
-            app.push_screen(SettingsScreen())
-        elif choice == "quit":
-            app.exit()
+        self.app.push_screen(
+            LevelScreen(WATCH_HEADINGS[0], WATCH_NOTE, with_match_me=False), second
+        )
+
+    def choose_host(self) -> None:
+        """Host a game over the network (the host screen asks which game)."""
+        from spit.tui.netscreens import HostSetupScreen
+
+        self.app.push_screen(HostSetupScreen(), self._start_host)
+
+    def choose_join(self) -> None:
+        """Join a game hosted elsewhere (the join screen asks for the line)."""
+        from spit.tui.netscreens import JoinScreen
+
+        self.app.push_screen(JoinScreen())
+
+    def choose_stats(self) -> None:
+        """The statistics, as ``spit stats`` shows them."""
+        self.app.push_screen(StatsScreen())
+
+    def choose_replays(self) -> None:
+        """The saved replays, to pick one to watch."""
+        self.app.push_screen(ReplaysScreen())
+
+    def choose_tutorial(self) -> None:
+        """Short interactive lessons on the rules."""
+        from spit.tui.tutorial import TutorialScreen
+
+        self.app.push_screen(TutorialScreen())
+
+    def choose_charts(self) -> None:
+        """Your reaction times and rating over time."""
+        from spit.tui.widgets.charts import ChartsScreen
+
+        self.app.push_screen(ChartsScreen())
+
+    def choose_rules(self) -> None:
+        """The rules."""
+        self.app.push_screen(DocScreen(SPIT_RULES))
+
+    def choose_keys(self) -> None:
+        """Both players' keys."""
+        self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
+
+    def choose_settings(self) -> None:
+        """The settings editor."""
+        self.app.push_screen(SettingsScreen())
+
+    def choose_quit(self) -> None:
+        """Leave spit."""
+        self.app.exit()
 
     def _start_vs(self, mode: str, level: str | None) -> None:
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
             self.app.push_screen(GameScreen(mode, {1: level}))
+
+    def _start_watch(self, first: str, second: str | None) -> None:
+        if second is not None:
+            self.app.push_screen(GameScreen("spit", {0: first, 1: second}))
 
     def _start_host(self, choice: str | None) -> None:
         """Host the game chosen in the host screen (None: cancelled)."""
@@ -620,19 +698,38 @@ LEVEL_TEXTS = {
 }
 
 
+WATCH_HEADINGS = (
+    "[b]Watch[/b]: choose player 1's level (bottom)",
+    "[b]Watch[/b]: choose player 2's level (top)",
+)
+WATCH_NOTE = "Two computer players play Spit.   Enter: choose   Esc: back"
+
+
 class LevelScreen(ModalScreen[str | None]):
     """Choose the computer's level; dismisses with the level, or None."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
 
+    def __init__(
+        self,
+        heading: str = "[b]Against the computer[/b]: choose its level",
+        note: str = "You are Player 1 (bottom).   Enter: start   Esc: back",
+        with_match_me: bool = True,
+    ) -> None:
+        """``with_match_me``: offer "match me" (a computer as fast as player 1)."""
+        super().__init__()
+        self.heading = heading
+        self.note = note
+        self.levels = (*LEVELS, MATCH_ME) if with_match_me else LEVELS
+
     def compose(self) -> ComposeResult:
         with Vertical(id="level-box"):
-            yield Static("[b]Against the computer[/b]: choose its level", classes="hint")
+            yield Static(self.heading, classes="hint")
             yield OptionList(
-                *[Option(LEVEL_TEXTS[level], id=level) for level in (*LEVELS, MATCH_ME)],
+                *[Option(LEVEL_TEXTS[level], id=level) for level in self.levels],
                 id="levels",
             )
-            yield Static("You are Player 1 (bottom).   Enter: start   Esc: back", classes="hint")
+            yield Static(self.note, classes="hint")
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)

@@ -1,9 +1,11 @@
-"""The replay viewer: a saved game played back on the board at 1x, 2x or 4x.
+"""The replay viewer: a saved game played back on the board at 1x to 16x.
 
 ``spit.play.playback.Playback`` moves the game on; this screen draws it with the
 same board as a live game, and says what each action did. Keys: space
-pauses, 1/2/4 set the speed, right arrow (or n) steps one action, r
-restarts, Esc leaves.
+pauses, + and - (or 1 2 4 8) set the speed, right arrow (or n) steps one
+action, ] and [ jump to the next and previous round, e to the end, r
+restarts, Esc leaves. A terminal smaller than 80x24 shows a message and
+pauses the replay until it fits.
 """
 
 from __future__ import annotations
@@ -13,19 +15,23 @@ import logging
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widgets import Static
 
+from spit.engine import Action
+from spit.engine.events import Event
 from spit.play.keys import KeyMap
 from spit.play.playback import Playback
 from spit.play.session import Session
 from spit.realtime.arbiter import Applied
 from spit.store.replays import Replay
-from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import TextBox, board_texts
+from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH, REGIONS
+from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.app import SpitApp
@@ -34,8 +40,10 @@ log = logging.getLogger("spit.tui")
 
 VIEWER_KEYS = (
     ("space", "pause"),
-    ("1 2 4", "speed"),
+    ("+ -", "speed"),
     ("→", "step"),
+    ("[ ]", "round"),
+    ("e", "end"),
     ("r", "restart"),
     ("Esc", "leave"),
 )
@@ -54,6 +62,12 @@ class ReplayScreen(Screen[None]):
         Binding("1", "speed(1)", "1x", show=False),
         Binding("2", "speed(2)", "2x", show=False),
         Binding("4", "speed(4)", "4x", show=False),
+        Binding("8", "speed(8)", "8x", show=False),
+        Binding("plus,equals_sign", "faster", "Faster", show=False),
+        Binding("minus", "slower", "Slower", show=False),
+        Binding("right_square_bracket,pagedown", "next_round", "Next round", show=False),
+        Binding("left_square_bracket,pageup", "previous_round", "Previous round", show=False),
+        Binding("e,end", "end", "End", show=False),
         Binding("right", "step", "Step"),
         Binding("n", "step", show=False),
         Binding("r", "restart", "Restart"),
@@ -70,6 +84,8 @@ class ReplayScreen(Screen[None]):
         self._last: float | None = None
         self._timer: Timer | None = None
         self.error: str | None = None
+        self._size_paused = False
+        self._paused_before = False
 
     @property
     def spit_app(self) -> SpitApp:
@@ -85,10 +101,39 @@ class ReplayScreen(Screen[None]):
         with Vertical(id="board"):
             for region in REGIONS:
                 yield TextBox(id=region)
+        yield Static(id="too-small")
 
     def on_mount(self) -> None:
         self._last = self.spit_app.clock()
+        self.check_size()
         self.run_tick()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        """Too small for the board: say so and pause; go on when it fits again."""
+        width, height = self.app.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.query_one("#board").display = not small
+        note = self.query_one("#too-small", Static)
+        note.display = small
+        if small:
+            note.update(
+                f"The terminal is {width}x{height}; the replay needs at least "
+                f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: the replay is paused "
+                "and goes on when it fits.\n\nEsc leaves."
+            )
+        if small and not self._size_paused:
+            self.run_tick()
+            self._size_paused = True
+            self._paused_before = self.playback.paused
+            self.playback.paused = True
+        elif not small and self._size_paused:
+            self._size_paused = False
+            self.playback.paused = self._paused_before
+            self._last = self.spit_app.clock()
+            self.run_tick()
 
     # ---------------------------------------------------------------- playing
 
@@ -107,7 +152,7 @@ class ReplayScreen(Screen[None]):
             with contextlib.suppress(Exception):
                 self.repaint(self.spit_app.clock())
 
-    def _show(self, applied: list, now: float) -> None:
+    def _show(self, applied: list[tuple[Action, list[Event]]], now: float) -> None:
         for action, events_ in applied:
             self.session.describe(Applied(self.playback.position, action, events_), now)
         for pile in [p for p, landed in self.session.landed.items() if landed.until <= now]:
@@ -137,17 +182,19 @@ class ReplayScreen(Screen[None]):
 
     def repaint(self, now: float) -> None:
         """Draw the board, with the viewer's own status and keys."""
-        texts = board_texts(self.session, now)
+        app = self.spit_app
+        texts = board_texts(self.session, now, app.palette)
         texts["status"] = Text(self.status_text(), style="bold yellow", no_wrap=True)
         footer = Text(no_wrap=True, overflow="ellipsis")
         for key, what in VIEWER_KEYS:
             footer.append(f" {key} ", "reverse")
-            footer.append(f" {what}  ")
+            footer.append(f" {what} ")
         texts["footer"] = footer
         if self.error:
             texts["flash"] = Text(self.error, style="bold red")
         for region, text in texts.items():
-            self.query_one(f"#{region}", TextBox).set(text)
+            shown = ascii_text(text) if app.ascii_only else text
+            self.query_one(f"#{region}", TextBox).set(shown)
 
     # ------------------------------------------------------------------- keys
 
@@ -158,10 +205,49 @@ class ReplayScreen(Screen[None]):
         self.run_tick()
 
     def action_speed(self, speed: int) -> None:
-        """Play at 1x, 2x or 4x."""
+        """Play at 1x, 2x, 4x or 8x."""
         self.run_tick()
         self.playback.speed = float(speed)
         self.run_tick()
+
+    def action_faster(self) -> None:
+        """The next speed up, to 16x."""
+        self.run_tick()
+        self.playback.faster()
+        self.run_tick()
+
+    def action_slower(self) -> None:
+        """The next speed down, to 1x."""
+        self.run_tick()
+        self.playback.slower()
+        self.run_tick()
+
+    def _jumped(self, applied: list[tuple[Action, list[Event]]], news: str) -> None:
+        now = self.spit_app.clock()
+        self._last = now
+        self._show(applied, now)
+        self.session.narrator.news = news
+        self.repaint(now)
+        self._schedule(now)
+
+    def action_end(self) -> None:
+        """Jump to the end of the replay: the final position."""
+        self.run_tick()
+        self._jumped(self.playback.to_end(), "Jumped to the end")
+
+    def action_next_round(self) -> None:
+        """Jump to the start of the next round (or the end)."""
+        self.run_tick()
+        applied = self.playback.next_round()
+        where = "the end" if self.playback.done else f"round {self.playback.game.round_no}"
+        self._jumped(applied, f"Jumped to {where}")
+
+    def action_previous_round(self) -> None:
+        """Jump back to the start of this round, or of the one before."""
+        self.run_tick()
+        self.playback.previous_round()
+        self.session = self._session()
+        self._jumped([], f"Back to round {self.playback.game.round_no}")
 
     def action_step(self) -> None:
         """Pause and apply just the next action."""

@@ -13,14 +13,17 @@ from textual.widget import Widget
 from spit.engine import Phase
 from spit.play.keys import Row
 from spit.play.session import PILE_NAMES, Session
+from spit.play.texts import ASCII_CHARS
 from spit.tui.render import (
+    DEFAULT_PALETTE,
     DIM,
-    KEY_STYLE,
+    Palette,
     PileShow,
     SideShow,
     Slot,
     draw_centre,
     draw_slots,
+    fit,
 )
 
 
@@ -54,7 +57,7 @@ class TextBox(Widget):
         return self._text
 
 
-def _info_line(session: Session, p: int) -> Text:
+def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> Text:
     game = session.game
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(f" {session.name(p)} ", "bold reverse")
@@ -68,7 +71,7 @@ def _info_line(session: Session, p: int) -> Text:
         out.append(f"  hand {sum(top is not None for top, _ in game.columns(p))}", "bold")
     if session.plays_here(p):  # a computer (or a network opponent) has no keys here
         out.append("   call key ", DIM)
-        out.append(session.keymap.calls[p], KEY_STYLE)
+        out.append(session.keymap.calls[p], palette.key_style)
     if game.is_match:
         out.append(f"   score {game.scores[p]}", "bold")
     if computer:
@@ -109,7 +112,7 @@ def _slots(session: Session, p: int) -> list[Slot]:
     return slots
 
 
-def _centre(session: Session) -> Text:
+def _centre(session: Session, palette: Palette = DEFAULT_PALETTE) -> Text:
     game = session.game
     side_piles = game.info.side_piles
     piles = []
@@ -136,7 +139,7 @@ def _centre(session: Session) -> Text:
     if side_piles:
         side = game.side
         sides = (SideShow(len(side[0])), SideShow(len(side[1])))
-    return draw_centre((piles[0], piles[1]), sides, banner=_banner(session))
+    return draw_centre((piles[0], piles[1]), sides, banner=_banner(session), palette=palette)
 
 
 def _banner(session: Session) -> tuple[str, ...]:
@@ -156,7 +159,7 @@ def _banner(session: Session) -> tuple[str, ...]:
         return ("CHOOSE", "a pile")
     if phase is Phase.GAME_OVER:
         winner = game.winner
-        who = "draw" if winner is None else f"{session.name(winner)[:14]} wins"
+        who = "draw" if winner is None else f"{fit(session.name(winner), 10)} wins"
         return ("GAME OVER", who)
     return ()
 
@@ -181,8 +184,36 @@ def flash_line(session: Session) -> Text:
     return out
 
 
-def board_texts(session: Session, now: float) -> dict[str, Text]:
-    """The text of every region of the board, by widget id."""
+
+
+def ascii_text(text: Text) -> Text:
+    """``text`` with suits as S H D C and boxes drawn in ASCII, its styles kept."""
+    plain = text.plain
+    converted = plain.translate(ASCII_CHARS)
+    if converted.isascii() and converted == plain:
+        return text
+    out = text.copy()
+    out.plain = converted.encode("ascii", "replace").decode("ascii")
+    return out
+
+
+def board_texts(
+    session: Session,
+    now: float,
+    palette: Palette = DEFAULT_PALETTE,
+    ascii_only: bool = False,
+) -> dict[str, Text]:
+    """The text of every region of the board, by widget id, in ``palette``'s colours.
+
+    ``ascii_only``: suits as S H D C and boxes in ASCII, for terminals without them.
+    """
+    texts = _board_texts(session, now, palette)
+    if ascii_only:
+        return {region: ascii_text(text) for region, text in texts.items()}
+    return texts
+
+
+def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Text]:
     game = session.game
     variants = game.config.variants
     top = Text(no_wrap=True, overflow="ellipsis")
@@ -198,11 +229,11 @@ def board_texts(session: Session, now: float) -> dict[str, Text]:
         footer.append(f" {what}  ")
     return {
         "topbar": top,
-        "p2-info": _info_line(session, 1),
-        "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True),
-        "centre": _centre(session),
-        "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False),
-        "p1-info": _info_line(session, 0),
+        "p2-info": _info_line(session, 1, palette),
+        "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True, palette=palette),
+        "centre": _centre(session, palette),
+        "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False, palette=palette),
+        "p1-info": _info_line(session, 0, palette),
         "status": status,
         "news": Text(session.news, no_wrap=True, overflow="ellipsis"),
         "flash": flash_text,

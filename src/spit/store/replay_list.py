@@ -1,0 +1,87 @@
+"""The saved replays, newest first, each with its date, players and result.
+
+The results database knows who played and who won each recorded game; a
+replay it does not know (``spit sim --save-replays`` into this folder, or a
+copied file) is still listed, by its file's date.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from spit.store.paths import replay_dir
+from spit.store.records import GameResult, RecordsError, load_results
+
+
+@dataclass(frozen=True, slots=True)
+class SavedReplay:
+    """One replay file as the lists show it."""
+
+    path: Path
+    date: str  #: "2025-01-31 18:05"
+    mode: str  #: "spit", "speed", or "" when unknown
+    players: str  #: "Ann vs bot (hard)", or "" when unknown
+    result: str  #: "Ann won", "draw", or "result not recorded"
+
+
+def result_words(result: GameResult) -> str:
+    """Who won a recorded game, in words (with the score of a match)."""
+    score = f" {result.scores[0]}-{result.scores[1]}" if result.scores is not None else ""
+    if result.winner is None:
+        return f"draw{score}"
+    return f"{result.players[result.winner].label} won{score}"
+
+
+def saved_replays(folder: Path | None = None) -> list[SavedReplay]:
+    """Every ``*.json`` replay in ``folder`` (default: the replay folder), newest first."""
+    folder = folder if folder is not None else replay_dir()
+    try:
+        files = [p for p in folder.glob("*.json") if p.is_file()]
+    except OSError:
+        return []
+    try:
+        results, _ = load_results()
+    except RecordsError:
+        results = []
+    known = {r.replay: r for r in results if r.replay}
+    out: list[tuple[str, SavedReplay]] = []
+    for path in files:
+        result = known.get(path.name)
+        if result is not None:
+            when = result.finished_at
+            date = _local(when)
+            entry = SavedReplay(
+                path,
+                date,
+                result.mode,
+                " vs ".join(p.label for p in result.players),
+                result_words(result),
+            )
+        else:
+            try:
+                stamp = datetime.fromtimestamp(path.stat().st_mtime).astimezone()
+            except (OSError, ValueError, OverflowError):
+                continue
+            when = stamp.isoformat()
+            mode = next((m for m in ("speed", "spit") if m in path.stem.split("-")), "")
+            date = stamp.strftime("%Y-%m-%d %H:%M")
+            entry = SavedReplay(path, date, mode, "", "result not recorded")
+        out.append((_sort_key(when), entry))
+    out.sort(key=lambda pair: (pair[0], pair[1].path.name), reverse=True)
+    return [entry for _, entry in out]
+
+
+def _local(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16].replace("T", " ")
+
+
+def _sort_key(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).astimezone().isoformat()
+    except ValueError:
+        return iso

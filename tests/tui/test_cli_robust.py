@@ -1,0 +1,201 @@
+"""The ``spit`` command where it meets the outside world (issue 9): no terminal,
+closed pipes, ASCII-only output, odd files named by the environment, and a
+description for every option."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spit import cli
+from spit.engine import SpitConfig, SpitGame
+from spit.store.replays import PlayerInfo, new_meta, save_replay
+from spit.tui.app import SpitApp
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+def run_spit(
+    *args: str, env: dict[str, str] | None = None, stdin: int | None = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m spit ARGS`` in a child process (bounded in time)."""
+    full = {**os.environ, "PYTHONPATH": SRC, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "spit", *args],
+        stdin=stdin,
+        capture_output=True,
+        env=full,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[SpitApp]:
+    """Record the app the command would run, instead of running it."""
+    apps: list[SpitApp] = []
+    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
+    return apps
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["speed"], ["watch"], ["play", "--vs", "easy"]])
+def test_without_a_terminal_it_says_so_and_exits_2(command: list[str]) -> None:
+    done = run_spit(*command)
+    assert done.returncode == 2
+    assert b"needs a terminal" in done.stderr
+    assert b"\x1b[" not in done.stdout  # no escape codes written into the file
+
+
+def test_replay_and_resume_without_a_terminal(tmp_path: Path) -> None:
+    game = SpitGame(SpitConfig(), seed=1)
+    path = save_replay(game, [], new_meta((PlayerInfo("A"), PlayerInfo("B"))), tmp_path)
+    env = {"SPIT_DATA_DIR": str(tmp_path / "data"), "SPIT_CONFIG": str(tmp_path / "c.toml")}
+    done = run_spit("replay", str(path), env=env)
+    assert done.returncode == 2 and b"needs a terminal" in done.stderr
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """``spit rules | head -1``: the reader leaves; no BrokenPipeError traceback."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    for args in (["rules"], ["--help"], ["rules", "--ascii"]):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "spit", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.read(10)
+        child.stdout.close()  # like head -1 exiting
+        err = child.stderr.read()
+        child.wait(timeout=60)
+        assert b"Traceback" not in err and b"BrokenPipe" not in err, err
+
+
+def test_replay_verify_into_a_closed_pipe(tmp_path: Path) -> None:
+    game = SpitGame(SpitConfig(), seed=1)
+    meta = new_meta((PlayerInfo("A"), PlayerInfo("B")))
+    files = [str(save_replay(game, [], meta, tmp_path, name=f"r{i}.json")) for i in range(400)]
+    env = {**os.environ, "PYTHONPATH": SRC}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "spit", "replay", "--verify", *files],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.readline()
+    child.stdout.close()
+    err = child.stderr.read()
+    child.wait(timeout=60)
+    assert b"Traceback" not in err, err
+
+
+ASCII_ENV = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+
+
+def test_rules_in_an_ascii_locale() -> None:
+    done = run_spit("rules", env=ASCII_ENV)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    done.stdout.decode("ascii")  # nothing but ASCII
+    assert b"one rank up or down" in done.stdout
+
+
+def test_rules_ascii_option_forces_ascii() -> None:
+    done = run_spit("rules", "--ascii")
+    assert done.returncode == 0
+    done.stdout.decode("ascii")
+
+
+def test_replay_verify_in_an_ascii_locale(tmp_path: Path) -> None:
+    game = SpitGame(SpitConfig(), seed=1)
+    path = save_replay(game, [], new_meta((PlayerInfo("Zoë ♠"), PlayerInfo("B"))), tmp_path)
+    done = run_spit("replay", "--verify", str(path), env=ASCII_ENV)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr and done.stdout.startswith(b"ok")
+
+
+def test_ascii_option_reaches_the_app(launched: list[SpitApp]) -> None:
+    assert cli.main(["--ascii", "play"]) == 0
+    assert launched[0].ascii_only
+    assert cli.main(["play", "--ascii"]) == 0
+    assert launched[1].ascii_only
+    assert cli.main(["play"]) == 0
+    assert not launched[2].ascii_only
+
+
+def test_speed_refuses_spit_only_variants(
+    launched: list[SpitApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["speed", "--variant", "V1,V4"]) == 2
+    err = capsys.readouterr().err
+    assert "V1" in err and "Speed takes V3" in err
+    assert cli.main(["watch", "--mode", "speed", "--variant", "V2"]) == 2
+    assert launched == []
+    assert cli.main(["speed", "--variant", "v3"]) == 0
+    assert launched[0].settings.variants == ("V3",)
+
+
+@pytest.mark.parametrize("seat", ["expert:", "expert:godlike", ":easy"])
+def test_sim_refuses_a_half_seat(seat: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["sim", "--p1", seat, "--games", "1"])
+    assert info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_every_option_has_a_description() -> None:
+    missing = []
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    if not any(c.dest == name and c.help for c in action._choices_actions):
+                        missing.append(f"{parser.prog} {name}")
+                    walk(sub)
+            elif action.help in (None, "", argparse.SUPPRESS) and not isinstance(
+                action, argparse._HelpAction
+            ):
+                missing.append(f"{parser.prog} {'/'.join(action.option_strings) or action.dest}")
+
+    walk(cli.build_parser())
+    assert missing == []
+
+
+def test_config_naming_a_fifo_is_refused_with_the_reason(tmp_path: Path) -> None:
+    fifo = tmp_path / "config.fifo"
+    os.mkfifo(fifo)
+    from spit.store.settings import Settings, load_settings, save_settings
+
+    settings, warnings = load_settings(fifo)  # returns at once: it never opens the pipe
+    assert settings == Settings()
+    assert "named pipe (FIFO)" in warnings[0] and str(fifo) in warnings[0]
+    with pytest.raises(OSError, match="named pipe"):
+        save_settings(Settings(), fifo)
+    assert fifo.is_fifo()
+
+
+def test_stats_with_the_data_dir_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    not_a_dir = tmp_path / "data-file"
+    not_a_dir.write_text("x")
+    done = run_spit("stats", env={"SPIT_DATA_DIR": str(not_a_dir)})
+    assert done.returncode == 1
+    assert b"is a file, not a folder" in done.stderr and str(not_a_dir).encode() in done.stderr
+    assert b"No finished games yet" not in done.stdout
+
+
+def test_replay_list_with_the_data_dir_a_file(tmp_path: Path) -> None:
+    not_a_dir = tmp_path / "data-file"
+    not_a_dir.write_text("x")
+    done = run_spit("replay", env={"SPIT_DATA_DIR": str(not_a_dir)})
+    assert done.returncode == 1
+    assert b"is a file, not a folder" in done.stderr
+    assert b"No saved replays yet" not in done.stdout
