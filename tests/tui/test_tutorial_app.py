@@ -84,3 +84,13 @@ def test_spit_tutorial_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
     assert cli.main(["tutorial"]) == 0
     assert apps[0].start == "tutorial"
+
+
+async def test_the_tutorial_board_is_ascii_where_the_game_is(clock: FakeClock) -> None:
+    """--ascii (or a terminal that cannot show suits) draws the lessons in ASCII too."""
+    app = make_app(clock, start="tutorial", ascii_only=True)
+    async with app.run_test(size=SIZE):
+        screen = tutorial_of(app)
+        board = [line(screen, region) for region in ("p1-cards", "centre", "p2-cards")]
+        assert all(text.isascii() for text in board)
+        assert "+-----+" in board[0]

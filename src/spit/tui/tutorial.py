@@ -21,7 +21,7 @@ from textual.widgets import Static
 from spit.play.keys import key_of_event
 from spit.play.session import Session
 from spit.play.tutorial import FINAL_GAME, LESSONS, Lesson, texts
-from spit.tui.widgets.board import TextBox, board_texts
+from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.app import SpitApp
@@ -113,8 +113,9 @@ class TutorialScreen(Screen[None]):
             footer.append(f" {key} ", "reverse")
             footer.append(f" {what}  ")
         regions["footer"] = footer
+        ascii_only = self.spit_app.ascii_only
         for region, text in regions.items():
-            self.query_one(f"#{region}", TextBox).set(text)
+            self.query_one(f"#{region}", TextBox).set(ascii_text(text) if ascii_only else text)
 
     def on_key(self, event: events.Key) -> None:
         """A game key is judged by the lesson; other keys go to the bindings."""
