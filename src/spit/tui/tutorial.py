@@ -58,6 +58,8 @@ class TutorialScreen(Screen[None]):
         self.done = False
         #: what the last key press meant (and whether it was right)
         self.feedback = Text()
+        #: the terminal is too small for the board: keys do nothing until it fits
+        self.too_small = False
 
     @property
     def spit_app(self) -> SpitApp:
@@ -127,6 +129,8 @@ class TutorialScreen(Screen[None]):
             return
         event.stop()
         event.prevent_default()
+        if self.too_small:  # the board is hidden: a key must not play a card nobody sees
+            return
         if self.done:
             self.feedback = Text("Done! Press Enter to go on.", style="bold green", no_wrap=True)
         else:
@@ -142,7 +146,7 @@ class TutorialScreen(Screen[None]):
 
     def action_next(self) -> None:
         """Go on to the next lesson, or after the last one to a game against easy."""
-        if not self.done:
+        if not self.done or self.too_small:
             return
         if self.index + 1 < len(LESSONS):
             self.index += 1
@@ -164,6 +168,7 @@ class TutorialScreen(Screen[None]):
         """Say so instead of showing a broken board when the terminal is too small."""
         width, height = self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.too_small = small
         self.query_one("#board").display = not small
         note = self.query_one("#too-small", Static)
         note.display = small
