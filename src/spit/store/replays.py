@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,8 +49,13 @@ class PlayerInfo:
 
     @property
     def label(self) -> str:
-        """How to show this player: the name, or e.g. ``bot (hard)``."""
-        return self.name if self.bot is None else f"bot ({self.bot})"
+        """How to show this player: the name, or e.g. ``bot (hard)``.
+
+        Control characters (from an edited file or ``--vs me:NAME``) show as
+        ``?``: printed to a terminal they would be escape sequences.
+        """
+        text = self.name if self.bot is None else f"bot ({self.bot})"
+        return "".join("?" if unicodedata.category(c) == "Cc" else c for c in text)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
