@@ -71,6 +71,29 @@ async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
     await asyncio.wait_for(body(), LIMIT)
 
 
+async def test_quitting_the_host_mid_game_does_not_say_the_game_is_over() -> None:
+    """ctrl+q (or a signal) closes the hosting app: the guest hears the host left."""
+
+    async def body() -> None:
+        app = SpitApp(record=False)
+        screen = HostScreen(host_options("spit", port=0))
+        app.start_screen = screen  # type: ignore[attr-defined]
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
+            host = screen.host
+            assert host is not None
+            guest, _ = await bot_guest(host, 1, "spit")
+            await until(pilot, lambda: "Give the other player" not in text(app, "status"))
+            await pilot.press("ctrl+q")
+            await asyncio.wait_for(guest.done.wait(), 5)
+            assert not host.game.over
+            assert guest.ended is not None and "the host left the game" in guest.ended
+            assert "over" not in guest.ended
+            await guest.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
 async def test_join_screen_connects_and_shows_the_board() -> None:
     async def body() -> None:
         game = new_game("speed", (), 21)

@@ -74,6 +74,11 @@ class NetGameScreen(GameScreen):
         if self.showing:
             self.run_tick()
 
+    def on_unmount(self) -> None:
+        """The board is gone (left, or the app closed): messages no longer paint it."""
+        self._gone = True
+        super().on_unmount()
+
     @property
     def showing(self) -> bool:
         """True while this board is on screen (not yet left)."""
@@ -220,8 +225,9 @@ class HostScreen(NetGameScreen):
         try:
             await host.run()
             await asyncio.sleep(0.2)  # the last messages (result, replay) go out
-        finally:
-            await host.close("the game is over; the host has closed")
+        finally:  # also when the app closes (ctrl+q, a signal) in the middle of the game
+            reason = "the game is over" if host.game.over else "the host left the game"
+            await host.close(f"{reason}; the host has closed")
 
     async def _stop(self) -> None:
         if self.host is not None:
