@@ -75,6 +75,9 @@ class Session:
         ("ctrl+q", "save+quit"),
     )
 
+    #: the player drawn at the bottom of the board (a network guest: their own seat)
+    bottom_player: int = 0
+
     def __init__(
         self,
         game: Game,
@@ -136,10 +139,6 @@ class Session:
             return True
         self.arbiter.submit(action, at=at)
         return True
-
-    def plays_here(self, player: int) -> bool:
-        """True if ``player`` plays at this keyboard (the board shows their keys)."""
-        return player not in self.agents
 
     def action_for(self, binding: Binding) -> Action | str:
         """The action a key means now, or a hint why it means nothing (``key_action``)."""
@@ -227,6 +226,10 @@ class Session:
     def name(self, player: int) -> str:
         """A player's display name."""
         return self.names[player]
+
+    def key_owner(self, player: int) -> int | None:
+        """Whose keys the board shows on ``player``'s cards (None: no keys here)."""
+        return player
 
     def _set_flash(
         self, text: str, player: int | None, now: float, column: int | None = None
