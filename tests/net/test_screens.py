@@ -60,9 +60,46 @@ async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
             await until(pilot, lambda: "Play!" in text(app, "status") or host.game.over)
             # a signal (SIGHUP, SIGTERM) saves local games: a network board has none to save
             assert app.save_games_in_progress() == []
-            await pilot.press("escape")  # stop hosting
+            await pilot.press("escape")  # asks first: it would end the guest's game too
+            await pilot.pause(0.05)
+            assert guest.ended is None and screen.host is not None
+            assert "ends the game for the other player" in str(
+                app.screen.query_one("#confirm-text").render()
+            )
+            await pilot.press("escape")  # keep playing
+            await pilot.pause(0.05)
+            assert app.screen is screen and guest.ended is None
+            await pilot.press("escape", "enter")  # stop hosting
             await asyncio.wait_for(guest.done.wait(), 5)
             assert guest.ended == "the host left the game"
+            await guest.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_quitting_the_host_mid_game_does_not_say_the_game_is_over() -> None:
+    """ctrl+q (or a signal) closes the hosting app: the guest hears the host left."""
+
+    async def body() -> None:
+        screens: list[HostScreen] = []
+
+        def host_screen(dealer: Dealer) -> HostScreen:
+            screens.append(HostScreen(host_options("spit", port=0), dealer))
+            return screens[0]
+
+        app = SpitApp(opening=Opening(screen=host_screen), deps=AppDependencies(record=False))
+        async with app.run_test(size=SIZE) as pilot:
+            (screen,) = screens
+            await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
+            host = screen.host
+            assert host is not None
+            guest, _ = await bot_guest(host, 1, "spit")
+            await until(pilot, lambda: "Give the other player" not in text(app, "status"))
+            await pilot.press("ctrl+q")
+            await asyncio.wait_for(guest.done.wait(), 5)
+            assert not host.game.over
+            assert guest.ended is not None and "the host left the game" in guest.ended
+            assert "over" not in guest.ended
             await guest.close()
 
     await asyncio.wait_for(body(), LIMIT)
@@ -98,8 +135,45 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
                 assert "call key 1" in text(app, "p1-info")  # the keys we use, shown
                 await pilot.press("1")  # our call key: ready
                 await until(pilot, lambda: game.phase is not Phase.OPENING)
-                await pilot.press("escape")
+                await pilot.press("escape")  # the game is running: asks first
                 await pilot.pause(0.1)
+                assert "join again" in str(app.screen.query_one("#confirm-text").render())
+                await pilot.press("enter")
+                await pilot.pause(0.1)
+                assert isinstance(app.screen, JoinScreen)
+            await bot.close()
+        finally:
+            run.cancel()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_spit_join_name_reaches_the_host() -> None:
+    """``spit join --name Jo`` opens a JoinScreen with the name: the host seats Jo."""
+
+    async def body() -> None:
+        game = new_game("spit", (), 4)
+        host = quick_host(game, remote_seats=(0, 1))
+        await host.start()
+        run = asyncio.create_task(host.run())
+        try:
+            bot, _ = await bot_guest(host, 0, "spit")
+            address = f"127.0.0.1:{host.port}"
+            app = SpitApp(
+                opening=Opening(
+                    screen=lambda dealer: JoinScreen(
+                        dealer, address, host.codes[1], auto=True, name="Jo"
+                    )
+                ),
+                deps=AppDependencies(record=False),
+            )
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                await until(pilot, lambda: host.match.names[1] == "Jo")
+                board = app.screen
+                assert isinstance(board, NetGameScreen)
+                await until(pilot, lambda: board.remote.names[1] == "Jo")
             await bot.close()
         finally:
             run.cancel()

@@ -120,6 +120,26 @@ def test_a_drop_shows_the_rejoin_countdown_and_the_choice() -> None:
     assert view.choice == 1 and "press B" in view.status(clock.now)
 
 
+def test_the_rejoin_countdown_asks_for_a_repaint_each_second() -> None:
+    """The board repaints only when the session's version moves: the countdown must move it."""
+    clock = FakeClock()
+    game = new_game("spit", (), 8)
+    match = Match(game, clock=clock, window=0.05, rejoin_timeout=60)
+    view = RemoteSession(lambda a, at: 1, clock=clock)
+    match.attach(0, ViewLink(view), Stamper.local(), clock.now)
+    match.attach(1, ViewLink(RemoteSession(None, clock=clock)), Stamper.local(), clock.now)
+    match.drop(1, clock.now)
+    view.tick(clock.now)
+    before = view.version
+    clock.now += 1.5
+    assert view.tick(clock.now)
+    assert view.version > before and "waiting 59 s" in view.status(clock.now)
+    same = view.version
+    clock.now += 0.2
+    view.tick(clock.now)
+    assert view.version == same  # the same second: nothing new to show
+
+
 def test_the_game_over_message_ends_the_view() -> None:
     clock = FakeClock()
     view = RemoteSession(None, clock=clock)
@@ -160,6 +180,17 @@ def test_when_both_players_are_gone_the_match_is_saved() -> None:
     clock.now += 2
     match.tick(clock.now)
     assert saved == ["saved"] and match.finished
+
+
+def test_the_footer_of_a_network_board_offers_no_pause_and_no_save() -> None:
+    """Space cannot pause a network game and a guest saves nothing: the footer says so."""
+    from spit.tui.widgets.board import board_texts
+
+    clock = FakeClock()
+    _, v0, _ = seated(new_game("spit", (), 3), clock)
+    footer = board_texts(v0, clock.now)["footer"].plain
+    assert "pause" not in footer and "save" not in footer
+    assert "Esc" in footer and "ctrl+q" in footer
 
 
 def test_seat_two_sees_their_own_cards_at_the_bottom_with_the_keys_they_use() -> None:

@@ -229,3 +229,22 @@ def test_mutated_real_replay_fails_cleanly(replay_text, index, how):
             data["times"][i] = -1.0
     with pytest.raises(ReplayFileError):
         parse_replay(json.dumps(data))
+
+
+@pytest.mark.parametrize("field", ["name", "bot"])
+def test_a_long_bad_name_is_cut_with_an_ellipsis(saved, tmp_path, field):
+    """The reason quotes the start of the name and ends in '…', not cut mid-quote."""
+    _, data = saved
+    data["meta"]["players"][1][field] = "Abcdefghij " * 20
+    path = write_json(tmp_path, data)
+    with pytest.raises(ReplayFileError) as info:
+        load_replay(path)
+    message = str(info.value)
+    assert message.endswith("…'") and "'Abcdefghij Abcdefghij" in message
+
+
+def test_a_label_never_carries_control_characters():
+    """Printed by spit resume --list, stats or coach, they would be terminal escapes."""
+    assert PlayerInfo("a\x07b\x1b[31mc").label == "a?b?[31mc"
+    assert PlayerInfo("x", bot="me:\x1bZ").label == "bot (me:?Z)"
+    assert PlayerInfo("Ann [b]").label == "Ann [b]"

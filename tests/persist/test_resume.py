@@ -21,6 +21,7 @@ from spit.store.resume import (
     delete_saved_game,
     find_saved_game,
     list_saved_games,
+    new_save_path,
     save_game,
 )
 
@@ -145,6 +146,36 @@ def test_a_new_game_never_overwrites_an_unfinished_one():
         find_saved_game("nope", games)
     delete_saved_game(games[0])
     assert [g.id for g in list_saved_games()] == [games[1].id]
+
+
+def test_two_games_saving_at_once_get_their_own_files():
+    """Two spit processes start a game in the same second: each name is handed out once.
+
+    The second asks for a name before the first has written its file (the
+    race between two terminals); it must not be given the same file.
+    """
+    game = SpitGame(SpitConfig(), seed=1)
+    game.apply(game.legal_actions(0)[0])
+    same_start = new_meta(META.players)
+    first = new_save_path(game, same_start)
+    second = new_save_path(game, same_start)
+    assert first != second
+
+
+def test_a_failed_first_save_leaves_no_empty_file(monkeypatch):
+    game = SpitGame(SpitConfig(), seed=1)
+    game.apply(game.legal_actions(0)[0])
+
+    def boom(*_args):
+        raise OSError(28, "No space left on device")
+
+    keeper = GameKeeper(META)
+    with monkeypatch.context() as patch:
+        patch.setattr("spit.store.paths.os.replace", boom)
+        assert keeper.save(game, [0.5]) == "game not saved: No space left on device"
+    assert saved_files() == [] and not keeper.saved
+    assert keeper.save(game, [0.5]) is None and keeper.saved
+    assert [g.ok for g in list_saved_games()] == [True]
 
 
 def test_failed_save_is_reported_and_old_file_kept(reference, monkeypatch):

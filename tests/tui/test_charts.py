@@ -64,6 +64,15 @@ def test_charts_are_plain_text_within_80_columns() -> None:
     assert len(text.splitlines()) <= 24
 
 
+def test_charts_in_ascii_keep_their_bars_and_frames() -> None:
+    """Where the output cannot show block characters (LC_ALL=C, --ascii) the charts
+    are drawn in ASCII, not as rows of '?'."""
+    text = charts_text(DATA, ascii_only=True)
+    assert text.isascii() and "?" not in text
+    assert "#" in text and "+" in text and "|" in text
+    assert "Reaction times of Ann: 15 plays" in text
+
+
 def test_the_histogram_counts_each_bin() -> None:
     assert bin_counts([0.5] * 10 + [1.0] * 3 + [1.5] * 2, 5) == [10, 0, 3, 0, 2]
     text = chart_text(draw_reactions, DATA)

@@ -96,3 +96,6 @@ def test_play_vs_match_me(launched: list[SpitApp], capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         cli.main(["play", "--vs", "me:"])
     assert "match-me or me:NAME" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--vs", "me:a\x1b[31mb"])
+    assert "cannot hold control characters" in capsys.readouterr().err

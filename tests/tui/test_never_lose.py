@@ -142,7 +142,8 @@ async def test_ctrl_q_asks_when_the_game_cannot_be_saved(clock: FakeClock) -> No
 async def test_sigterm_saves_the_game_and_closes_the_app(clock: FakeClock) -> None:
     app = make_app(clock, playable)
     async with app.run_test(size=SIZE) as pilot:
-        assert set(app._signals) == {signal.SIGTERM, signal.SIGHUP}  # caught by the loop
+        # caught by the loop
+        assert set(app._signals) == {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
         game = (await start_playing(app, pilot)).session.game
         app.on_signal(signal.SIGTERM)
         await pilot.pause()

@@ -84,3 +84,30 @@ def test_spit_tutorial_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
     assert cli.main(["tutorial"]) == 0
     assert apps[0].opening.mode == "tutorial"
+
+
+async def test_the_tutorial_board_is_ascii_where_the_game_is(clock: FakeClock) -> None:
+    """--ascii (or a terminal that cannot show suits) draws the lessons in ASCII too."""
+    app = make_app(clock, start="tutorial", ascii_only=True)
+    async with app.run_test(size=SIZE):
+        screen = tutorial_of(app)
+        board = [line(screen, region) for region in ("p1-cards", "centre", "p2-cards")]
+        assert all(text.isascii() for text in board)
+        assert "+-----+" in board[0]
+
+
+async def test_keys_do_nothing_while_the_terminal_is_too_small(clock: FakeClock) -> None:
+    """The board is hidden: the lesson's right key must not play a card nobody sees."""
+    app = make_app(clock, start="tutorial")
+    async with app.run_test(size=(60, 15)) as pilot:
+        screen = tutorial_of(app)
+        session = screen.session
+        assert session is not None
+        right = keys_for(sorted(screen.lesson.expected)[0], session.game, KEYMAP)[0]
+        before = session.game.fingerprint()
+        await pilot.press(right)
+        assert not screen.done and session.game.fingerprint() == before
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press(right)
+        assert screen.done

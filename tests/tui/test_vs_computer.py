@@ -43,6 +43,17 @@ async def test_title_menu_starts_spit_against_the_chosen_level(clock: FakeClock)
         assert session.arbiter.timing.auto_spit == UserSettings().auto_spit == 2.0
 
 
+async def test_the_level_choice_offers_match_me(clock: FakeClock) -> None:
+    """docs/playing.md promises "match me" in the app's level choice."""
+    app = make_app(clock, start=None, bot_seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose_from_title(pilot, "vs-spit", "match-me")
+        screen = screen_of(app)
+        assert screen.opponents == {1: "match-me"}
+        assert screen.session.names[1] == "Computer (like Player 1)"
+        assert isinstance(screen.session.agents[1], Bot)
+
+
 async def test_level_choice_can_be_cancelled(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:

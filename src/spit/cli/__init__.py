@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import sys
+import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -97,7 +98,10 @@ def _level(text: str) -> str:
     if level in LEVELS or level == "match-me":
         return level
     if level.startswith("me:") and text.strip()[3:].strip():
-        return "me:" + text.strip()[3:].strip()[:37]
+        name = text.strip()[3:].strip()[:37]
+        if any(unicodedata.category(c) == "Cc" for c in name):
+            raise argparse.ArgumentTypeError(f"a name cannot hold control characters: {name!r}")
+        return "me:" + name
     raise argparse.ArgumentTypeError(
         f"unknown level {text!r}; choose from {', '.join(LEVELS)}, match-me or me:NAME"
     )

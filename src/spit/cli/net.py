@@ -140,12 +140,9 @@ def _variants(args: argparse.Namespace) -> tuple[str, ...]:
     return parse(args.variant)
 
 
-def make_host(args: argparse.Namespace) -> Any:
-    """The ``Host`` the options describe (raises ValueError/OSError with a reason)."""
+def allowed_keys(args: argparse.Namespace) -> list[Any]:
+    """The SSH public keys of ``--allow-key`` (ValueError naming a file it cannot read)."""
     import asyncssh
-
-    from spit.net.host import Host
-    from spit.net.runner import host_game, host_timing
 
     allowed: list[asyncssh.SSHKey] = []
     for path in args.allow_key or []:
@@ -153,9 +150,28 @@ def make_host(args: argparse.Namespace) -> Any:
             allowed.extend(asyncssh.read_public_key_list(path))
         except (OSError, asyncssh.KeyImportError) as exc:
             raise ValueError(f"cannot read the key file {path}: {exc}") from None
-    variants = _variants(args)
+    return allowed
+
+
+def host_variants(args: argparse.Namespace) -> tuple[str, ...]:
+    """The checked variants of ``--variant`` (ValueError: unknown, or not for Speed)."""
+    try:
+        variants = _variants(args)
+    except argparse.ArgumentTypeError as exc:
+        raise ValueError(str(exc)) from None
     if args.mode == "speed" and variants:
         raise ValueError("variants V1..V4 are for Spit (--mode spit)")
+    return variants
+
+
+def make_host(args: argparse.Namespace) -> Any:
+    """The ``Host`` the options describe (raises ValueError/OSError with a reason)."""
+
+    from spit.net.host import Host
+    from spit.net.runner import host_game, host_timing
+
+    allowed = allowed_keys(args)
+    variants = host_variants(args)
     game = host_game(args.mode, variants, args.seed, args.target)
     names = ("Player 1", "Player 2")
     if args.name and not args.headless:
@@ -177,6 +193,12 @@ def make_host(args: argparse.Namespace) -> Any:
 
 def _cmd_host(args: argparse.Namespace, tui: Handler) -> int:
     if not args.headless:
+        # the screen hosts with what is checked here: variants and allowed keys
+        try:
+            args.variant = list(host_variants(args))
+            args.allowed_keys = allowed_keys(args)
+        except ValueError as exc:
+            return _fail(f"cannot host: {exc}")
         return tui(args)
     from spit.net.runner import host_headless
 
@@ -213,10 +235,15 @@ def _cmd_join(args: argparse.Namespace, tui: Handler) -> int:
         address, port = parse_join(args)
     except ValueError as exc:
         return _fail(str(exc))
+    from spit.net.runner import JoinError, join_as_bot, read_client_key
+
     if args.bot is None:
+        try:
+            args.client_key = read_client_key(args.key)
+        except JoinError as exc:
+            return _fail(f"cannot join: {exc}")
         return tui(args)
     from spit.bots import LEVELS
-    from spit.net.runner import JoinError, join_as_bot, read_client_key
 
     level = args.bot.strip().lower()
     if level not in LEVELS:

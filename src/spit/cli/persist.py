@@ -180,14 +180,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print_stats(stats, console)
         print_standings(standings, console)
         if not getattr(args, "no_charts", True):
-            print_charts(stats, getattr(args, "player", None), getattr(args, "mode", "spit"))
+            print_charts(
+                stats,
+                getattr(args, "player", None),
+                getattr(args, "mode", "spit"),
+                bool(getattr(args, "ascii", False)),
+            )
     sys.stdout.flush()  # the tables first, then the notes on stderr
     for note in notes(stats):
         print(note, file=sys.stderr)
     return 0
 
 
-def print_charts(stats: Stats, player: str | None, mode: str) -> None:
+def print_charts(stats: Stats, player: str | None, mode: str, ascii_only: bool = False) -> None:
     """The rating and reaction-time charts of ``player`` (default: who played most)."""
     from spit.tui.charts import charts_text, load_chart_data
 
@@ -196,7 +201,7 @@ def print_charts(stats: Stats, player: str | None, mode: str) -> None:
             return
         player = max(stats.players, key=lambda t: t.played).label
     print()
-    print(charts_text(load_chart_data(player, mode)))
+    print(charts_text(load_chart_data(player, mode), ascii_only=ascii_only))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -212,6 +212,9 @@ class _Link:
 class RemoteSession(Session):
     """A seat's view of a game run by a host; the board reads it like a ``Session``."""
 
+    #: a network game cannot be paused, and nothing is saved at a guest's end
+    FOOTER_KEYS = (("F1", "help"), ("Esc", "leave"), ("ctrl+q", "quit"))
+
     def __init__(
         self,
         send: Callable[[Action, float], int] | None,
@@ -255,6 +258,7 @@ class RemoteSession(Session):
         self._pending: dict[int, Action] = {}
         self._obs: dict[str, Any] | None = None
         self._paused_until: float | None = None
+        self._shown_rejoin: int | None = None  # the rejoin countdown's second on screen
 
     # ------------------------------------------------------------ keys
 
@@ -473,6 +477,20 @@ class RemoteSession(Session):
         text = status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
         pending = self.pending_words()
         return f"[pending: {pending}]  {text}" if pending else text
+
+    def tick(self, now: float | None = None) -> bool:
+        """As ``Session.tick``; also True when the rejoin countdown shows a new second."""
+        now = self.clock() if now is None else now
+        changed = super().tick(now)
+        left = None
+        if self._paused_until is not None:
+            left = max(0, math.ceil(self._paused_until - now))
+        if left != self._shown_rejoin:
+            self._shown_rejoin = left
+            if not changed:
+                self.version += 1
+            changed = True
+        return changed
 
     def next_wakeup(self, now: float) -> float | None:
         """Also wake each second of a rejoin countdown."""

@@ -88,6 +88,14 @@ class Session:
     (called after every tick that changed something; None: nothing is kept).
     """
 
+    #: the app keys the board's footer names: (key, what it does)
+    FOOTER_KEYS: tuple[tuple[str, str], ...] = (
+        ("F1", "help"),
+        ("space", "pause"),
+        ("Esc", "leave"),
+        ("ctrl+q", "save+quit"),
+    )
+
     #: the player drawn at the bottom of the board (a network guest: their own seat)
     bottom_player: int = 0
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,8 +49,13 @@ class PlayerInfo:
 
     @property
     def label(self) -> str:
-        """How to show this player: the name, or e.g. ``bot (hard)``."""
-        return self.name if self.bot is None else f"bot ({self.bot})"
+        """How to show this player: the name, or e.g. ``bot (hard)``.
+
+        Control characters (from an edited file or ``--vs me:NAME``) show as
+        ``?``: printed to a terminal they would be escape sequences.
+        """
+        text = self.name if self.bot is None else f"bot ({self.bot})"
+        return "".join("?" if unicodedata.category(c) == "Cc" else c for c in text)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
@@ -272,6 +278,13 @@ def _times(value: Any, n_actions: int) -> list[float]:
     return out
 
 
+def _quoted(value: object, limit: int = 24) -> str:
+    """A bad value for a message: quoted, a long text cut with an ellipsis."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit] + "…")
+    return repr(value)[:limit]
+
+
 def _meta(value: Any) -> ReplayMeta:
     if not isinstance(value, dict):
         raise ReplayFileError("meta must be an object with players and date")
@@ -284,9 +297,9 @@ def _meta(value: Any) -> ReplayMeta:
             raise ReplayFileError("each player must be an object with a name")
         name, bot = p.get("name"), p.get("bot")
         if not isinstance(name, str) or not name or len(name) > MAX_NAME:
-            raise ReplayFileError(f"bad player name {name!r:.30}")
+            raise ReplayFileError(f"bad player name {_quoted(name)}")
         if bot is not None and (not isinstance(bot, str) or not 0 < len(bot) <= MAX_NAME):
-            raise ReplayFileError(f"bad bot level {bot!r:.30}")
+            raise ReplayFileError(f"bad bot level {_quoted(bot)}")
         infos.append(PlayerInfo(name, bot))
     date = value.get("date")
     if not isinstance(date, str):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -189,19 +190,28 @@ def delete_saved_game(game: SavedGame) -> None:
 
 
 def new_save_path(game: AnyGame, meta: ReplayMeta, directory: Path | None = None) -> Path:
-    """A file name for a new game's save that no other saved game uses."""
-    folder = Path(directory) if directory is not None else saved_dir()
+    """A file name for a new game's save that no other saved game uses.
+
+    The name is reserved by creating the (empty) file exclusively, so that two
+    games started in the same second, even in two processes, never share one.
+    Raises OSError if the folder cannot be written.
+    """
     from spit.store.replays import replay_name
 
+    folder = Path(directory) if directory is not None else saved_dir()
+    folder.mkdir(parents=True, exist_ok=True)
     stem = replay_name(game, meta).removesuffix(".json")
     if not _ID.match(stem):
         stem = "game"
     path = folder / f"{stem}.json"
     n = 2
-    while path.exists():
-        path = folder / f"{stem}-{n}.json"
-        n += 1
-    return path
+    while True:
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            return path
+        except FileExistsError:
+            path = folder / f"{stem}-{n}.json"
+            n += 1
 
 
 def save_game(game: AnyGame, times: Sequence[float], meta: ReplayMeta, path: Path) -> Path:
@@ -304,6 +314,7 @@ class GameKeeper:
             return None
         last = (self.saved_round, self.saved_actions)
         self.saved_round, self.saved_actions = game.round_no, len(game.actions)
+        first = self.path is None
         try:
             if self.path is None:
                 self.path = new_save_path(game, self.meta, self.directory)
@@ -312,21 +323,34 @@ class GameKeeper:
             data = replay_data(game, self.all_times(session_times), self.meta)
         except (OSError, ValueError) as exc:
             error = exc  # ``exc`` itself is unbound when the block ends
+            if first:
+                self._give_back_name()
             return lambda: self._failed(error, last)
         path = self.path
-        return lambda: self._write(path, data, last)
+        return lambda: self._write(path, data, last, first)
 
     def _clear_job(self) -> str | None:
         self.clear()
         return None
 
-    def _write(self, path: Path, data: dict[str, Any], last: tuple[int, int]) -> str | None:
+    def _write(
+        self, path: Path, data: dict[str, Any], last: tuple[int, int], first: bool
+    ) -> str | None:
         try:
             atomic_write(path, json.dumps(data, separators=(",", ":")))
         except (OSError, ValueError) as exc:
+            if first and self.path == path:
+                self._give_back_name()
             return self._failed(exc, last)
         self.problem = None
         return None
+
+    def _give_back_name(self) -> None:
+        """Remove the empty file that reserved this game's save name (its first save failed)."""
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            self.path = None
 
     def _failed(self, exc: Exception, last: tuple[int, int]) -> str:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

@@ -89,9 +89,10 @@ class SpitApp(App[None]):
     TITLE = "Spit"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding(QUIT_KEY, "save_and_quit", "Quit", priority=True)]  # noqa: RUF012
-    #: signals that save the game in progress and close the app cleanly
+    #: signals that save the game in progress and close the app cleanly (SIGINT too:
+    #: ``kill -INT`` would otherwise end the app with no word about the saved game)
     SAVE_SIGNALS = tuple(
-        getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+        getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
     )
 
     def __init__(
@@ -125,7 +126,7 @@ class SpitApp(App[None]):
     # ----------------------------------------------------- leaving, quitting
 
     def catch_signals(self) -> None:
-        """SIGTERM and SIGHUP save the game in progress and close the app cleanly.
+        """SIGTERM, SIGHUP and SIGINT save the game in progress and close the app cleanly.
 
         The app then leaves the alternate screen, shows the cursor and turns
         mouse reporting off as on a normal quit. Where the event loop cannot

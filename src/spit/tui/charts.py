@@ -152,6 +152,26 @@ def chart_text(draw: Draw, data: ChartData, size: tuple[int, int] = TEXT_SIZE) -
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 
-def charts_text(data: ChartData, size: tuple[int, int] = TEXT_SIZE) -> str:
-    """Both charts, one under the other."""
-    return chart_text(draw_rating, data, size) + "\n\n" + chart_text(draw_reactions, data, size)
+#: the chart's own characters in plain ASCII (bars as #, frame lines as + - |)
+_CHART_ASCII = str.maketrans(
+    {
+        **dict.fromkeys("█▉▊▋▌▍▎▏▇▆▅▄▃▂▁▀▐▔", "#"),
+        **dict.fromkeys("┌┐└┘├┤┬┴┼╭╮╰╯", "+"),
+        "─": "-",
+        "│": "|",
+        "•": "*",
+    }
+)
+
+
+def charts_text(
+    data: ChartData, size: tuple[int, int] = TEXT_SIZE, ascii_only: bool = False
+) -> str:
+    """Both charts, one under the other; ``ascii_only``: drawn in plain ASCII
+    (``--ascii``, or an output that cannot show the block characters)."""
+    text = chart_text(draw_rating, data, size) + "\n\n" + chart_text(draw_reactions, data, size)
+    if ascii_only:
+        from spit.play.texts import to_ascii
+
+        text = to_ascii(text.translate(_CHART_ASCII))
+    return text

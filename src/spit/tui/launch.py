@@ -125,7 +125,15 @@ def launch_join(args: argparse.Namespace) -> int:
 
     _net_log()
     opening = Opening(
-        screen=lambda dealer: JoinScreen(dealer, args.address, args.code, args.watch, auto=True)
+        screen=lambda dealer: JoinScreen(
+            dealer,
+            args.address,
+            args.code,
+            args.watch,
+            auto=True,
+            name=getattr(args, "name", ""),
+            client_key=getattr(args, "client_key", None),
+        )
     )
     return run(configured_app(opening, ascii_only=_ascii(args)))
 

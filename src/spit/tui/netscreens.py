@@ -29,6 +29,7 @@ from spit.net.host import DEFAULT_PORT, Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
 from spit.play.keys import key_of_event
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.screens import GameScreen
 from spit.tui.widgets.board import TextBox
 
@@ -77,6 +78,11 @@ class NetGameScreen(GameScreen):
         if self.showing:
             self.run_tick()
 
+    def on_unmount(self) -> None:
+        """The board is gone (left, or the app closed): messages no longer paint it."""
+        self._gone = True
+        super().on_unmount()
+
     @property
     def showing(self) -> bool:
         """True while this board is on screen (not yet left)."""
@@ -123,9 +129,24 @@ class NetGameScreen(GameScreen):
         """Nothing to save here: the host keeps the game (and saves it if it stops)."""
         return False
 
+    #: what leaving a running game means, asked before Esc leaves it
+    LEAVE_TEXT = "The host keeps the game for a while: join again with the same line to carry on."
+
+    @property
+    def live(self) -> bool:
+        """True once the game has begun, until it ends (leaving would stop it for both)."""
+        remote = self.remote
+        return remote.started and remote.ended is None and not remote.game.over
+
     def action_leave(self) -> None:
-        """Esc: leave at once (the host keeps the game; see docs/network.md)."""
-        self.action_menu()
+        """Esc: leave, after asking while the game is live (see docs/network.md)."""
+        if not self.live:
+            self.action_menu()
+            return
+        self.app.push_screen(
+            ConfirmScreen("Leave this network game?", self.LEAVE_TEXT, "leave", "keep playing"),
+            lambda yes: self.action_menu() if yes else None,
+        )
 
     def action_menu(self) -> None:
         """Leave the game (and close the connection or stop hosting)."""
@@ -147,6 +168,11 @@ class NetGameScreen(GameScreen):
 
 class HostScreen(NetGameScreen):
     """Hosts a game from this app: the join line first, then this keyboard plays seat 1."""
+
+    LEAVE_TEXT = (
+        "You host it: leaving ends the game for the other player too. "
+        "It is saved here for 'spit resume'."
+    )
 
     def __init__(self, options: argparse.Namespace, dealer: Dealer) -> None:
         super().__init__(RemoteSession(None), dealer, leave=self._stop)
@@ -176,6 +202,7 @@ class HostScreen(NetGameScreen):
                 remote_seats=(1,),
                 names=names,
                 rejoin_timeout=opts.rejoin,
+                allowed_keys=getattr(opts, "allowed_keys", None),
                 record=True,
             )
             await self.host.start()
@@ -197,8 +224,9 @@ class HostScreen(NetGameScreen):
         try:
             await host.run()
             await asyncio.sleep(0.2)  # the last messages (result, replay) go out
-        finally:
-            await host.close("the game is over; the host has closed")
+        finally:  # also when the app closes (ctrl+q, a signal) in the middle of the game
+            reason = "the game is over" if host.game.over else "the host left the game"
+            await host.close(f"{reason}; the host has closed")
 
     async def _stop(self) -> None:
         if self.host is not None:
@@ -314,7 +342,11 @@ class JoinScreen(Screen[None]):
         code: str = "",
         watch: bool = False,
         auto: bool = False,
+        name: str = "",
+        client_key: Any = None,
     ) -> None:
+        """``name`` (``spit join --name``) wins over the settings' name; ``client_key``:
+        an SSH private key the host allows (``--key``), instead of the code's secret."""
         super().__init__()
         #: the app's dealer: its settings (keys, names) and clock for the board
         self.dealer = dealer
@@ -322,6 +354,8 @@ class JoinScreen(Screen[None]):
         self.code = code
         self.watch_only = watch
         self.auto = auto
+        self.player_name = name
+        self.client_key = client_key
         self.guest: Guest | None = None
 
     def compose(self) -> ComposeResult:
@@ -372,9 +406,15 @@ class JoinScreen(Screen[None]):
         try:
             # the default "Player 1" would clash with the host's: send only a chosen name
             first = settings.names[0]
-            name = "" if first in ("Player 1", "Player 2") else first
+            name = self.player_name or ("" if first in ("Player 1", "Player 2") else first)
             guest = await Guest.connect(
-                host, port, code, watch=watch, name=name, on_message=screen.deliver
+                host,
+                port,
+                code,
+                watch=watch,
+                name=name,
+                on_message=screen.deliver,
+                client_key=self.client_key,
             )
         except JoinError as exc:
             self.note(f"[b red]Cannot join: {escape(str(exc))}[/]")

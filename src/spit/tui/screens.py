@@ -664,11 +664,13 @@ class TitleScreen(Screen[None]):
             if first is None:
                 return
             self.app.push_screen(
-                LevelScreen(level, WATCH_HEADINGS[1], note),
+                LevelScreen(level, WATCH_HEADINGS[1], note, with_match_me=False),
                 lambda level: self._start_watch(mode, first, level),
             )
 
-        self.app.push_screen(LevelScreen(level, WATCH_HEADINGS[0], note), second)
+        self.app.push_screen(
+            LevelScreen(level, WATCH_HEADINGS[0], note, with_match_me=False), second
+        )
 
     def choose_host(self) -> None:
         """Host a game over the network (the host screen asks which game)."""
@@ -758,18 +760,24 @@ class LevelScreen(ModalScreen[str | None]):
         default: str = DEFAULT_LEVEL,
         heading: str = "[b]Against the computer[/b]: choose its level",
         note: str = "You are Player 1 (bottom).   Enter: start   Esc: back",
+        with_match_me: bool = True,
     ) -> None:
+        """``with_match_me``: offer "match me" (a computer as fast as player 1)."""
         super().__init__()
         #: the level highlighted first (the settings' computer level)
         self.default = default
         self.heading = heading
         self.note = note
+        from spit.store.coaching import MATCH_ME
+
+        self.levels = (*LEVELS, MATCH_ME) if with_match_me else LEVELS
 
     def compose(self) -> ComposeResult:
         with Vertical(id="level-box"):
             yield Static(self.heading, classes="hint")
             yield OptionList(
-                *[Option(LEVEL_TEXTS[level], id=level) for level in LEVELS], id="levels"
+                *[Option(LEVEL_TEXTS[level], id=level) for level in self.levels],
+                id="levels",
             )
             yield Static(self.note, classes="hint")
 

@@ -21,7 +21,7 @@ from textual.widgets import Static
 from spit.play.keys import key_of_event
 from spit.play.session import Session
 from spit.play.tutorial import FINAL_GAME, LESSONS, Lesson, texts
-from spit.tui.widgets.board import TextBox, board_texts
+from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.dealer import Dealer
@@ -60,6 +60,8 @@ class TutorialScreen(Screen[None]):
         self.done = False
         #: what the last key press meant (and whether it was right)
         self.feedback = Text()
+        #: the terminal is too small for the board: keys do nothing until it fits
+        self.too_small = False
 
     @property
     def lesson(self) -> Lesson:
@@ -112,8 +114,9 @@ class TutorialScreen(Screen[None]):
             footer.append(f" {key} ", "reverse")
             footer.append(f" {what}  ")
         regions["footer"] = footer
+        ascii_only = self.dealer.settings.ascii_only
         for region, text in regions.items():
-            self.query_one(f"#{region}", TextBox).set(text)
+            self.query_one(f"#{region}", TextBox).set(ascii_text(text) if ascii_only else text)
 
     def on_key(self, event: events.Key) -> None:
         """A game key is judged by the lesson; other keys go to the bindings."""
@@ -125,6 +128,8 @@ class TutorialScreen(Screen[None]):
             return
         event.stop()
         event.prevent_default()
+        if self.too_small:  # the board is hidden: a key must not play a card nobody sees
+            return
         if self.done:
             self.feedback = Text("Done! Press Enter to go on.", style="bold green", no_wrap=True)
         else:
@@ -140,7 +145,7 @@ class TutorialScreen(Screen[None]):
 
     def action_next(self) -> None:
         """Go on to the next lesson, or after the last one to a game against easy."""
-        if not self.done:
+        if not self.done or self.too_small:
             return
         if self.index + 1 < len(LESSONS):
             self.index += 1
@@ -162,6 +167,7 @@ class TutorialScreen(Screen[None]):
         """Say so instead of showing a broken board when the terminal is too small."""
         width, height = self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.too_small = small
         self.query_one("#board").display = not small
         note = self.query_one("#too-small", Static)
         note.display = small

@@ -211,8 +211,6 @@ def flash_line(session: Session) -> Text:
     return out
 
 
-
-
 def ascii_text(text: Text) -> Text:
     """``text`` with suits as S H D C and boxes drawn in ASCII, its styles kept."""
     plain = text.plain
@@ -251,12 +249,7 @@ def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Te
     flash_text = flash_line(session)
     status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
     footer = Text(no_wrap=True, overflow="ellipsis")
-    for key, what in (
-        ("F1", "help"),
-        ("space", "pause"),
-        ("Esc", "leave"),
-        ("ctrl+q", "save+quit"),
-    ):
+    for key, what in session.FOOTER_KEYS:
         footer.append(f" {key} ", "reverse")
         footer.append(f" {what}  ")
     # The regions keep their ids (p1 = bottom); a network guest in seat 2 sits at the bottom.
