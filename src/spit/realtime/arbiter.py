@@ -99,6 +99,11 @@ class Agent(Protocol):
     ``keeps(observation, action) -> bool``: the arbiter then shows it every new
     position while an action is planned, and drops the plan when ``keeps`` says
     it no longer makes sense (the agent plans again from that moment).
+
+    An agent with ``skips_when_stuck = True`` promises that a position in
+    which its player has no legal action changes nothing for it (its plan
+    would be None, its ``keeps`` False, and it remembers nothing): the arbiter
+    then does not build it an observation for such a position.
     """
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
@@ -145,6 +150,10 @@ class Arbiter:
         self._in_flight: dict[int, Input | None] = dict.fromkeys(self.agents)
         self._version = 0
         self._planned_version: dict[int, int] = dict.fromkeys(self.agents, -1)
+        #: agents that need not see a position in which they cannot act
+        self._skips: dict[int, bool] = {
+            p: bool(getattr(a, "skips_when_stuck", False)) for p, a in self.agents.items()
+        }
 
     # ------------------------------------------------------------------ input
 
@@ -370,6 +379,9 @@ class Arbiter:
                 continue  # committed to its plan until the action lands or is refused
             self._planned_version[p] = self._version
             if self.game.over:
+                continue
+            if self._skips[p] and not self.game.has_legal_action(p):
+                self._plans[p] = None  # a watchful agent's plan would not be kept
                 continue
             observation = self.game.observation(p)  # type: ignore[attr-defined]
             if pending is not None:
