@@ -85,9 +85,11 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
                 code_input.focus()
                 await pilot.press("enter")
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
-                await until(pilot, lambda: "░" in text(app, "p1-cards"))
-                assert "░" not in text(app, "p2-cards")  # our own hand (seat 2, on top)
-                await pilot.press("0")  # our call key: ready
+                # our own hand (seat 2) at the bottom, the opponent's face down on top
+                await until(pilot, lambda: "░" in text(app, "p2-cards"))
+                assert "░" not in text(app, "p1-cards")
+                assert "call key 1" in text(app, "p1-info")  # the keys we use, shown
+                await pilot.press("1")  # our call key: ready
                 await until(pilot, lambda: game.phase is not Phase.OPENING)
                 await pilot.press("escape")
                 await pilot.pause(0.1)
@@ -125,5 +127,67 @@ async def test_title_menu_opens_host_and_join() -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen)
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+def test_check_port_accepts_a_free_port_or_zero_and_explains_a_bad_one() -> None:
+    import socket
+
+    from spit.tui.netscreens import check_port
+
+    assert check_port("0", "127.0.0.1") == 0
+    assert "number" in str(check_port("77x", "127.0.0.1"))
+    assert "out of range" in str(check_port("80", "127.0.0.1"))
+    assert "out of range" in str(check_port("70000", "127.0.0.1"))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert "in use" in str(check_port(str(port), "127.0.0.1"))
+    assert check_port(f" {port} ", "127.0.0.1") == port  # free again
+
+
+async def test_host_setup_asks_the_port_and_refuses_a_bad_one() -> None:
+    async def body() -> None:
+        import socket
+
+        from textual.widgets import Input, Static
+
+        from spit.tui.netscreens import HostSetupScreen
+        from spit.tui.screens import TitleScreen
+
+        app = SpitApp(record=False)
+        async with app.run_test(size=SIZE) as pilot:
+            assert isinstance(app.screen, TitleScreen)
+            app.screen.choose_host()
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, HostSetupScreen)
+            port_input = setup.query_one("#host-port", Input)
+            note = setup.query_one("#host-note", Static)
+            assert port_input.value == "7788"
+            await pilot.press("tab")
+            assert port_input.has_focus
+            port_input.value = "99"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is setup and "out of range" in str(note.render())
+            with socket.socket() as busy:
+                busy.bind(("127.0.0.1", 0))
+                busy.listen()
+                port_input.value = str(busy.getsockname()[1])
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.screen is setup and "in use" in str(note.render())
+            port_input.value = "0"
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, HostScreen))
+            screen = app.screen
+            assert isinstance(screen, HostScreen) and screen.options.port == 0
+            await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
+            assert screen.host is not None and screen.host.port != 7788
+            await pilot.press("escape")
+            await pilot.pause(0.1)
 
     await asyncio.wait_for(body(), LIMIT)

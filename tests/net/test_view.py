@@ -8,7 +8,7 @@ from tests.support import FakeClock
 from tests.support.net import race_position
 
 from spit.bots.sim import new_game
-from spit.engine import Action, Phase
+from spit.engine import Action, Kind, Phase
 from spit.net import protocol as proto
 from spit.net.match import Match
 from spit.net.stamping import Stamper
@@ -160,3 +160,109 @@ def test_when_both_players_are_gone_the_match_is_saved() -> None:
     clock.now += 2
     match.tick(clock.now)
     assert saved == ["saved"] and match.finished
+
+
+def test_seat_two_sees_their_own_cards_at_the_bottom_with_the_keys_they_use() -> None:
+    from spit.tui.widgets.board import board_texts
+
+    clock = FakeClock()
+    game = new_game("speed", (), 5)
+    match, v0, v1 = seated(game, clock)
+    for view in (v0, v1):
+        texts = board_texts(view, clock.now)
+        # own hand face up at the bottom, the opponent's face down at the top
+        assert "░" not in texts["p1-cards"].plain and "░" in texts["p2-cards"].plain
+        assert view.name(view.bottom_player) in texts["p1-info"].plain
+        assert view.name(1 - view.bottom_player) in texts["p2-info"].plain
+        # the keys on the own cards are player 1's (either set plays for the seat)
+        own_keys = f"{v1.keymap.key(0, Row.LEFT, 0)} {v1.keymap.key(0, Row.RIGHT, 0)}"
+        assert own_keys in texts["p1-cards"].plain
+        assert f"call key {v1.keymap.calls[0]}" in texts["p1-info"].plain
+        assert "call key" not in texts["p2-info"].plain
+    assert v1.bottom_player == 1 and v0.bottom_player == 0
+    watcher = RemoteSession(None, clock=clock)
+    match.attach_watcher(ViewLink(watcher))
+    texts = board_texts(watcher, clock.now)
+    assert watcher.bottom_player == 0
+    assert watcher.names[0] in texts["p1-info"].plain
+
+
+def _move_position() -> tuple[Any, Action]:
+    """A Spit game in play where player 1 may move a card to an empty slot (R10)."""
+    from spit.engine import call
+
+    for seed in range(500):
+        game = new_game("spit", (), seed)
+        game.apply(call(0))
+        game.apply(call(1))
+        for _ in range(60):
+            if game.phase is not Phase.PLAY:
+                break
+            moves = [a for a in game.legal_actions(0) if a.kind is Kind.MOVE]
+            if moves:
+                return game, moves[0]
+            plays = [a for a in game.legal_actions(0) if a.kind is Kind.PLAY]
+            if not plays:
+                break
+            game.apply(plays[0])
+    raise AssertionError("no move position found")
+
+
+def test_a_call_shows_at_once_as_pending_then_the_verdict() -> None:
+    clock = FakeClock()
+    game = new_game("spit", (), 6)
+    match, v0, _ = seated(game, clock)
+    assert not v0.game.called[0]
+    v0.press(v0.keymap.calls[0], at=clock.now)
+    # before any verdict: shown as called, and marked pending
+    assert v0.game.called[0]
+    assert "pending: spit!" in v0.status(clock.now)
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert game.called[0] and v0.game.called[0]
+    assert "pending" not in v0.status(clock.now)
+
+
+def test_a_move_to_an_empty_slot_shows_at_once_as_pending() -> None:
+    clock = FakeClock()
+    game, move = _move_position()
+    match, v0, _ = seated(game, clock)
+    card = game.stocks[0][move.source][-1]
+    empty = next(i for i, pile in enumerate(game.stocks[0]) if not pile)
+    v0.press(v0.keymap.key(0, Row.MOVE, move.source), at=clock.now)
+    assert v0.game.columns(0)[empty][0] == card
+    assert "pending: move" in v0.status(clock.now)
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert game.stocks[0][empty][-1] == card and v0.game.columns(0)[empty][0] == card
+    assert "pending" not in v0.status(clock.now)
+
+
+def test_a_refused_call_snaps_back_with_the_reason() -> None:
+    clock = FakeClock()
+    game, _, _ = race_position("spit")
+    match, v0, _ = seated(game, clock)
+    # in play a call is refused (there are moves): pressed, shown pending, then undone
+    v0.link.submit(Action(Kind.CALL, 0), clock.now)
+    assert v0.game.called[0] and "pending" in v0.status(clock.now)
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert not v0.game.called[0]
+    assert "pending" not in v0.status(clock.now)
+    assert v0.flash is not None
+
+
+def test_a_slap_is_marked_pending_until_its_verdict() -> None:
+    clock = FakeClock()
+    game, _, _ = race_position("spit")
+    match, v0, _ = seated(game, clock)
+    v0.link.submit(Action(Kind.SLAP, 0, 0, 1), clock.now)  # not a slap phase: refused
+    assert "[pending: slap the right pile]" in v0.status(clock.now)
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert "pending" not in v0.status(clock.now)
+    assert v0.flash is not None

@@ -22,7 +22,7 @@ from spit.tui.charts import (
     load_ratings,
     rating_values,
 )
-from spit.tui.widgets.charts import ChartsScreen
+from spit.tui.library import StatsScreen
 
 ANSI = re.compile(r"\x1b\[")
 DATA = ChartData(
@@ -77,20 +77,39 @@ def test_empty_charts_say_so() -> None:
     assert "no plays measured yet" in chart_text(draw_reactions, empty)
 
 
-async def test_charts_screen_from_the_title_menu(clock: FakeClock) -> None:
+async def test_the_statistics_screen_shows_the_charts(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=(80, 24)) as pilot:
         menu = app.screen.query_one("#menu", OptionList)
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-        menu.highlighted = ids.index("charts")
+        assert "charts" not in ids  # no separate entry: the charts are in Statistics
+        menu.highlighted = ids.index("stats")
         await pilot.press("enter")
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, ChartsScreen)
+        assert isinstance(screen, StatsScreen)
         assert screen.data is not None and screen.data.name == "Player 1"
         assert len(screen.query(PlotextPlot)) == 2
+        assert "Player 1: Spit" in str(screen.query_one("#charts-title").render())
         await pilot.press("tab")
         assert screen.mode == "speed" and screen.data.mode == "speed"
+        assert "Player 1: Speed" in str(screen.query_one("#charts-title").render())
         await pilot.press("escape")
         await pilot.pause()
-        assert not isinstance(app.screen, ChartsScreen)
+        assert not isinstance(app.screen, StatsScreen)
+
+
+async def test_the_statistics_charts_step_through_the_people(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(StatsScreen, "names_in_records", staticmethod(lambda: ["Ann", "Player 1"]))
+    app = make_app(clock, start=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(StatsScreen())
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        assert screen.people == ["Player 1", "Ann"]
+        await pilot.press("p")
+        assert screen.data is not None and screen.data.name == "Ann"
+        assert "Ann: Spit" in str(screen.query_one("#charts-title").render())

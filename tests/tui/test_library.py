@@ -59,7 +59,7 @@ async def test_the_menu_has_every_entry_and_fits_80x24(clock: FakeClock) -> None
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
         ids = menu_ids(app)
-        for entry in ("watch", "stats", "replays", "settings", "quit"):
+        for entry in ("watch-spit", "watch-speed", "stats", "replays", "settings", "quit"):
             assert entry in ids
         menu = app.screen.query_one("#menu")
         assert menu.region.bottom <= SIZE[1] and menu.region.y >= 0
@@ -129,7 +129,7 @@ async def test_no_saved_replays_says_where_they_go(clock: FakeClock) -> None:
 async def test_watch_two_computer_players_from_the_menu(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
-        await choose(app, pilot, "watch")
+        await choose(app, pilot, "watch-spit")
         assert isinstance(app.screen, LevelScreen)
         await pilot.press("enter")  # player 1: the default level
         await pilot.pause()
@@ -140,6 +140,23 @@ async def test_watch_two_computer_players_from_the_menu(clock: FakeClock) -> Non
         screen = app.screen
         assert isinstance(screen, GameScreen)
         assert screen.opponents == {0: "medium", 1: "expert"}
+        assert set(screen.session.agents) == {0, 1}
+        assert screen.session.game.mode == "spit"
+
+
+async def test_watch_two_computers_play_speed_from_the_menu(clock: FakeClock) -> None:
+    app = make_app(clock, start=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(app, pilot, "watch-speed")
+        assert isinstance(app.screen, LevelScreen)
+        assert any("play Speed" in str(h.render()) for h in app.screen.query(".hint"))
+        await pilot.press("enter")  # player 1: the default level
+        await pilot.pause()
+        await pilot.press("enter")  # player 2: the default level
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.session.game.mode == "speed"
         assert set(screen.session.agents) == {0, 1}
 
 

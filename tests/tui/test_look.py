@@ -161,3 +161,22 @@ async def test_names_on_the_keys_screen(clock: FakeClock, name: str) -> None:
         label = table.columns["p0"].label.plain  # type: ignore[index]
         assert label == fit(f"P1 {name}", 18)
         assert label.startswith(f"P1 {name}") or label.endswith("…")
+
+
+@pytest.mark.parametrize("page", ["rules", "help"])
+async def test_ascii_rules_and_help_pages_draw_ascii_bullets(clock: FakeClock, page: str) -> None:
+    from textual.widgets import Markdown
+    from textual.widgets._markdown import MarkdownBullet
+
+    from spit.play.texts import SPIT_RULES
+    from spit.tui.screens import DocScreen, HelpScreen
+
+    app = make_app(clock, playable, start=None, ascii_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(DocScreen(SPIT_RULES) if page == "rules" else HelpScreen(app.keymap))
+        await pilot.pause(0.2)
+        bullets = list(app.screen.query(MarkdownBullet))
+        assert bullets  # the rules have lists
+        assert all(str(b.symbol).isascii() for b in bullets), [b.symbol for b in bullets]
+        assert all(md.source.isascii() for md in app.screen.query(Markdown))

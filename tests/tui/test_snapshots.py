@@ -71,16 +71,16 @@ def test_tutorial_lesson_done(snap_compare) -> None:
     assert snap_compare(app, press=keys, terminal_size=SIZE)
 
 
-def test_charts_screen(snap_compare) -> None:
+def test_statistics_screen_with_charts(snap_compare) -> None:
     from spit.tui.charts import ChartData
-    from spit.tui.widgets.charts import ChartsScreen
+    from spit.tui.library import StatsScreen
 
     ratings = [1500.0, 1512.5, 1530.0, 1521.0, 1544.0, 1561.0, 1549.5, 1575.0]
     reactions = [0.4 + 0.05 * (i % 17) + 0.3 * (i % 5 == 0) for i in range(120)]
     data = ChartData("Ann", "spit", ratings, reactions)
 
     async def open_charts(pilot) -> None:
-        await pilot.app.push_screen(ChartsScreen(data=data))
+        await pilot.app.push_screen(StatsScreen(data=data))
         await pilot.pause()
 
     app = make_app(FakeClock(), start=None)

@@ -23,7 +23,7 @@ from spit.engine.results import Result
 from spit.net import protocol as proto
 from spit.play.keys import Binding, KeyMap
 from spit.play.narration import Narrator
-from spit.play.session import Session
+from spit.play.session import PILE_NAMES, Session
 from spit.play.status import status_text
 from spit.realtime.arbiter import Applied, Clock, Outcome, Rejected
 from spit.realtime.timers import TimerKind
@@ -244,6 +244,11 @@ class RemoteSession(Session):
 
     # ------------------------------------------------------------ keys
 
+    def key_owner(self, player: int) -> int | None:
+        """Player 1's keys on this seat's own cards (either player's keys play for it);
+        none on the opponent's cards or for a spectator, whose keys do nothing."""
+        return 0 if player == self.seat else None
+
     def press(self, key: str, at: float, now: float | None = None) -> bool:
         """A key: both players' keys play for this seat (a spectator's do nothing)."""
         binding = self.keymap.lookup(key)
@@ -283,12 +288,25 @@ class RemoteSession(Session):
         self.version += 1
 
     def _show_pending(self) -> None:
-        """Show pending plays at once: the card leaves its slot for the pile."""
+        """Show pending presses at once: a played card leaves its slot for the pile,
+        a moved one goes to the empty slot, a call shows as made (slaps and choices
+        show in the status line, see ``pending_words``)."""
         game = self.shadow
         for action in self._pending.values():
+            p, s, t = action.player, action.source, action.target
+            if action.kind is Kind.CALL and p in (0, 1):
+                game.called[p] = True
+                continue
+            if action.kind is Kind.MOVE and game.mode != "speed":
+                stocks = game.stocks[p]
+                empty = next((i for i, pile in enumerate(stocks) if not pile), None)
+                top = stocks[s][-1] if 0 <= s < len(stocks) and stocks[s] else None
+                if empty is not None and top is not None:
+                    stocks[empty] = [top]
+                    stocks[s] = stocks[s][:-1]
+                continue
             if action.kind is not Kind.PLAY:
                 continue
-            p, s, t = action.player, action.source, action.target
             if game.mode == "speed":
                 hand = game.hands[p]
                 if 0 <= s < len(hand) and hand[s] is not None and hand[s] != HIDDEN:
@@ -299,6 +317,22 @@ class RemoteSession(Session):
                 if 0 <= s < len(stocks) and stocks[s] and stocks[s][-1] is not None:
                     game.piles[t] = [*game.piles[t], stocks[s][-1]]
                     stocks[s] = stocks[s][:-1]
+
+    def pending_words(self) -> str:
+        """The presses sent and not yet judged, in words ("" if none)."""
+        words = []
+        for action in self._pending.values():
+            kind = action.kind
+            if kind is Kind.PLAY:
+                words.append(f"card to the {PILE_NAMES[action.target].lower()} pile")
+            elif kind is Kind.MOVE:
+                words.append("move to the empty slot")
+            elif kind is Kind.CALL:
+                words.append("ready" if self.shadow.info.side_piles else "spit!")
+            elif kind in (Kind.SLAP, Kind.CHOOSE):
+                verb = "slap" if kind is Kind.SLAP else "choose"
+                words.append(f"{verb} the {PILE_NAMES[action.target].lower()} pile")
+        return ", ".join(words)
 
     # ------------------------------------------------------------ messages
 
@@ -317,6 +351,7 @@ class RemoteSession(Session):
         self.game = self.shadow  # type: ignore[assignment]
         self._set_names(msg["names"])
         self.seat = msg["seat"]
+        self.bottom_player = self.seat if self.seat is not None else 0
         self.started = all(msg.get("seats", [False]))
         self.narrator = Narrator(self.game, self.names)
         self.narrator.news = "Waiting for the other player..." if not self.started else ""
@@ -421,7 +456,9 @@ class RemoteSession(Session):
         if self.game.over:
             return f"{self.news}  Esc: menu."
         paused = bool(self.link.paused)
-        return status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
+        text = status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
+        pending = self.pending_words()
+        return f"[pending: {pending}]  {text}" if pending else text
 
     def next_wakeup(self, now: float) -> float | None:
         """Also wake each second of a rejoin countdown."""

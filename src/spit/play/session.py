@@ -67,6 +67,9 @@ def key_action(game: Game, binding: Binding) -> Action | str:
 class Session:
     """A game with its arbiter, driven by key presses and ticks."""
 
+    #: the player drawn at the bottom of the board (a network guest: their own seat)
+    bottom_player: int = 0
+
     def __init__(
         self,
         game: Game,
@@ -215,6 +218,10 @@ class Session:
     def name(self, player: int) -> str:
         """A player's display name."""
         return self.names[player]
+
+    def key_owner(self, player: int) -> int | None:
+        """Whose keys the board shows on ``player``'s cards (None: no keys here)."""
+        return player
 
     def _set_flash(
         self, text: str, player: int | None, now: float, column: int | None = None

@@ -1,4 +1,4 @@
-"""Screens for what was kept: the statistics and the saved replays (title menu)."""
+"""Screens for what was kept: the statistics (with charts) and the saved replays (title menu)."""
 
 from __future__ import annotations
 
@@ -15,18 +15,87 @@ from spit.store.paths import data_dir_problem, replay_dir
 from spit.store.records import RecordsError, compute_stats, load_results
 from spit.store.replay_list import SavedReplay, saved_replays
 from spit.store.replays import ReplayFileError, load_replay
+from spit.tui.charts import ChartData, load_chart_data
 from spit.tui.tables import stats_renderable
+from spit.tui.widgets.charts import SpeedCharts
 
 
 class StatsScreen(Screen[None]):
-    """What ``spit stats`` shows: wins, losses, streaks and fastest wins."""
+    """What ``spit stats`` shows (wins, losses, streaks, fastest wins), then one
+    person's charts: rating over time and reaction times, for Spit or Speed."""
 
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("q", "back", show=False)]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape", "back", "Back"),
+        Binding("q", "back", show=False),
+        Binding("tab", "switch_mode", "Spit/Speed", priority=True),
+        Binding("p", "next_person", "next player"),
+    ]
+
+    DEFAULT_CSS = """
+    StatsScreen SpeedCharts { height: 30; }
+    StatsScreen SpeedCharts PlotextPlot { height: 15; }
+    """
+
+    def __init__(self, data: ChartData | None = None) -> None:
+        """The statistics; ``data``: the charts to show first (tests), else loaded."""
+        super().__init__()
+        self.data = data
+        self.mode = data.mode if data is not None else "spit"
+        #: the people whose charts ``p`` steps through (player 1's name first)
+        self.people: list[str] = [data.name] if data is not None else []
+        self.person = 0
 
     def compose(self) -> ComposeResult:
-        yield Static("[b]Statistics[/b]   Esc: back   arrows: scroll", classes="hint")
+        yield Static(
+            "[b]Statistics[/b]   tab: Spit/Speed   p: next player   Esc: back   arrows: scroll",
+            classes="hint",
+        )
         with VerticalScroll(id="stats-box"):
             yield Static(self.body(), id="stats")
+            yield Static("", id="charts-title")
+            yield SpeedCharts(id="stats-charts")
+
+    def on_mount(self) -> None:
+        if not self.people:
+            first = str(self.app.names[0])  # type: ignore[attr-defined]
+            self.people = [first, *(n for n in self.names_in_records() if n != first)]
+        self.query_one("#stats-box").focus()
+        self.redraw()
+
+    @staticmethod
+    def names_in_records() -> list[str]:
+        """The people (not computer levels) in the results, most games first."""
+        try:
+            results, skipped = load_results()
+        except RecordsError:
+            return []
+        return [t.label for t in compute_stats(results, skipped).players]
+
+    def redraw(self) -> None:
+        """Load (unless given) and draw the charts of the chosen person and game."""
+        name = self.people[self.person]
+        data = self.data
+        if data is None or data.mode != self.mode or data.name != name:
+            data = load_chart_data(name, self.mode)
+            self.data = data
+        title = "Spit" if self.mode == "spit" else "Speed"
+        more = (
+            f"   (player {self.person + 1} of {len(self.people)})" if len(self.people) > 1 else ""
+        )
+        self.query_one("#charts-title", Static).update(
+            Text.assemble("\n", (data.name, "bold"), f": {title}, rating and reaction times{more}")
+        )
+        self.query_one("#stats-charts", SpeedCharts).show(data)
+
+    def action_switch_mode(self) -> None:
+        """Show the other game's charts."""
+        self.mode = "speed" if self.mode == "spit" else "spit"
+        self.redraw()
+
+    def action_next_person(self) -> None:
+        """Show the next person's charts."""
+        self.person = (self.person + 1) % len(self.people)
+        self.redraw()
 
     @staticmethod
     def body() -> RenderableType:

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -234,8 +235,31 @@ HOST_CHOICES = {
 }
 
 
-class HostSetupScreen(ModalScreen[str | None]):
-    """Host a game: which game, and who may reach it."""
+def check_port(text: str, bind: str) -> int | str:
+    """The port typed in the host screen, or what is wrong with it, in words.
+
+    1024-65535, or 0 for any free port; a port something else listens on is refused.
+    """
+    text = text.strip()
+    if not text.isdigit() or len(text) > 5:
+        return "not a port number: use 1024-65535, or 0 (any free)"
+    port = int(text)
+    if port != 0 and not 1024 <= port <= 65535:
+        return f"port {port} is out of range: use 1024-65535, or 0"
+    if port:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            probe.bind((bind, port))
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            return f"port {port}: {reason.lower()}; try another, or 0"
+        finally:
+            probe.close()
+    return port
+
+
+class HostSetupScreen(ModalScreen[argparse.Namespace | None]):
+    """Host a game: which game, who may reach it, and the port."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
 
@@ -248,13 +272,33 @@ class HostSetupScreen(ModalScreen[str | None]):
                 *[Option(text, id=key) for key, (text, _, _) in HOST_CHOICES.items()],
                 id="host-choices",
             )
-            yield Static(f"Port {DEFAULT_PORT} (TCP).   Enter: host   Esc: back", classes="hint")
+            yield Static("TCP port (1024-65535, 0: any free port; Tab to change):", classes="hint")
+            yield Input(str(DEFAULT_PORT), id="host-port", max_length=5)
+            yield Static("Enter: host   Tab: port   Esc: back", id="host-note", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#host-choices", OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        self.host(event.option.id)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        choices = self.query_one("#host-choices", OptionList)
+        highlighted = choices.highlighted
+        option = choices.get_option_at_index(highlighted or 0)
+        self.host(option.id)
+
+    def host(self, choice: str | None) -> None:
+        """Host ``choice`` on the typed port, or say what is wrong with the port."""
+        if choice not in HOST_CHOICES:
+            return
+        _, mode, bind = HOST_CHOICES[choice]
+        port = check_port(self.query_one("#host-port", Input).value, bind)
+        if isinstance(port, str):
+            self.query_one("#host-note", Static).update(f"[b]{escape(port)}[/b]")
+            self.query_one("#host-port", Input).focus()
+            return
+        self.dismiss(host_options(mode, bind, port))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

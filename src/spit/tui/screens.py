@@ -13,12 +13,13 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Markdown, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import Phase, all_modes, mode_names
+from spit.engine.modes import get_mode
 from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
@@ -28,10 +29,13 @@ from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.library import ReplaysScreen, StatsScreen
+from spit.tui.markdown import page
 from spit.tui.saved import SavedGamesScreen
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
+    import argparse
+
     from spit.tui.app import SpitApp
 
 log = logging.getLogger("spit.tui")
@@ -447,7 +451,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             with VerticalScroll(id="help-text"):
-                yield Markdown(keys_text(self.keymap) + "\n\n" + SPIT_RULES)
+                text = keys_text(self.keymap) + "\n\n" + SPIT_RULES
+                yield page(text, bool(getattr(self.app, "ascii_only", False)))
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
 
     def on_mount(self) -> None:
@@ -469,7 +474,7 @@ class DocScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="doc"):
-            yield Markdown(self.markdown)
+            yield page(self.markdown, bool(getattr(self.app, "ascii_only", False)))
         yield Static("Esc: back   arrows: scroll", classes="hint")
 
     def action_back(self) -> None:
@@ -489,7 +494,11 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
             for mode in all_modes()
             if mode.name in BOT_MODES
         ),
-        ("watch", "Watch two computer players"),
+        *(
+            (f"watch-{mode.name}", f"Watch two computers play {mode.title}")
+            for mode in all_modes()
+            if mode.name in BOT_MODES
+        ),
     ),
     (
         ("host", "Host a game over the network"),
@@ -498,7 +507,6 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
     (
         ("tutorial", "Tutorial"),
         ("stats", "Statistics"),
-        ("charts", "Your speed and rating"),
         ("replays", "Saved replays"),
         ("rules", "Rules"),
         ("keys", "Keys"),
@@ -592,6 +600,8 @@ class TitleScreen(Screen[None]):
         choice = event.option.id or ""
         if choice in mode_names():
             self.app.push_screen(GameScreen(choice))
+        elif choice.startswith("watch-"):
+            self.choose_watch(choice.removeprefix("watch-"))
         elif choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
             self.app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
@@ -604,18 +614,19 @@ class TitleScreen(Screen[None]):
         """Pick an unfinished game to carry on with."""
         self.resume_game()
 
-    def choose_watch(self) -> None:
-        """Two computer players: choose player 1's level, then player 2's; Spit."""
+    def choose_watch(self, mode: str = "spit") -> None:
+        """Two computer players of ``mode``: choose player 1's level, then player 2's."""
+        note = WATCH_NOTE.format(game=get_mode(mode).title)
 
         def second(first: str | None) -> None:
             if first is None:
                 return
             self.app.push_screen(
-                LevelScreen(WATCH_HEADINGS[1], WATCH_NOTE),
-                lambda level: self._start_watch(first, level),
+                LevelScreen(WATCH_HEADINGS[1], note),
+                lambda level: self._start_watch(mode, first, level),
             )
 
-        self.app.push_screen(LevelScreen(WATCH_HEADINGS[0], WATCH_NOTE), second)
+        self.app.push_screen(LevelScreen(WATCH_HEADINGS[0], note), second)
 
     def choose_host(self) -> None:
         """Host a game over the network (the host screen asks which game)."""
@@ -630,7 +641,7 @@ class TitleScreen(Screen[None]):
         self.app.push_screen(JoinScreen())
 
     def choose_stats(self) -> None:
-        """The statistics, as ``spit stats`` shows them."""
+        """The statistics, as ``spit stats`` shows them, with a person's charts."""
         self.app.push_screen(StatsScreen())
 
     def choose_replays(self) -> None:
@@ -642,12 +653,6 @@ class TitleScreen(Screen[None]):
         from spit.tui.tutorial import TutorialScreen
 
         self.app.push_screen(TutorialScreen())
-
-    def choose_charts(self) -> None:
-        """Your reaction times and rating over time."""
-        from spit.tui.widgets.charts import ChartsScreen
-
-        self.app.push_screen(ChartsScreen())
 
     def choose_rules(self) -> None:
         """The rules."""
@@ -670,17 +675,16 @@ class TitleScreen(Screen[None]):
         if level is not None:
             self.app.push_screen(GameScreen(mode, {1: level}))
 
-    def _start_watch(self, first: str, second: str | None) -> None:
+    def _start_watch(self, mode: str, first: str, second: str | None) -> None:
         if second is not None:
-            self.app.push_screen(GameScreen("spit", {0: first, 1: second}))
+            self.app.push_screen(GameScreen(mode, {0: first, 1: second}))
 
-    def _start_host(self, choice: str | None) -> None:
+    def _start_host(self, options: argparse.Namespace | None) -> None:
         """Host the game chosen in the host screen (None: cancelled)."""
-        from spit.tui.netscreens import HOST_CHOICES, HostScreen, host_options
+        from spit.tui.netscreens import HostScreen
 
-        if choice is not None:
-            _, mode, bind = HOST_CHOICES[choice]
-            self.app.push_screen(HostScreen(host_options(mode, bind)))
+        if options is not None:
+            self.app.push_screen(HostScreen(options))
 
     def key_f1(self) -> None:
         self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
@@ -699,7 +703,7 @@ WATCH_HEADINGS = (
     "[b]Watch[/b]: choose player 1's level (bottom)",
     "[b]Watch[/b]: choose player 2's level (top)",
 )
-WATCH_NOTE = "Two computer players play Spit.   Enter: choose   Esc: back"
+WATCH_NOTE = "Two computer players play {game}.   Enter: choose   Esc: back"
 
 
 class LevelScreen(ModalScreen[str | None]):

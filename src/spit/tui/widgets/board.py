@@ -69,9 +69,10 @@ def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> 
     computer = p in session.agents
     if hidden_hand(session, p):
         out.append(f"  hand {sum(top is not None for top, _ in game.columns(p))}", "bold")
-    if not computer:  # a computer player has no keys
+    owner = session.key_owner(p)
+    if not computer and owner is not None:  # a computer player has no keys
         out.append("   call key ", DIM)
-        out.append(session.keymap.calls[p], palette.key_style)
+        out.append(session.keymap.calls[owner], palette.key_style)
     if game.is_match:
         out.append(f"   score {game.scores[p]}", "bold")
     if computer:
@@ -94,16 +95,17 @@ def _slots(session: Session, p: int) -> list[Slot]:
     keymap = session.keymap
     flash = session.flash
     has_moves = game.info.has_moves
+    owner = session.key_owner(p)
     computer = p in session.agents
     hidden = hidden_hand(session, p)
     slots: list[Slot] = []
     for i, (top, under) in enumerate(game.columns(p)):
-        if computer:
+        if computer or owner is None:
             keys = ""
         elif has_moves:
-            keys = keymap.column_keys(p, i)
+            keys = keymap.column_keys(owner, i)
         else:
-            keys = f"{keymap.key(p, Row.LEFT, i)} {keymap.key(p, Row.RIGHT, i)}"
+            keys = f"{keymap.key(owner, Row.LEFT, i)} {keymap.key(owner, Row.RIGHT, i)}"
         below = f"+{under}" if under else ""
         hit = flash is not None and flash.player == p and flash.column == i
         # A negative card is one this screen may not see (a network opponent's hand).
@@ -232,13 +234,16 @@ def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Te
     ):
         footer.append(f" {key} ", "reverse")
         footer.append(f" {what}  ")
+    # The regions keep their ids (p1 = bottom); a network guest in seat 2 sits at the bottom.
+    me = session.bottom_player
+    them = 1 - me
     return {
         "topbar": top,
-        "p2-info": _info_line(session, 1, palette),
-        "p2-cards": draw_slots(tuple(_slots(session, 1)), keys_above=True, palette=palette),
+        "p2-info": _info_line(session, them, palette),
+        "p2-cards": draw_slots(tuple(_slots(session, them)), keys_above=True, palette=palette),
         "centre": _centre(session, palette),
-        "p1-cards": draw_slots(tuple(_slots(session, 0)), keys_above=False, palette=palette),
-        "p1-info": _info_line(session, 0, palette),
+        "p1-cards": draw_slots(tuple(_slots(session, me)), keys_above=False, palette=palette),
+        "p1-info": _info_line(session, me, palette),
         "status": status,
         "news": Text(session.news, no_wrap=True, overflow="ellipsis"),
         "flash": flash_text,
