@@ -14,8 +14,12 @@ legal and what the news line must show after each one, so:
   differently; after the load (legal keys where there are any, else mashing),
   a full repaint must show exactly the shadow game's board.
 
+The same harness then runs ``benchmarks/minimal_app.py`` (the smallest Textual
+app that shows each key) for the same measures, and prints spit's figures as
+ratios of the minimal app's: how much spit adds to what Textual itself costs.
+
 Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]``. The last
-line is ``key_to_screen_median_ms: N``.
+line is ``key_to_screen_ratio: X`` (spit's median over the minimal app's).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import tempfile
 import termios
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -51,10 +56,14 @@ SCRATCH = Path(tempfile.mkdtemp(prefix="spit-bench-tui-"))
 REPEAT_GAP = 0.7  # never send one key twice within this (the app's repeat window is 0.5 s)
 
 
-class App:
-    """The app in a pty: write keys, read output, read its CPU time."""
+SPIT_COMMAND = [sys.executable, "-m", "spit", "play", "--seed"]
+MINIMAL_COMMAND = [sys.executable, str(Path(__file__).resolve().parent / "minimal_app.py")]
 
-    def __init__(self, seed: int) -> None:
+
+class App:
+    """An app in a pty: write keys, read output, read its CPU time."""
+
+    def __init__(self, argv: list[str]) -> None:
         pid, fd = os.forkpty()
         if pid == 0:  # the child: become the app
             env = dict(
@@ -65,11 +74,8 @@ class App:
                 SPIT_DATA_DIR=str(SCRATCH / "data"),
                 SPIT_CONFIG=str(SCRATCH / "config.toml"),
             )
-            os.execvpe(
-                sys.executable,
-                [sys.executable, "-m", "spit", "play", "--seed", str(seed)],
-                env,
-            )
+            env.setdefault("TEXTUAL_FPS", "120")  # what spit's launcher sets for itself
+            os.execvpe(argv[0], argv, env)
         self.pid = pid
         self.fd = fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
@@ -212,10 +218,19 @@ def next_key(shadow: Shadow, turn: int, now: float) -> tuple[int, str] | None:
     return None
 
 
-def run(n_keys: int, load_seconds: float) -> None:
-    app = App(SEED)
-    shadow = Shadow(SEED)
+class Figures(NamedTuple):
+    """What one app measured: start-up and key latencies (s), CPU under load (%)."""
+
+    startup: float
+    median: float
+    load_cpu: float
+
+
+def run(n_keys: int, load_seconds: float) -> Figures:
+    """spit itself: a real game, keys chosen by the shadow game."""
     startup_at = time.perf_counter()
+    app = App([*SPIT_COMMAND, str(SEED)])
+    shadow = Shadow(SEED)
     try:
         startup = app.wait_for(b"call SPIT!", 10.0)
         if startup is None:
@@ -303,6 +318,48 @@ def run(n_keys: int, load_seconds: float) -> None:
     for line in mismatched:
         print(f"  missing on screen: {line!r}")
     print(f"key_to_screen_median_ms: {median:.2f}")
+    return Figures(startup - startup_at, median, load)
+
+
+ECHO_KEYS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def run_minimal(n_keys: int, load_seconds: float) -> Figures:
+    """The minimal app: the same pty, the same pacing, any key shows at once."""
+    startup_at = time.perf_counter()
+    app = App(MINIMAL_COMMAND)
+    try:
+        startup = app.wait_for(b"ready: press keys", 10.0)
+        if startup is None:
+            raise SystemExit("the minimal app did not start")
+        app.read_for(0.5)
+        latencies: list[float] = []
+        for i in range(n_keys):
+            key = ECHO_KEYS[i % len(ECHO_KEYS)]
+            sent = app.write(key.encode())
+            shown = app.wait_for(f"key {key} #{i + 1}".encode(), 2.0)
+            if shown is not None:
+                latencies.append(shown - sent)
+            app.read_for(0.02)
+        cpu0, t0 = app.cpu_seconds(), time.perf_counter()
+        next_at = t0
+        sent_keys = 0
+        while time.perf_counter() - t0 < load_seconds:
+            now = time.perf_counter()
+            if now < next_at:
+                app.read_for(next_at - now)
+                continue
+            next_at += 1 / 30
+            app.write(ECHO_KEYS[sent_keys % len(ECHO_KEYS)].encode())
+            sent_keys += 1
+        load = (app.cpu_seconds() - cpu0) / (time.perf_counter() - t0) * 100
+    finally:
+        app.quit()
+    median = statistics.median(latencies) * 1000
+    print(f"minimal app: start-up {startup - startup_at:.2f} s, {len(latencies)} keys")
+    print(f"minimal app: key_to_screen_median_ms: {median:.2f}")
+    print(f"minimal app: load_cpu_percent ({sent_keys} keys, 30 keys/s): {load:.2f}")
+    return Figures(startup - startup_at, median, load)
 
 
 def main() -> None:
@@ -310,7 +367,11 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=300, help="keys to time one by one")
     parser.add_argument("--load-seconds", type=float, default=10.0, help="length of the load test")
     args = parser.parse_args()
-    run(args.keys, args.load_seconds)
+    spit = run(args.keys, args.load_seconds)
+    minimal = run_minimal(args.keys, args.load_seconds)
+    print(f"start-up ratio (spit / minimal app): {spit.startup / minimal.startup:.2f}")
+    print(f"load CPU: spit {spit.load_cpu:.1f}% vs minimal app {minimal.load_cpu:.1f}%")
+    print(f"key_to_screen_ratio: {spit.median / minimal.median:.2f}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ from tests.support.net import LIMIT, bot_guest, quick_host
 from spit.bots.sim import new_game
 from spit.engine import Phase
 from spit.net.codes import split_code
-from spit.tui.app import SpitApp
+from spit.tui.app import AppDependencies, Opening, SpitApp
+from spit.tui.dealer import Dealer
 from spit.tui.netscreens import HostScreen, JoinScreen, NetGameScreen, host_options
 from spit.tui.widgets.board import TextBox
 
@@ -33,10 +34,15 @@ async def until(pilot, test: Callable[[], bool], timeout: float = 5.0) -> None:
 
 async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
     async def body() -> None:
-        app = SpitApp(record=False)
-        screen = HostScreen(host_options("speed", port=0))
-        app.start_screen = screen  # type: ignore[attr-defined]
+        screens: list[HostScreen] = []
+
+        def host_screen(dealer: Dealer) -> HostScreen:
+            screens.append(HostScreen(host_options("speed", port=0), dealer))
+            return screens[0]
+
+        app = SpitApp(opening=Opening(screen=host_screen), deps=AppDependencies(record=False))
         async with app.run_test(size=SIZE) as pilot:
+            (screen,) = screens
             await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
             host = screen.host
             assert host is not None
@@ -70,8 +76,9 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
         run = asyncio.create_task(host.run())
         try:
             bot, _ = await bot_guest(host, 0, "speed")
-            app = SpitApp(record=False)
-            app.start_screen = JoinScreen()  # type: ignore[attr-defined]
+            app = SpitApp(
+                opening=Opening(screen=JoinScreen), deps=AppDependencies(record=False)
+            )
             async with app.run_test(size=SIZE) as pilot:
                 # a wrong code first: a clear message, the form stays
                 fp, _secret = split_code(host.codes[1])
@@ -108,7 +115,7 @@ async def test_title_menu_opens_host_and_join() -> None:
         from spit.tui.netscreens import HostSetupScreen
         from spit.tui.screens import TitleScreen
 
-        app = SpitApp(record=False)
+        app = SpitApp(deps=AppDependencies(record=False))
         async with app.run_test(size=SIZE) as pilot:
             assert isinstance(app.screen, TitleScreen)
             menu = app.screen.query_one("#menu", OptionList)
@@ -157,7 +164,7 @@ async def test_host_setup_asks_the_port_and_refuses_a_bad_one() -> None:
         from spit.tui.netscreens import HostSetupScreen
         from spit.tui.screens import TitleScreen
 
-        app = SpitApp(record=False)
+        app = SpitApp(deps=AppDependencies(record=False))
         async with app.run_test(size=SIZE) as pilot:
             assert isinstance(app.screen, TitleScreen)
             app.screen.choose_host()

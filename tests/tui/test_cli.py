@@ -25,19 +25,19 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_no_command_opens_the_title_menu(launched: list[SpitApp]) -> None:
     assert cli.main([]) == 0
-    assert launched[0].start is None
+    assert launched[0].opening.mode is None
 
 
 def test_play_with_variants_and_seed(launched: list[SpitApp]) -> None:
     assert cli.main(["play", "--variant", "v1", "--variant", "V3,V4", "--seed", "42"]) == 0
     app = launched[0]
-    assert app.start == "spit"
-    assert app.settings.variants == ("V1", "V3", "V4") and app.settings.seed == 42
+    assert app.opening.mode == "spit"
+    assert app.settings.game.variants == ("V1", "V3", "V4") and app.settings.game.seed == 42
 
 
 def test_speed_long_deal(launched: list[SpitApp]) -> None:
     assert cli.main(["speed", "--long-deal"]) == 0
-    assert launched[0].start == "speed" and launched[0].settings.long_deal
+    assert launched[0].opening.mode == "speed" and launched[0].settings.game.long_deal
 
 
 def test_unknown_variant_is_a_clear_error(
@@ -57,18 +57,18 @@ def test_bad_seed_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_play_vs_level_makes_player_2_the_computer(launched: list[SpitApp]) -> None:
     assert cli.main(["play", "--vs", "Hard"]) == 0
-    assert launched[0].start == "spit" and launched[0].opponents == {1: "hard"}
+    assert launched[0].opening.mode == "spit" and launched[0].opening.opponents == {1: "hard"}
 
 
 def test_speed_vs_level(launched: list[SpitApp]) -> None:
     assert cli.main(["speed", "--vs", "easy"]) == 0
-    assert launched[0].start == "speed" and launched[0].opponents == {1: "easy"}
+    assert launched[0].opening.mode == "speed" and launched[0].opening.opponents == {1: "easy"}
 
 
 def test_watch_two_computer_players(launched: list[SpitApp]) -> None:
     assert cli.main(["watch", "--p1", "easy", "--p2", "expert", "--mode", "speed"]) == 0
     app = launched[0]
-    assert app.start == "speed" and app.opponents == {0: "easy", 1: "expert"}
+    assert app.opening.mode == "speed" and app.opening.opponents == {0: "easy", 1: "expert"}
 
 
 def test_unknown_level_is_a_clear_error(
@@ -90,9 +90,9 @@ def test_rules_prints_the_rules_and_keys(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_play_vs_match_me(launched: list[SpitApp], capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "--vs", "match-me"]) == 0
-    assert launched[-1].opponents == {1: "match-me"}
+    assert launched[-1].opening.opponents == {1: "match-me"}
     assert cli.main(["speed", "--vs", "me:Ann"]) == 0
-    assert launched[-1].opponents == {1: "me:Ann"}
+    assert launched[-1].opening.opponents == {1: "me:Ann"}
     with pytest.raises(SystemExit):
         cli.main(["play", "--vs", "me:"])
     assert "match-me or me:NAME" in capsys.readouterr().err

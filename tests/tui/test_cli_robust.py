@@ -124,11 +124,11 @@ def test_replay_verify_in_an_ascii_locale(tmp_path: Path) -> None:
 
 def test_ascii_option_reaches_the_app(launched: list[SpitApp]) -> None:
     assert cli.main(["--ascii", "play"]) == 0
-    assert launched[0].ascii_only
+    assert launched[0].settings.ascii_only
     assert cli.main(["play", "--ascii"]) == 0
-    assert launched[1].ascii_only
+    assert launched[1].settings.ascii_only
     assert cli.main(["play"]) == 0
-    assert not launched[2].ascii_only
+    assert not launched[2].settings.ascii_only
 
 
 def test_speed_refuses_spit_only_variants(
@@ -140,7 +140,7 @@ def test_speed_refuses_spit_only_variants(
     assert cli.main(["watch", "--mode", "speed", "--variant", "V2"]) == 2
     assert launched == []
     assert cli.main(["speed", "--variant", "v3"]) == 0
-    assert launched[0].settings.variants == ("V3",)
+    assert launched[0].settings.game.variants == ("V3",)
 
 
 @pytest.mark.parametrize("seat", ["expert:", "expert:godlike", ":easy"])

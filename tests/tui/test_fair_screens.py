@@ -158,19 +158,20 @@ async def test_every_screen_shows_its_keys_without_scrolling_at_80x24(clock: Fak
 
     summary = RoundSummary(3, "Ann emptied her layout!", (4, 9), (20, 31), ["Ann took left (12)"])
     warnings = [f"config.toml, line {n}: timing.slap_time: bad value {n}" for n in range(1, 30)]
+    app = make_app(clock, start=None)
+    settings, save = app.settings, app.deps.save_settings
     screens = {
-        "title": TitleScreen,
+        "title": lambda: TitleScreen(settings, save),
         "help": lambda: HelpScreen(KeyMap.default()),
         "rules": lambda: DocScreen("# Rules\n\n" + "A long line of rules.\n\n" * 60),
         "warnings": lambda: WarningsScreen(warnings),
         "round": lambda: RoundScreen(summary, ("Ann", "Bob"), "V4: the rule in words."),
-        "settings": SettingsScreen,
-        "keys": KeysScreen,
+        "settings": lambda: SettingsScreen(settings, save),
+        "keys": lambda: KeysScreen(settings, save),
         "level": LevelScreen,
         "saved": SavedGamesScreen,
         "confirm": lambda: ConfirmScreen("Leave this game?", "It is saved. " * 8, "go", "stay"),
     }
-    app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
         for name, make in screens.items():
             app.push_screen(make())

@@ -18,7 +18,7 @@ from spit.realtime.arbiter import Timing
 from spit.store.paths import config_path
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import load_settings, save_settings
-from spit.tui.app import SpitApp
+from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.launch import configured_app
 from spit.tui.remap import KeysScreen
@@ -33,7 +33,7 @@ def message(app: SpitApp) -> str:
 
 async def open_keys(app: SpitApp, pilot) -> KeysScreen:
     """Title menu -> Settings -> the "Keys…" button."""
-    app.push_screen(SettingsScreen())
+    app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
     await pilot.pause()
     await pilot.click("#keys")
     await pilot.pause()
@@ -43,7 +43,7 @@ async def open_keys(app: SpitApp, pilot) -> KeysScreen:
 
 
 async def test_remapped_key_is_saved_and_plays_after_a_reload() -> None:
-    app = configured_app(clock=FakeClock(), record=False)
+    app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_keys(app, pilot)
         # the cursor starts on player 1's "play stock 1 on the left pile" (q)
@@ -55,13 +55,17 @@ async def test_remapped_key_is_saved_and_plays_after_a_reload() -> None:
         await pilot.pause()
         assert "Saved to" in message(app)
         # the app uses the new map at once: help and keys screens show it
-        assert app.keymap.lookup("7") is not None and app.keymap.lookup("q") is None
-        assert "`7 w e r t`" in keys_text(app.keymap)
+        assert (
+            app.settings.keymap.lookup("7") is not None and app.settings.keymap.lookup("q") is None
+        )
+        assert "`7 w e r t`" in keys_text(app.settings.keymap)
     saved, warnings = load_settings()
     assert warnings == [] and saved.keys[0]["left1"] == "7"
     # a new app from the config file: 7 plays stock 1 on the left pile, q does nothing
     clock = FakeClock()
-    fresh = configured_app(start="spit", clock=clock, game_factory=lambda *_: playable())
+    fresh = configured_app(
+        Opening("spit"), deps=AppDependencies(clock=clock, game_factory=lambda *_: playable())
+    )
     async with fresh.run_test(size=SIZE) as pilot:
         game = screen_of(fresh).session.game
         await pilot.press("1", "0")  # both call spit (R5)
@@ -76,7 +80,7 @@ async def test_remapped_key_is_saved_and_plays_after_a_reload() -> None:
 
 
 async def test_reserved_and_duplicate_keys_are_refused_and_nothing_saved() -> None:
-    app = configured_app(clock=FakeClock(), record=False)
+    app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_keys(app, pilot)
         for key, reason in (
@@ -102,13 +106,13 @@ async def test_reserved_and_duplicate_keys_are_refused_and_nothing_saved() -> No
         assert "Cancelled" in message(app) and isinstance(app.screen, KeysScreen)
         assert screen.keys[1]["left1"] == "y"
     assert not config_path().exists()
-    assert app.keymap.lookup("q") is not None
+    assert app.settings.keymap.lookup("q") is not None
 
 
 async def test_reset_to_defaults_then_save() -> None:
     custom = {**DEFAULT_KEYS[0], "left1": "7", "spit": "2"}
     save_settings(UserSettings(names=("Ann", "Bob"), keys=(custom, dict(DEFAULT_KEYS[1]))))
-    app = configured_app(clock=FakeClock(), record=False)
+    app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_keys(app, pilot)
         assert screen.keys[0]["left1"] == "7"
@@ -119,11 +123,11 @@ async def test_reset_to_defaults_then_save() -> None:
         await pilot.pause()
     saved, _ = load_settings()
     assert saved.keys == DEFAULT_KEYS and saved.names == ("Ann", "Bob")
-    assert app.keymap.lookup("q") is not None and app.keymap.lookup("7") is None
+    assert app.settings.keymap.lookup("q") is not None and app.settings.keymap.lookup("7") is None
 
 
 async def test_leaving_with_unsaved_keys_warns_once_then_discards() -> None:
-    app = configured_app(clock=FakeClock(), record=False)
+    app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
     async with app.run_test(size=SIZE) as pilot:
         await open_keys(app, pilot)
         await pilot.press("enter", "7", "escape")
@@ -132,7 +136,7 @@ async def test_leaving_with_unsaved_keys_warns_once_then_discards() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
-    assert not config_path().exists() and app.keymap.lookup("7") is None
+    assert not config_path().exists() and app.settings.keymap.lookup("7") is None
 
 
 async def choose(pilot, select_id: str, downs: int) -> None:
@@ -143,9 +147,9 @@ async def choose(pilot, select_id: str, downs: int) -> None:
 
 
 async def test_choice_fields_save_the_chosen_values() -> None:
-    app = configured_app(clock=FakeClock(), record=False)
+    app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(SettingsScreen())
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         await choose(pilot, "speed_deal", 1)  # standard -> long
         await choose(pilot, "bot_level", 2)  # medium -> expert (easy, medium, hard, expert)
@@ -154,7 +158,7 @@ async def test_choice_fields_save_the_chosen_values() -> None:
     saved, warnings = load_settings()
     assert warnings == []
     assert saved.speed_deal == "long" and saved.bot_level == "expert"
-    assert app.settings.long_deal and app.settings.bot_level == "expert"
+    assert app.settings.game.long_deal and app.settings.game.bot_level == "expert"
 
 
 def speed_draw_match() -> SpeedGame:
@@ -181,12 +185,10 @@ def speed_draw_match() -> SpeedGame:
 async def test_h5_drawn_speed_game_in_a_p7_match_shows_the_between_rounds_box() -> None:
     clock = FakeClock()
     app = SpitApp(
-        start="speed",
-        clock=clock,
-        game_factory=lambda *_: speed_draw_match(),
-        record=False,
+        opening=Opening("speed"),
+        deps=AppDependencies(clock=clock, game_factory=lambda *_: speed_draw_match(), record=False),
     )
-    app.settings.timing = Timing(flip_delay=1.0)
+    app.settings.game.timing = Timing(flip_delay=1.0)
     async with app.run_test(size=SIZE) as pilot:
         game = screen_of(app).session.game
         clock.advance(1.5)

@@ -12,6 +12,7 @@ from tui_helpers import make_app, playable, region, screen_of
 from spit.play.session import RoundSummary
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import load_settings, save_settings
+from spit.tui.dealer import AppDependencies, Opening
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.launch import configured_app
 from spit.tui.render import PALETTES, fit
@@ -36,7 +37,7 @@ def card_styles(app, name: str) -> set[str]:
 
 async def test_cards_use_the_palette_from_the_settings(clock: FakeClock) -> None:
     save_settings(UserSettings(palette="four-colour"))
-    app = configured_app(start="spit", clock=clock)
+    app = configured_app(Opening("spit"), deps=AppDependencies(clock=clock))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         four = PALETTES["four-colour"]
@@ -49,13 +50,13 @@ async def test_cards_use_the_palette_from_the_settings(clock: FakeClock) -> None
 async def test_settings_screen_chooses_the_palette_and_theme(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(SettingsScreen())
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#palette").value = "light"
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert load_settings()[0].palette == "light"
-        assert app.theme == "textual-light" and app.palette is PALETTES["light"]
+        assert app.theme == "textual-light" and app.settings.palette is PALETTES["light"]
 
 
 def test_palette_setting_in_the_file(isolated_dirs: Path) -> None:
@@ -113,7 +114,7 @@ async def test_a_bad_name_is_refused_with_its_own_reason(
 ) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(SettingsScreen())
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#name1").value = typed
         await pilot.press("ctrl+s")
@@ -129,9 +130,9 @@ async def test_a_save_error_names_the_file_and_reason(
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
     monkeypatch.setenv("SPIT_CONFIG", str(blocker / "config.toml"))
-    app = configured_app(clock=clock)
+    app = configured_app(deps=AppDependencies(clock=clock))
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(SettingsScreen())
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -153,9 +154,9 @@ async def test_names_on_the_keys_screen(clock: FakeClock, name: str) -> None:
     from spit.tui.remap import KeysScreen
 
     save_settings(UserSettings(names=(name, "Cy")))
-    app = configured_app(clock=clock)
+    app = configured_app(deps=AppDependencies(clock=clock))
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(KeysScreen())
+        app.push_screen(KeysScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         table = app.screen.query_one(DataTable)
         label = table.columns["p0"].label.plain  # type: ignore[index]
@@ -174,7 +175,12 @@ async def test_ascii_rules_and_help_pages_draw_ascii_bullets(clock: FakeClock, p
     app = make_app(clock, playable, start=None, ascii_only=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        app.push_screen(DocScreen(SPIT_RULES) if page == "rules" else HelpScreen(app.keymap))
+        ascii_only = app.settings.ascii_only
+        app.push_screen(
+            DocScreen(SPIT_RULES, ascii_only)
+            if page == "rules"
+            else HelpScreen(app.settings.keymap, ascii_only)
+        )
         await pilot.pause(0.2)
         bullets = list(app.screen.query(MarkdownBullet))
         assert bullets  # the rules have lists

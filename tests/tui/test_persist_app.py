@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
-from tui_helpers import make_app, region, screen_of
+from tui_helpers import make_app, region, screen_of, written
 
 from spit import cli
 from spit.engine import Phase, SpitConfig, SpitGame, call, card
@@ -22,7 +22,7 @@ from spit.store.replays import PlayerInfo, load_replay, new_meta, save_replay
 from spit.store.resume import list_saved_games
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import load_settings, save_settings
-from spit.tui.app import SpitApp
+from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.dialogs import RoundScreen, SettingsScreen, WarningsScreen
 from spit.tui.launch import configured_app
 from spit.tui.screens import GameScreen, PauseScreen, TitleScreen
@@ -69,7 +69,7 @@ async def end_round_by_stall(app: SpitApp, clock: FakeClock, pilot) -> tuple[int
 async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(SettingsScreen())
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SettingsScreen)
@@ -88,17 +88,19 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         assert warnings == []
         assert saved.names == ("Ann", "Player 2") and saved.variants == ("V4",)
         assert saved.slap_time == 2.5 and saved.auto_spit is None
-        assert saved.repeat_window == 0.3 and app.keymap.repeat_window == 0.3
+        assert saved.repeat_window == 0.3 and app.settings.keymap.repeat_window == 0.3
         assert saved.spit_target == 40 and saved.speed_target == 20
-        assert app.names == ("Ann", "Player 2") and app.settings.timing.slap_time == 2.5
-        assert app.settings.spit_target == 40 and app.settings.variants == ("V4",)
+        assert (
+            app.settings.names == ("Ann", "Player 2") and app.settings.game.timing.slap_time == 2.5
+        )
+        assert app.settings.game.spit_target == 40 and app.settings.game.variants == ("V4",)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
     # a new app reads the file back and the settings screen shows the saved values
-    fresh = configured_app(clock=FakeClock())
+    fresh = configured_app(deps=AppDependencies(clock=FakeClock()))
     async with fresh.run_test(size=SIZE) as pilot:
-        fresh.push_screen(SettingsScreen())
+        fresh.push_screen(SettingsScreen(fresh.settings, fresh.deps.save_settings))
         await pilot.pause()
         assert fresh.screen.query_one("#name1").value == "Ann"
         assert fresh.screen.query_one("#slap_time").value == "2.5"
@@ -108,9 +110,9 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
 
 async def test_settings_screen_refuses_a_bad_value_and_keeps_the_file(clock: FakeClock) -> None:
     save_settings(UserSettings(slap_time=4.0))
-    app = configured_app(clock=clock)
+    app = configured_app(deps=AppDependencies(clock=clock))
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(SettingsScreen())
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#slap_time").value = "slow"
         await pilot.press("ctrl+s")
@@ -126,16 +128,16 @@ async def test_settings_screen_says_when_the_file_cannot_be_written(
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the settings folder should be")
     monkeypatch.setenv("SPIT_CONFIG", str(blocker / "config.toml"))
-    app = configured_app(clock=clock)
+    app = configured_app(deps=AppDependencies(clock=clock))
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(SettingsScreen())
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#name1").value = "Ann"
         await pilot.press("ctrl+s")
         await pilot.pause()
         message = str(app.screen.query_one("#settings-message").render())
         assert message.startswith("Not saved:")
-        assert app.names[0] != "Ann"  # nothing was applied either
+        assert app.settings.names[0] != "Ann"  # nothing was applied either
 
 
 async def test_config_mistakes_are_shown_with_file_and_line_and_defaults_used(
@@ -144,7 +146,7 @@ async def test_config_mistakes_are_shown_with_file_and_line_and_defaults_used(
     path = isolated_dirs / "config" / "config.toml"
     path.parent.mkdir(parents=True)
     path.write_text('[players]\nplayer1 = "Ann"\n\n[timing]\nslap_time = "slow"\n')
-    app = configured_app(start="spit", clock=FakeClock())
+    app = configured_app(Opening("spit"), deps=AppDependencies(clock=FakeClock()))
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, WarningsScreen)
         shown = " ".join(str(w.render()) for w in app.screen.query(".warning"))
@@ -162,11 +164,13 @@ def test_cli_applies_the_config_and_target_options(monkeypatch: pytest.MonkeyPat
     apps: list[SpitApp] = []
     monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
     assert cli.main(["speed", "--target", "20"]) == 0
-    assert apps[0].settings.speed_target == 20 and apps[0].names == ("Ann", "Bob")
-    assert apps[0].settings.variants == ("V1",) and apps[0].settings.bot_level == "hard"
+    game = apps[0].settings.game
+    assert game.speed_target == 20 and apps[0].settings.names == ("Ann", "Bob")
+    assert game.variants == ("V1",) and game.bot_level == "hard"
     assert cli.main(["play", "--target", "30", "--variant", "V3"]) == 0
     # P7/V4: a target on the command line plays a match; --variant replaces the file's
-    assert apps[1].settings.spit_target == 30 and apps[1].settings.variants == ("V3", "V4")
+    game = apps[1].settings.game
+    assert game.spit_target == 30 and game.variants == ("V3", "V4")
 
 
 # ------------------------------------------------------------------ matches
@@ -189,6 +193,7 @@ async def test_v4_between_rounds_screen_shows_the_round_and_the_score(clock: Fak
         # the game waits while the screen is up
         assert screen_of_game(app).paused
         # the match was saved when the new round was dealt (never lose a match)
+        await written(app, pilot)
         (saved,) = list_saved_games()
         assert saved.replay.final.round_no == 2
         await pilot.press("enter")
@@ -211,6 +216,7 @@ async def test_v4_match_end_is_shown_and_recorded_as_a_match(clock: FakeClock) -
         await pilot.pause()
         game = screen_of(app).session.game
         assert game.phase is Phase.GAME_OVER and game.result == "score"
+        await written(app, pilot)
         assert "Result saved" in region(app, "flash")
     results, skipped = load_results()
     assert skipped == 0 and len(results) == 1
@@ -236,6 +242,7 @@ async def test_finished_game_is_recorded_with_its_replay(clock: FakeClock) -> No
         await pilot.pause()
         game = screen_of(app).session.game
         assert game.phase is Phase.GAME_OVER
+        await written(app, pilot)
         assert "Result saved" in region(app, "flash")
     (result,), _ = load_results()
     assert result.players == (PlayerInfo("Ann"), PlayerInfo("Bob"))
@@ -252,7 +259,7 @@ async def test_database_failure_is_shown_and_play_goes_on(clock: FakeClock) -> N
     app = make_app(clock, one_card)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("0", "a")
-        await pilot.pause()
+        await written(app, pilot)
         flash = region(app, "flash")
         assert flash.startswith("✗ Result not saved: ")
         assert len(list(replay_dir().glob("*.json"))) == 1  # the replay was still kept
@@ -282,7 +289,7 @@ def short_replay(tmp: Path) -> Path:
 async def test_replay_viewer_speed_pause_step_restart(tmp_path: Path) -> None:
     clock = FakeClock()
     replay = load_replay(short_replay(tmp_path))
-    app = SpitApp(replay=replay, clock=clock)
+    app = SpitApp(opening=Opening(replay=replay), deps=AppDependencies(clock=clock))
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -332,7 +339,7 @@ async def crash_after_round_one(clock: FakeClock) -> str:
     async with app.run_test(size=SIZE) as pilot:
         await end_round_by_stall(app, clock, pilot)
         await pilot.press("k", "e")
-        await pilot.pause()
+        await written(app, pilot)
         assert isinstance(app.screen, RoundScreen)
     (saved,) = list_saved_games()
     return json.loads(saved.path.read_text())["fingerprint"]
@@ -363,8 +370,8 @@ async def test_spit_resume_after_a_crash(clock: FakeClock, monkeypatch: pytest.M
     monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
     assert cli.main(["resume"]) == 0
     app = apps[0]
-    assert app.resumed is not None
-    app.clock, app.autotick, app.use_event_time = FakeClock(), False, False
+    assert app.opening.resumed is not None
+    app.deps.clock = FakeClock()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("space")  # go on from the "Resumed" pause box

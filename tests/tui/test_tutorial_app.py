@@ -83,4 +83,4 @@ def test_spit_tutorial_command(monkeypatch: pytest.MonkeyPatch) -> None:
     apps: list[SpitApp] = []
     monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
     assert cli.main(["tutorial"]) == 0
-    assert apps[0].start == "tutorial"
+    assert apps[0].opening.mode == "tutorial"

@@ -11,7 +11,7 @@ from tests.support import FakeClock
 from spit.engine import SYSTEM, SpitConfig, SpitGame
 from spit.play.playback import Playback
 from spit.store.replays import PlayerInfo, Replay, load_replay, new_meta, save_replay
-from spit.tui.app import SpitApp
+from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.viewer import ReplayScreen
 
 SIZE = (80, 24)
@@ -58,7 +58,7 @@ def test_playback_rounds_end_and_speeds(replay: Replay) -> None:
 
 async def test_viewer_keys_jump_and_speed_up(replay: Replay) -> None:
     clock = FakeClock()
-    app = SpitApp(replay=replay, clock=clock)
+    app = SpitApp(opening=Opening(replay=replay), deps=AppDependencies(clock=clock))
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -81,7 +81,7 @@ async def test_viewer_keys_jump_and_speed_up(replay: Replay) -> None:
 
 async def test_viewer_too_small_says_so_and_pauses(replay: Replay) -> None:
     clock = FakeClock()
-    app = SpitApp(replay=replay, clock=clock)
+    app = SpitApp(opening=Opening(replay=replay), deps=AppDependencies(clock=clock))
     async with app.run_test(size=(60, 20)) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -104,7 +104,9 @@ async def test_viewer_too_small_says_so_and_pauses(replay: Replay) -> None:
 async def test_viewer_shows_names_as_typed(tmp_path: Path, name: str) -> None:
     game = SpitGame(SpitConfig(round_limit=4), seed=5)
     path = save_replay(game, [], new_meta((PlayerInfo(name), PlayerInfo("Cy"))), tmp_path)
-    app = SpitApp(replay=load_replay(path), clock=FakeClock())
+    app = SpitApp(
+        opening=Opening(replay=load_replay(path)), deps=AppDependencies(clock=FakeClock())
+    )
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#p1-info").text.plain.startswith(f" {name} ")

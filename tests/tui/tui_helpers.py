@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tests.support import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
+from textual.pilot import Pilot
 
-from spit.engine import Game, SpitGame
-from spit.realtime.arbiter import Timing
-from spit.tui.app import GameSettings, SpitApp
+from spit.engine import AnyGame, SpitGame
+from spit.realtime.arbiter import Agent, Timing
+from spit.store.replays import Replay
+from spit.tui.app import AppDependencies, AppSettings, GameSettings, Opening, SpitApp
 from spit.tui.screens import GameScreen
 
 #: P1's 6D fits the left pile (5C); P2's QD fits the right pile (KD); 6H fits 5C too.
@@ -19,18 +21,32 @@ STUCK = (("8C 9C 10C JC QC", "8D 9D 10D JD QD"), ("5C 5H", "5D 5S"))
 
 def make_app(
     clock: FakeClock,
-    game: Callable[[], Game] | None = None,
+    game: Callable[[], AnyGame] | None = None,
     start: str | None = "spit",
     timing: Timing | None = None,
     seed: int = 7,
-    **kwargs,
+    opponents: dict[int, str] | None = None,
+    names: tuple[str, str] = ("Player 1", "Player 2"),
+    agents: dict[int, Agent] | None = None,
+    bot_seed: int | None = None,
+    record: bool = True,
+    resumed: Replay | None = None,
+    ascii_only: bool = False,
 ) -> SpitApp:
     """An app on the fake clock; ``game`` deals every game (default: from the seed)."""
-    settings = GameSettings(seed=seed, timing=timing or Timing())
-    factory = None
+    settings = AppSettings(
+        game=GameSettings(seed=seed, timing=timing or Timing()), names=names, ascii_only=ascii_only
+    )
+    deps = AppDependencies(clock=clock, agents=agents or {}, bot_seed=bot_seed, record=record)
     if game is not None:
-        factory = lambda mode, settings, seed: game()  # noqa: E731
-    return SpitApp(start=start, settings=settings, clock=clock, game_factory=factory, **kwargs)
+        deps.game_factory = lambda mode, settings, seed: game()
+    return SpitApp(settings, Opening(start, opponents or {}, resumed=resumed), deps)
+
+
+async def written(app: SpitApp, pilot: Pilot[None]) -> None:
+    """Wait for the app's background writes, then let the screen show what they say."""
+    assert app.dealer.writer().flush(timeout=30.0)
+    await pilot.pause()
 
 
 def playable() -> SpitGame:

@@ -12,11 +12,21 @@ from spit.engine.actions import Action
 class Strategy(Protocol):
     """Chooses an action from an observation alone."""
 
-    name: str
-    anticipation: float
-    watchful: bool
-    #: True if ``observe`` keeps nothing (the strategy has no memory)
-    forgetful: bool
+    @property
+    def name(self) -> str:
+        """The strategy's name (its level)."""
+
+    @property
+    def anticipation(self) -> float:
+        """The delay factor for an action planned one move ahead (1: none)."""
+
+    @property
+    def watchful(self) -> bool:
+        """True if a planned play is dropped as soon as the piles make it illegal."""
+
+    @property
+    def forgetful(self) -> bool:
+        """True if ``observe`` keeps nothing (the strategy has no memory)."""
 
     def observe(self, obs: Any) -> None:
         """Take in an observation without acting on it (memory; seeing it twice is harmless)."""

@@ -42,7 +42,7 @@ class StyledStrategy:
     def choose(self, obs: Any, rng: random.Random) -> Action | None:
         """The action to take now, or None to wait for the position to change."""
         self.observe(obs)
-        legal = obs.legal
+        legal: tuple[Action, ...] = obs.legal
         if not legal:
             return None
         if obs.phase is not Phase.PLAY:

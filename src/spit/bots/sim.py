@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spit.bots import LEVELS, make_bot
-from spit.engine import Game, Kind, Phase, Result, get_mode
+from spit.engine import AnyGame, Kind, Phase, Result, get_mode
 from spit.realtime.arbiter import Arbiter, Timing
 from spit.realtime.clock import ManualClock
 
@@ -28,7 +28,7 @@ ROUND_LIMIT = Result.ROUND_LIMIT
 MAX_STEPS = 5_000_000
 
 #: Called with each finished game, its arbiter and its index in the series.
-FinishHook = Callable[[Game, Arbiter, int], None]
+FinishHook = Callable[[AnyGame, Arbiter, int], None]
 
 
 class SimulationError(RuntimeError):
@@ -153,7 +153,9 @@ def derive_seed(seed: int, index: int, role: str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def new_game(mode: str, variants: Sequence[str], seed: int, round_limit: int | None = None) -> Game:
+def new_game(
+    mode: str, variants: Sequence[str], seed: int, round_limit: int | None = None
+) -> AnyGame:
     """A fresh game of ``mode`` with the given variant ids (and H4 round limit).
 
     Raises ValueError (a ConfigError) naming the choices for an unknown mode or variant.

@@ -11,16 +11,21 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from spit import __version__
 from spit.bots import DEFAULT_LEVEL
 from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli.coach import add_coach_parser
+from spit.cli.parsing import CommandParser
 from spit.cli.sim import add_sim_parser
 from spit.cli.tournament import add_tournament_parser
 from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
+
+if TYPE_CHECKING:
+    from spit.cli.parsing import Subparsers
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -117,13 +122,14 @@ def _run_tui(
     except argparse.ArgumentTypeError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 2
+    from spit.tui.dealer import Opening
+
     app = configured_app(
-        start,
+        Opening(start, opponents or {}),
         variants=variants,
         long_deal=bool(getattr(args, "long_deal", False)),
         seed=getattr(args, "seed", None),
         target=getattr(args, "target", None),
-        opponents=opponents,
         ascii_only=bool(getattr(args, "ascii", False)),
     )
     return run(app)
@@ -143,7 +149,7 @@ def _launch_resume(args: argparse.Namespace) -> int:
     return launch_resume(args)
 
 
-def _add_persist(sub: argparse._SubParsersAction) -> None:
+def _add_persist(sub: Subparsers) -> None:
     persist_commands.register(sub, {"replay": _launch_replay, "resume": _launch_resume})
 
 
@@ -161,7 +167,7 @@ def _launch_join(args: argparse.Namespace) -> int:
     return launch_join(args)
 
 
-def _add_net(sub: argparse._SubParsersAction) -> None:
+def _add_net(sub: Subparsers) -> None:
     net_commands.register(sub, {"host": _launch_host, "join": _launch_join})
 
 
@@ -196,7 +202,7 @@ def _add_vs(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_play(sub: argparse._SubParsersAction) -> None:
+def _add_play(sub: Subparsers) -> None:
     parser = sub.add_parser("play", help="play Spit, two players at one keyboard")
     _add_game_options(parser)
     parser.add_argument(
@@ -210,7 +216,7 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cmd_play)
 
 
-def _add_speed(sub: argparse._SubParsersAction) -> None:
+def _add_speed(sub: Subparsers) -> None:
     parser = sub.add_parser("speed", help="play Speed, two players at one keyboard")
     _add_game_options(parser)
     _add_vs(parser)
@@ -227,7 +233,7 @@ def _add_speed(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_cmd_speed)
 
 
-def _add_watch(sub: argparse._SubParsersAction) -> None:
+def _add_watch(sub: Subparsers) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
     _add_game_options(parser)
     parser.add_argument(
@@ -270,18 +276,18 @@ def _cmd_tutorial(args: argparse.Namespace) -> int:
     return _run_tui(args, "tutorial")
 
 
-def _add_tutorial(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_tutorial(sub: Subparsers) -> None:
     parser = sub.add_parser("tutorial", help="learn the rules by playing short lessons")
     parser.set_defaults(handler=_cmd_tutorial)
 
 
-def _add_rules(sub: argparse._SubParsersAction) -> None:
+def _add_rules(sub: Subparsers) -> None:
     parser = sub.add_parser("rules", help="print the rules and the default keys")
     parser.set_defaults(handler=_cmd_rules)
 
 
 #: Sub-command registrars, in the order --help lists them.
-COMMANDS: list[Callable[[argparse._SubParsersAction], object]] = [
+COMMANDS: list[Callable[[Subparsers], object]] = [
     _add_play,
     _add_speed,
     _add_watch,
@@ -306,7 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ascii", action="store_true", help=ASCII_HELP)
     _add_game_options(parser)
     parser.set_defaults(handler=_cmd_menu)
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    sub = parser.add_subparsers(
+        title="commands", metavar="COMMAND", parser_class=CommandParser
+    )
     for add in COMMANDS:
         add(sub)
     for command in sub.choices.values():  # also after the command: spit rules --ascii

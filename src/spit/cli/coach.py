@@ -6,13 +6,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from spit.store.coaching import coach_replay, last_replay
-from spit.store.replays import ReplayFileError, load_replay
+if TYPE_CHECKING:
+    from spit.cli.parsing import Subparsers
 
 
 def cmd_coach(args: argparse.Namespace) -> int:
     """Print the coaching summary of ``args.replay`` (the newest replay by default)."""
+    # the coach's statistics and the replays load only when ``spit coach`` runs
+    from spit.store.coaching import coach_replay, last_replay
+    from spit.store.replays import ReplayFileError, load_replay
+
     path: Path | None = args.replay
     if path is None:
         path = last_replay()
@@ -36,7 +41,7 @@ def cmd_coach(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_coach_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_coach_parser(sub: Subparsers) -> None:
     """Register ``spit coach``."""
     parser = sub.add_parser(
         "coach", help="reaction times, missed chances and slaps of a saved game"

@@ -7,7 +7,10 @@ import asyncio
 import logging
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spit.cli.parsing import Subparsers
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -29,7 +32,7 @@ def _port(text: str) -> int:
 
 
 def register(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], tui: dict[str, Handler]
+    sub: Subparsers, tui: dict[str, Handler]
 ) -> None:
     """Add ``host`` and ``join``; ``tui`` has the screen launchers for both."""
     from spit.net.host import DEFAULT_PORT, DEFAULT_WINDOW

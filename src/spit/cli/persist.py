@@ -12,31 +12,27 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from spit.play.texts import to_ascii
 from spit.store.paths import data_dir_problem, database_path, replay_dir, saved_dir
-from spit.store.records import RecordsError, Stats, compute_stats, load_results
-from spit.store.replay_list import SavedReplay, saved_replays
-from spit.store.replays import ReplayFileError, load_replay, verify_file
-from spit.store.resume import (
-    SavedGame,
-    delete_saved_game,
-    find_saved_game,
-    list_saved_games,
-)
-from spit.store.standings import TREND_GAMES, Standings, load_standings
-from spit.tui.tables import stats_renderable
+
+if TYPE_CHECKING:
+    # rich's tables, SQLite and the saved games load only when one of these commands runs
+    from rich.console import Console
+
+    from spit.cli.parsing import Subparsers
+    from spit.store.records import Stats
+    from spit.store.replay_list import SavedReplay
+    from spit.store.resume import SavedGame
+    from spit.store.standings import Standings
 
 #: Called to open the TUI on a replay or a resumed match, once the TUI provides it.
 Launcher = Callable[[argparse.Namespace], int]
 
 
 def register(
-    subparsers: argparse._SubParsersAction, launchers: dict[str, Launcher] | None = None
+    subparsers: Subparsers, launchers: dict[str, Launcher] | None = None
 ) -> None:
     """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
     launchers = launchers or {}
@@ -87,7 +83,7 @@ def register(
 
 def notes(stats: Stats) -> list[str]:
     """What the tables leave out: damaged rows, games between computer players."""
-    out = []
+    out: list[str] = []
     if stats.skipped:
         out.append(
             f"warning: {stats.skipped} result(s) in {database_path()} could not be read "
@@ -103,6 +99,8 @@ def notes(stats: Stats) -> list[str]:
 
 def print_stats(stats: Stats, console: Console) -> None:
     """Show the statistics as rich tables."""
+    from spit.tui.tables import stats_renderable
+
     console.print(stats_renderable(stats, "Play one with 'spit play'."))
 
 
@@ -113,6 +111,11 @@ def _signed(value: float) -> str:
 
 def print_standings(standings: Standings, console: Console) -> None:
     """Show ratings (±2 RD, trend), head-to-head records and the computer levels' ratings."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from spit.store.standings import TREND_GAMES
+
     if standings.ratings:
         table = Table(title="Ratings (Glicko-2)", title_justify="left")
         table.caption = (
@@ -156,6 +159,11 @@ def print_standings(standings: Standings, console: Console) -> None:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """``spit stats [--json]``."""
+    from rich.console import Console
+
+    from spit.store.records import RecordsError, compute_stats, load_results
+    from spit.store.standings import load_standings
+
     try:
         results, skipped = load_results()
         standings = load_standings()
@@ -194,7 +202,12 @@ def print_charts(stats: Stats, player: str | None, mode: str) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches;
     ``spit replay`` lists the saved replays (``--verify`` alone checks them all)."""
+    from spit.store.replays import ReplayFileError, load_replay, verify_file
+
     if not args.files:
+        from spit.store.replay_list import saved_replays
+
+
         entries = saved_replays()
         if not args.verify:
             return list_replays(entries, getattr(args, "ascii", False))
@@ -214,7 +227,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ReplayFileError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 1
-    launch = getattr(args, "launch", None)
+    launch: Launcher | None = getattr(args, "launch", None)
     if launch is None:
         ok, line = verify_file(args.files[0])
         print(line)
@@ -280,6 +293,8 @@ def _list_games(games: list[SavedGame]) -> None:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """``spit resume [GAME]`` carries on with a saved game; ``--list``, ``--delete GAME``."""
+    from spit.store.resume import delete_saved_game, find_saved_game, list_saved_games
+
     games = list_saved_games()
     if args.delete is not None:
         try:
@@ -314,7 +329,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print(f"spit: cannot resume {chosen.id}: {chosen.problem}", file=sys.stderr)
         print(f"Run 'spit resume --delete {chosen.id}' to delete it.", file=sys.stderr)
         return 1
-    launch = getattr(args, "launch", None)
+    launch: Launcher | None = getattr(args, "launch", None)
     if launch is None:
         print(f"Unfinished game: {chosen.describe()}.")
         print("spit: the game screen is not available in this build")

@@ -4,27 +4,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from spit.bots import DEFAULT_LEVEL, LEVELS, MODES
-from spit.bots.sim import Seat, SimulationError, Summary, default_jobs, new_game, simulate
-from spit.engine import Game
-from spit.engine.errors import ConfigError
-from spit.realtime.arbiter import Arbiter
-from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+from spit.cli.parsing import CommandParser
+
+if TYPE_CHECKING:
+    # rich's progress bar, the simulator and the replays load only when ``spit sim`` runs
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from spit.bots.sim import Seat, Summary
+    from spit.cli.parsing import Subparsers
+    from spit.engine import AnyGame
+    from spit.realtime.arbiter import Arbiter
 
 MAX_GAMES = 10_000_000
 MAX_JOBS = 256
 
 
 def _seat(text: str) -> Seat:
+    from spit.bots.sim import Seat
+
     try:
         return Seat.parse(text)
     except ValueError as exc:
@@ -63,49 +68,49 @@ def _jobs(text: str) -> int:
 
 def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
     """``--jobs J``: worker processes (default: every core)."""
+    cores = max(1, os.cpu_count() or 1)  # the simulator's default_jobs(), without loading it
     parser.add_argument(
         "--jobs",
         type=_jobs,
         default=None,
         metavar="J",
         help="worker processes to share the games out to (default: every core, "
-        f"here {default_jobs()}); the results are the same for any number",
+        f"here {cores}); the results are the same for any number",
     )
 
 
 def progress_bar(console: Console, label: str) -> Progress:
     """The transient progress bar ``sim`` and ``tournament`` show on stderr."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     return Progress(*columns, console=console, transient=True)
 
 
-def _one_line_error(prog: str) -> Callable[[str], NoReturn]:
-    """A ``parser.error`` that prints one line, not the usage block."""
-
-    def error(message: str) -> NoReturn:
-        print(f"{prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-    return error
-
-
-def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_sim_parser(subparsers: Subparsers) -> CommandParser:
     """Add ``sim`` to the ``spit`` command's sub-commands."""
     levels = ", ".join(LEVELS)
     parser = subparsers.add_parser(
         "sim",
+        one_line_errors=True,
         help="play bots against bots, headless, and print statistics",
         description=(
             "Play bot against bot through the arbiter on a simulated clock. A seat is a "
             f"level ({levels}) or STRATEGY:REACTION, e.g. expert:easy."
         ),
     )
-    medium = Seat(DEFAULT_LEVEL, DEFAULT_LEVEL)
+    # a string default goes through ``type`` too, and only when ``sim`` runs
     for seat in ("--p1", "--p2"):
         parser.add_argument(
             seat,
             type=_seat,
-            default=medium,
+            default=DEFAULT_LEVEL,
             metavar="LEVEL",
             help=f"player {seat[-1]}: a level ({levels}) or STRATEGY:REACTION "
             f"(default {DEFAULT_LEVEL})",
@@ -137,13 +142,14 @@ def add_sim_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentP
         metavar="DIR",
         help="write every game's replay (JSON) into this folder",
     )
-    parser.error = _one_line_error(parser.prog)  # type: ignore[method-assign]
     parser.set_defaults(func=run_sim)
     return parser
 
 
 def summary_table(summary: Summary) -> Table:
     """The figures of a simulation as a rich table."""
+    from rich.table import Table
+
     variants = " ".join(summary.variants) or "none"
     table = Table(title=f"{summary.mode}: {summary.seats[0]} vs {summary.seats[1]}")
     table.caption = f"variants: {variants}, seed {summary.seed}"
@@ -179,8 +185,10 @@ class ReplaySaver:
         self.mode = mode
         self.seats = seats
 
-    def __call__(self, game: Game, arbiter: Arbiter, index: int) -> None:
+    def __call__(self, game: AnyGame, arbiter: Arbiter, index: int) -> None:
         """Save game ``index``'s replay."""
+        from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
+
         players = [PlayerInfo(f"P{p + 1}", bot=seat) for p, seat in enumerate(self.seats)]
         times = times_from_log(arbiter.log, arbiter.start_time)
         name = f"sim-{self.seed}-{index:06d}-{self.mode}.json"
@@ -197,6 +205,11 @@ def _replay_saver(args: argparse.Namespace) -> ReplaySaver | None:
 
 def run_sim(args: argparse.Namespace) -> int:
     """Run ``spit sim`` with parsed arguments; return the exit code."""
+    from rich.console import Console
+
+    from spit.bots.sim import SimulationError, default_jobs, new_game, simulate
+    from spit.engine.errors import ConfigError
+
     err = Console(stderr=True)
     jobs = args.jobs or default_jobs(args.games)
     try:

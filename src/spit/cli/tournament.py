@@ -5,30 +5,34 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from spit.bots import MODES
-from spit.bots.sim import SimulationError, default_jobs
-from spit.bots.tournament import Tournament, parse_levels, tournament
-from spit.cli.sim import _games, _one_line_error, _seed, add_jobs_argument, progress_bar
-from spit.engine.errors import ConfigError
+from spit.cli.parsing import CommandParser
+from spit.cli.sim import _games, _seed, add_jobs_argument, progress_bar
+
+if TYPE_CHECKING:
+    # rich's tables and the simulator load only when ``spit tournament`` runs
+    from rich.table import Table
+
+    from spit.bots.tournament import Tournament
+    from spit.cli.parsing import Subparsers
 
 
 def _levels(text: str) -> tuple[str, ...]:
+    from spit.bots.tournament import parse_levels
+
     try:
         return parse_levels(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_tournament_parser(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
+def add_tournament_parser(subparsers: Subparsers) -> CommandParser:
     """Add ``tournament`` to the ``spit`` command's sub-commands."""
     parser = subparsers.add_parser(
         "tournament",
+        one_line_errors=True,
         help="a round-robin of computer levels, with fitted ratings",
         description=(
             "Every ordered pair of the levels plays N games (so each pair meets in both "
@@ -57,13 +61,14 @@ def add_tournament_parser(
     parser.add_argument(
         "--json", action="store_true", help="no progress bar; print the results as JSON"
     )
-    parser.error = _one_line_error(parser.prog)  # type: ignore[assignment]
     parser.set_defaults(func=run_tournament)
     return parser
 
 
 def results_table(result: Tournament) -> Table:
     """Each pairing's wins and draws."""
+    from rich.table import Table
+
     variants = " ".join(result.variants) or "none"
     table = Table(title=f"{result.mode} round-robin, {result.games} games per pairing")
     table.caption = f"variants: {variants}, seed {result.seed}"
@@ -80,6 +85,8 @@ def results_table(result: Tournament) -> Table:
 
 def ratings_table(result: Tournament) -> Table:
     """The fitted rating of each level, strongest first, with its overall score."""
+    from rich.table import Table
+
     table = Table(title="fitted ratings")
     table.caption = f"Bradley–Terry fit on the Elo scale, {result.ratings_anchor} = 1500"
     table.add_column("level")
@@ -95,6 +102,12 @@ def ratings_table(result: Tournament) -> Table:
 
 def run_tournament(args: argparse.Namespace) -> int:
     """Run ``spit tournament`` with parsed arguments; return the exit code."""
+    from rich.console import Console
+
+    from spit.bots.sim import SimulationError, default_jobs
+    from spit.bots.tournament import tournament
+    from spit.engine.errors import ConfigError
+
     levels: tuple[str, ...] = args.levels
     total = args.games * len(levels) * (len(levels) - 1)
     jobs = args.jobs or default_jobs(total)

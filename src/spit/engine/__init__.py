@@ -29,7 +29,7 @@ from spit.engine.actions import (
     play,
     slap,
 )
-from spit.engine.base import Game, Phase
+from spit.engine.base import AnyGame, Game, GameConfig, Phase
 from spit.engine.cards import card, card_name, card_names, parse_card, parse_cards
 from spit.engine.config import SpeedConfig, SpitConfig
 from spit.engine.errors import ConfigError, EngineError, IllegalAction, ReplayError
@@ -51,9 +51,11 @@ __all__ = [
     "STALL",
     "SYSTEM",
     "Action",
+    "AnyGame",
     "ConfigError",
     "EngineError",
     "Game",
+    "GameConfig",
     "IllegalAction",
     "Kind",
     "Mode",

@@ -40,7 +40,7 @@ class Action(NamedTuple):
     source: int = 0
     target: int = 0
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[str | int]:
         """Plain JSON form: ``["play", player, source, target]``."""
         return [self.kind.name.lower(), self.player, self.source, self.target]
 

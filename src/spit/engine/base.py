@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind, call, choose, move, play, slap
 from spit.engine.cards import DECK_SIZE, adjacency_rows
@@ -30,17 +31,50 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"  #: won (R20, P6, H5, V4, P7) or drawn (H4)
 
 
-class Game(ABC):
+class GameConfig(Protocol):
+    """What every mode's rules configuration offers (a frozen dataclass in practice)."""
+
+    @property
+    def alternating_colours(self) -> bool:
+        """V3: a card must also be of the other colour."""
+
+    @property
+    def target_score(self) -> int:
+        """The score that ends a match (0: no match, in Speed)."""
+
+    @property
+    def round_limit(self) -> int:
+        """H4: rounds (or deals) before a draw."""
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The optional rule ids in force."""
+
+    @property
+    def match(self) -> bool:
+        """True for a match of rounds scored to the target; False for a single game."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready form."""
+
+
+ConfigT = TypeVar("ConfigT", bound=GameConfig)
+ObservationT = TypeVar("ObservationT")
+
+
+class Game(ABC, Generic[ConfigT, ObservationT]):
     """A game of one mode. Mutable: ``apply`` changes it in place.
 
-    Subclasses implement ``check`` (raise IllegalAction with the reason, change
-    nothing) and ``_perform`` (change the state, return the events).
+    Generic over its rules configuration and what a player may see of it
+    (``observation``). Subclasses implement ``check`` (raise IllegalAction
+    with the reason, change nothing) and ``_perform`` (change the state,
+    return the events).
     """
 
     mode: ClassVar[str]
     #: the kinds of action a player may try in each phase (the engine still checks each)
     PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]]
-    config: Any
+    config: ConfigT
     seed: int
     rng: Rng
     phase: Phase
@@ -56,7 +90,13 @@ class Game(ABC):
     #: the events of the first deal (made by the constructor, before any action)
     opening_events: list[Event]
 
-    def _start(self, config: Any, config_type: type, seed: int) -> None:
+    @abstractmethod
+    def __init__(
+        self, config: ConfigT | None = None, seed: int = 0, cards: Sequence[Any] | None = None, /
+    ) -> None:
+        """Deal from ``seed``, or from the given starting cards (each mode reads them its way)."""
+
+    def _start(self, config: ConfigT | None, config_type: type[ConfigT], seed: int) -> None:
         """Set up what every mode has: config, seed, generator, log, scores, result."""
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise ConfigError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
@@ -189,6 +229,10 @@ class Game(ABC):
         return bool(self.legal_actions(player))
 
     @abstractmethod
+    def observation(self, player: int) -> ObservationT:
+        """What ``player`` may know of the state (all a bot ever sees)."""
+
+    @abstractmethod
     def columns(self, player: int) -> list[tuple[int | None, int]]:
         """Each of a player's face-up places (stock or hand slot), left to right:
         its face-up card (None: empty) and how many cards lie under it."""
@@ -197,8 +241,20 @@ class Game(ABC):
     def reserve_size(self, player: int) -> int:
         """Cards the player holds face down besides the columns (spit cards, draw pile)."""
 
+    def pile_in_use(self, pile: int) -> bool:
+        """True if ``pile`` is played on this round (a mode may leave one out, R18)."""
+        return True
+
+    def side_pile_sizes(self) -> tuple[int, int] | None:
+        """Cards in each side pile (Speed's P4), or None in a mode without them."""
+        return None
+
+    def centre_face_down(self) -> bool:
+        """True while face-down centre cards wait to be turned up (Speed's P2)."""
+        return False
+
     @abstractmethod
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         """Every fact of the state as nested tuples of ints and strings."""
 
     @abstractmethod
@@ -206,20 +262,22 @@ class Game(ABC):
         """The given starting card order in plain form, or None if dealt from the seed."""
 
     @classmethod
-    def from_start(cls, config: Any, seed: int, cards: object) -> Game:
+    def from_start(cls, config: ConfigT, seed: int, cards: object) -> Self:
         """Rebuild the starting position of a saved game (see ``to_json``).
 
         ``cards`` is what ``start_cards_json`` gave (None: dealt from the seed);
         whatever the constructor refuses becomes a ReplayError.
         """
+        if cards is not None and not isinstance(cards, list):
+            raise ReplayError("the starting cards must be a list")
         try:
             if cards is None:
-                return cls(config, seed)  # type: ignore[call-arg]
-            return cls(config, seed, cards)  # type: ignore[call-arg]
+                return cls(config, seed)
+            return cls(config, seed, cards)
         except ConfigError as exc:
             raise ReplayError(str(exc)) from exc
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent copy. No deepcopy: the state is small lists of ints
         (and immutable values), so nested lists are copied and the rest shared."""
         other = object.__new__(type(self))
@@ -249,6 +307,10 @@ class Game(ABC):
             "actions": [a.to_json() for a in self.actions],
             "fingerprint": self.fingerprint(),
         }
+
+
+#: A game of any mode (code that works with every mode, e.g. saving or the arbiter).
+AnyGame: TypeAlias = Game[Any, Any]
 
 
 def _copy_lists(value: Any) -> Any:

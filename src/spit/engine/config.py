@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from spit.engine.errors import ConfigError
+
+#: H4's default limit on rounds (Spit) or deals (Speed) before a draw.
+DEFAULT_ROUND_LIMIT = 1000
 
 VARIANT_FIELDS = {
     "V1": "four_stocks",
@@ -14,9 +18,9 @@ VARIANT_FIELDS = {
 }
 
 
-def _check_field_types(config: object) -> None:
+def _check_field_types(config: SpitConfig | SpeedConfig) -> None:
     """Raise ConfigError unless every field is a bool or a whole number, as declared."""
-    for f in fields(config):  # type: ignore[arg-type]
+    for f in fields(config):
         value = getattr(config, f.name)
         if f.type in ("bool", bool):
             if not isinstance(value, bool):
@@ -25,7 +29,7 @@ def _check_field_types(config: object) -> None:
             raise ConfigError(f"{f.name} must be a whole number, got {value!r}")
 
 
-def _checked_keys(cls: type, data: object) -> dict[str, object]:
+def _checked_keys(cls: type[SpitConfig | SpeedConfig], data: object) -> dict[str, Any]:
     """The plain form of a config as keyword arguments, rejecting unknown keys."""
     if not isinstance(data, dict):
         raise ConfigError("config must be an object")
@@ -33,7 +37,7 @@ def _checked_keys(cls: type, data: object) -> dict[str, object]:
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"unknown config keys: {', '.join(sorted(map(str, unknown)))}")
-    return data
+    return data  # the values are checked by the config's ``__post_init__``
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +54,7 @@ class SpitConfig:
     alternating_colours: bool = False
     scoring: bool = False
     target_score: int = 100
-    round_limit: int = 1000
+    round_limit: int = DEFAULT_ROUND_LIMIT
 
     def __post_init__(self) -> None:
         _check_field_types(self)
@@ -81,15 +85,28 @@ class SpitConfig:
         return tuple(v for v, name in VARIANT_FIELDS.items() if getattr(self, name))
 
     @classmethod
-    def from_variants(cls, variants: list[str] | tuple[str, ...] = (), **kwargs: int) -> SpitConfig:
+    def from_variants(
+        cls,
+        variants: list[str] | tuple[str, ...] = (),
+        *,
+        target_score: int = 100,
+        round_limit: int = DEFAULT_ROUND_LIMIT,
+    ) -> SpitConfig:
         """Build from variant ids such as ``['V1', 'v3']``."""
-        flags: dict[str, object] = dict(kwargs)
+        ids = set()
         for v in variants:
-            name = VARIANT_FIELDS.get(v.strip().upper())
-            if name is None:
+            vid = v.strip().upper()
+            if vid not in VARIANT_FIELDS:
                 raise ConfigError(f"unknown variant {v!r}; choose from V1, V2, V3, V4")
-            flags[name] = True
-        return cls(**flags)  # type: ignore[arg-type]
+            ids.add(vid)
+        return cls(
+            four_stocks="V1" in ids,
+            choose_pile="V2" in ids,
+            alternating_colours="V3" in ids,
+            scoring="V4" in ids,
+            target_score=target_score,
+            round_limit=round_limit,
+        )
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready form."""
@@ -117,7 +134,7 @@ class SpeedConfig:
     long_deal: bool = False
     alternating_colours: bool = False
     target_score: int = 0
-    round_limit: int = 1000
+    round_limit: int = DEFAULT_ROUND_LIMIT
 
     def __post_init__(self) -> None:
         _check_field_types(self)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from spit.engine.errors import ConfigError
 
 if TYPE_CHECKING:
-    from spit.engine.base import Game
+    from spit.engine.base import AnyGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,7 @@ class Mode:
 
     name: str  #: the save files' and the command line's name, e.g. "spit"
     title: str  #: the name shown to players, e.g. "Spit"
-    game_class: type[Game]
+    game_class: type[AnyGame]
     config_class: type[Any]
     variants: Mapping[str, str]
     #: R10: a stock's top card can be moved to an empty slot
@@ -70,9 +70,9 @@ class Mode:
         ids = {v.upper(): v for v in self.variants}
         return tuple(ids[v.upper()] for v in variants if v.upper() in ids)
 
-    def new_game(self, config: Any = None, seed: int = 0) -> Game:
+    def new_game(self, config: Any = None, seed: int = 0) -> AnyGame:
         """A new game of this mode (None: the default rules)."""
-        return self.game_class(config, seed)  # type: ignore[call-arg]
+        return self.game_class(config, seed)
 
 
 _MODES: dict[str, Mode] = {}

@@ -8,6 +8,8 @@ state is one 64-bit int, which makes copies and fingerprints trivial.
 
 from __future__ import annotations
 
+from typing import Any
+
 _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
@@ -43,7 +45,7 @@ class Rng:
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates; same draws as ``below``)."""
         state = self.state
         for i in range(len(items) - 1, 0, -1):

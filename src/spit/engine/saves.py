@@ -10,14 +10,14 @@ import json
 from typing import Any
 
 from spit.engine.actions import action_from_json
-from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, Game
+from spit.engine.base import SAVE_FORMAT, SAVE_VERSION, AnyGame
 from spit.engine.errors import ConfigError, EngineError, ReplayError
 from spit.engine.modes import get_mode, mode_names
 
 #: Largest number of actions a save may hold (a generous bound on a real game).
 MAX_ACTIONS = 2_000_000
 
-def new_game_from_save(data: Any) -> Game:
+def new_game_from_save(data: Any) -> AnyGame:
     """The starting position of a saved game, without its actions applied."""
     if not isinstance(data, dict):
         raise ReplayError("a saved game must be a JSON object")
@@ -40,7 +40,7 @@ def new_game_from_save(data: Any) -> Game:
     return info.game_class.from_start(config, seed, data.get("cards"))
 
 
-def load_game(data: Any, check_fingerprint: bool = True) -> Game:
+def load_game(data: Any, check_fingerprint: bool = True) -> AnyGame:
     """Rebuild a game from its saved form by replaying every action.
 
     Raises ReplayError if the data is malformed, an action is illegal, or the
@@ -66,12 +66,12 @@ def load_game(data: Any, check_fingerprint: bool = True) -> Game:
     return game
 
 
-def dumps(game: Game) -> str:
+def dumps(game: AnyGame) -> str:
     """The saved form of ``game`` as a JSON string."""
     return json.dumps(game.to_json(), separators=(",", ":"))
 
 
-def loads(text: str | bytes) -> Game:
+def loads(text: str | bytes) -> AnyGame:
     """Parse a JSON string saved by ``dumps`` (see ``load_game``)."""
     try:
         data = json.loads(text)

@@ -81,10 +81,13 @@ def deal_speed(deck: Sequence[int], long_deal: bool) -> SpeedDeal:
     k = 5 if long_deal else 10
     packets = (deck[0:n], deck[n : 2 * n])
     sides = (deck[2 * n : 2 * n + k], deck[2 * n + k : 2 * n + 2 * k])
-    hands = (list(packets[0][:HAND_SIZE]), list(packets[1][:HAND_SIZE]))
+    hands: tuple[list[int | None], list[int | None]] = (
+        list(packets[0][:HAND_SIZE]),
+        list(packets[1][:HAND_SIZE]),
+    )
     draw = (list(reversed(packets[0][HAND_SIZE:])), list(reversed(packets[1][HAND_SIZE:])))
     side = (list(reversed(sides[0])), list(reversed(sides[1])))
-    return SpeedDeal(hands, draw, side, list(deck[2 * n + 2 * k :]))  # type: ignore[arg-type]
+    return SpeedDeal(hands, draw, side, list(deck[2 * n + 2 * k :]))
 
 
 def check_deck(deck: object) -> list[int]:
@@ -131,7 +134,7 @@ class SpeedObservation(NamedTuple):
         return cards
 
 
-class SpeedGame(Game):
+class SpeedGame(Game[SpeedConfig, SpeedObservation]):
     """A game (or P7 match) of Speed. ``apply`` actions; read events.
 
     ``hands[p]`` has five slots, each a card id or None; ``draw[p]``, ``side[j]``
@@ -197,6 +200,14 @@ class SpeedGame(Game):
         """The player's draw pile."""
         return len(self.draw[player])
 
+    def side_pile_sizes(self) -> tuple[int, int]:
+        """Cards in each side pile."""
+        return len(self.side[0]), len(self.side[1])
+
+    def centre_face_down(self) -> bool:
+        """True until the opening turns the centre cards up (P2)."""
+        return bool(self.centre)
+
     def all_cards(self) -> list[int]:
         """Every card in the game, wherever it is (always 52 cards, once each)."""
         out: list[int] = []
@@ -246,7 +257,7 @@ class SpeedGame(Game):
             ),
         )
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         return (
             self.phase.value,
             self.round_no,
@@ -401,7 +412,9 @@ class SpeedGame(Game):
         kind, p, s, t = action
         if kind is Kind.PLAY:
             hand = self.hands[p]
-            return self._play(p, s, t, hand, hand[s])  # type: ignore[arg-type]
+            card = hand[s]
+            assert card is not None  # ``check`` refuses an empty slot
+            return self._play(p, s, t, hand, card)
         events: list[Event] = []
         if kind is Kind.CALL:
             self.called[p] = True

@@ -132,7 +132,7 @@ class SpitObservation(NamedTuple):
         return cards
 
 
-class SpitGame(Game):
+class SpitGame(Game[SpitConfig, SpitObservation]):
     """A game (or V4 match) of Spit. ``apply`` actions; read events.
 
     Pile ``p`` is player ``p``'s spit pile. Stock lists run bottom to top; only
@@ -199,6 +199,10 @@ class SpitGame(Game):
     def reserve_size(self, player: int) -> int:
         """The player's spit cards."""
         return len(self.spit[player])
+
+    def pile_in_use(self, pile: int) -> bool:
+        """False for the pile left out of a one-pile round (R18)."""
+        return bool(self.pile_used[pile])
 
     def all_cards(self) -> list[int]:
         """Every card in the game, wherever it is (always 52 cards, once each)."""
@@ -277,7 +281,7 @@ class SpitGame(Game):
             ),
         )
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         return (
             self.phase.value,
             self.round_no,

@@ -25,7 +25,7 @@ import asyncssh
 from spit import __version__
 from spit.bots import make_bot
 from spit.bots.reaction import Reaction
-from spit.engine import Action, Game
+from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
@@ -196,7 +196,7 @@ class Host:
 
     def __init__(
         self,
-        game: Game,
+        game: AnyGame,
         *,
         timing: Timing | None = None,
         window: float = DEFAULT_WINDOW,

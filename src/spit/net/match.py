@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from spit.engine import Action, Game
+from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Applied, Arbiter, Clock, Outcome, Rejected, Timing
@@ -58,7 +58,7 @@ class Match:
 
     def __init__(
         self,
-        game: Game,
+        game: AnyGame,
         timing: Timing | None = None,
         clock: Clock | None = None,
         window: float = 0.07,
@@ -366,7 +366,7 @@ class Match:
     def _send_state(self, seat: Seat) -> None:
         if seat.link is None:
             return
-        obs = proto.observation_json(self.game.observation(seat.number))  # type: ignore[attr-defined]
+        obs = proto.observation_json(self.game.observation(seat.number))
         if obs != seat.last_obs:
             seat.last_obs = obs
             seat.link.send(proto.encode("state", obs=self._with_timer(obs)))
@@ -382,7 +382,7 @@ class Match:
 
     def _public_obs(self) -> dict[str, Any]:
         """What a spectator sees: the public part of player 1's observation."""
-        obs = proto.observation_json(self.game.observation(0))  # type: ignore[attr-defined]
+        obs = proto.observation_json(self.game.observation(0))
         obs["player"] = None
         obs["legal"] = []
         if self.game.mode == "speed":

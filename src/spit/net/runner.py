@@ -18,7 +18,7 @@ from typing import Any
 
 from spit.bots import make_bot
 from spit.bots.sim import new_game
-from spit.engine import Game
+from spit.engine import AnyGame
 from spit.net.botseat import BotDriver
 from spit.net.client import Guest, JoinError
 from spit.net.host import Host
@@ -31,7 +31,7 @@ WILDCARDS = ("0.0.0.0", "::", "")
 
 def host_game(
     mode: str, variants: Sequence[str] = (), seed: int | None = None, target: int | None = None
-) -> Game:
+) -> AnyGame:
     """A fresh game for the host to deal (``target``: a scored match to that many points)."""
     import random
 

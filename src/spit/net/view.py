@@ -95,6 +95,20 @@ class ShadowGame:
         """Spit cards or draw pile."""
         return len(self.draw[player] if self.mode == "speed" else self.spit[player])
 
+    # what the board asks every game (``Game.pile_in_use`` and the two after it)
+
+    def pile_in_use(self, pile: int) -> bool:
+        """False for the pile left out of a one-pile round (R18)."""
+        return bool(self.pile_used[pile])
+
+    def side_pile_sizes(self) -> tuple[int, int] | None:
+        """Cards in each side pile (Speed), or None."""
+        return (len(self.side[0]), len(self.side[1])) if self.mode == "speed" else None
+
+    def centre_face_down(self) -> bool:
+        """True while face-down centre cards wait to be turned up (Speed)."""
+        return bool(self.centre)
+
     def update(self, obs: dict[str, Any]) -> None:
         """Take a checked observation (``proto.observation_from_json`` was run on it)."""
         self.phase = Phase(obs["phase"])

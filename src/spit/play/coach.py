@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spit.engine import Action, Game, Kind, Phase, SpeedGame, SpitGame
+from spit.engine import Action, AnyGame, Kind, Phase, SpeedGame, SpitGame
 from spit.engine.events import CardPlayed, Stalemate
 
 #: A chance open longer than this (seconds) and not taken is missed.
@@ -179,7 +179,7 @@ SLOW = "slow"
 BEATEN = "beaten"
 
 
-def _card_at(game: Game, player: int, source: int) -> int:
+def _card_at(game: AnyGame, player: int, source: int) -> int:
     """The face-up card a play of ``player`` from ``source`` would play."""
     if isinstance(game, SpitGame):
         return game.stocks[player][source][-1]
@@ -190,12 +190,12 @@ def _card_at(game: Game, player: int, source: int) -> int:
     raise TypeError(f"cannot coach a {type(game).__name__}")
 
 
-def _pile_sizes(game: Game) -> tuple[int, int]:
-    piles = game.piles  # type: ignore[attr-defined]
+def _pile_sizes(game: AnyGame) -> tuple[int, int]:
+    piles = game.piles
     return (len(piles[0]), len(piles[1]))
 
 
-def chances(game: Game) -> set[tuple[int, int, int]]:
+def chances(game: AnyGame) -> set[tuple[int, int, int]]:
     """Every open chance of this position: (player, card, pile) for each legal play."""
     out: set[tuple[int, int, int]] = set()
     if game.phase is not Phase.PLAY:
@@ -207,7 +207,7 @@ def chances(game: Game) -> set[tuple[int, int, int]]:
     return out
 
 
-def analyse(start: Game, timed: Sequence[tuple[float, Action]]) -> Analysis:
+def analyse(start: AnyGame, timed: Sequence[tuple[float, Action]]) -> Analysis:
     """Play ``timed`` (seconds since the start, action) from ``start`` and measure it.
 
     ``start`` is not changed (a copy is played on). Raises the engine's

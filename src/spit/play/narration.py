@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spit.engine import Action, Game, Kind, Result, RoundEnd, card_name
+from spit.engine import Action, AnyGame, Kind, Result, RoundEnd, card_name
 from spit.engine.events import (
     CardMoved,
     CardPlayed,
@@ -79,7 +79,7 @@ class RoundSummary:
 class Narrator:
     """The words about one game: news, round story, flash and landed piles."""
 
-    def __init__(self, game: Game, names: tuple[str, str]) -> None:
+    def __init__(self, game: AnyGame, names: tuple[str, str]) -> None:
         self.game = game
         self.names = names
         self.news = ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from spit.engine import Action, Game
+from spit.engine import Action, AnyGame
 from spit.engine.events import Event
 
 SPEEDS = (1.0, 2.0, 4.0, 8.0, 16.0)
@@ -24,7 +24,7 @@ class TimedGame(Protocol):
     @property
     def duration(self) -> float: ...
 
-    def fresh_start(self) -> Game: ...
+    def fresh_start(self) -> AnyGame: ...
 
 
 class Playback:
@@ -32,7 +32,7 @@ class Playback:
 
     def __init__(self, replay: TimedGame, speed: float = 1.0) -> None:
         self.replay = replay
-        self.game: Game = replay.fresh_start()
+        self.game: AnyGame = replay.fresh_start()
         self.index = 0  #: the next action to apply
         self.position = 0.0  #: replay time in seconds
         self.speed = speed

@@ -10,10 +10,10 @@ It knows no Textual, so tests drive it with a fake clock.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
-from spit.engine import Action, Game, Phase
+from spit.engine import Action, AnyGame, Phase
 from spit.play.keys import Binding, KeyMap, Row
 from spit.play.narration import (
     PILE_NAMES,
@@ -33,6 +33,7 @@ __all__ = [
     "Flash",
     "Held",
     "Landed",
+    "Recorder",
     "RoundSummary",
     "Session",
 ]
@@ -48,7 +49,22 @@ _HINTS = {
 }
 
 
-def key_action(game: Game, binding: Binding) -> Action | str:
+class Recorder(Protocol):
+    """Keeps a game's files as it goes (``spit.store.archive.Archiver``)."""
+
+    #: what the players should be told (a failed save, or "result saved"), else None
+    message: str | None
+    #: True if an unfinished game is kept to be resumed
+    keep_progress: bool
+
+    def __call__(self, outcomes: list[Outcome]) -> None:
+        """Look at the game after a tick; save whatever is due."""
+
+    def save_now(self) -> str | None:
+        """Save the unfinished game at once (the players leave or quit); a problem, or None."""
+
+
+def key_action(game: AnyGame, binding: Binding) -> Action | str:
     """The action a key means in ``game`` now (the engine's ``action_for``), or a
     hint why it means nothing."""
     p, row, col = binding
@@ -65,19 +81,26 @@ def key_action(game: Game, binding: Binding) -> Action | str:
 
 
 class Session:
-    """A game with its arbiter, driven by key presses and ticks."""
+    """A game with its arbiter, driven by key presses and ticks.
+
+    ``levels``: computer levels by player number (for the records);
+    ``recorder``: given the session's arbiter, what keeps the game's files
+    (called after every tick that changed something; None: nothing is kept).
+    """
 
     #: the player drawn at the bottom of the board (a network guest: their own seat)
     bottom_player: int = 0
 
     def __init__(
         self,
-        game: Game,
+        game: AnyGame,
         keymap: KeyMap | None = None,
         timing: Timing | None = None,
         clock: Clock | None = None,
-        agents: dict[int, Agent] | None = None,
+        agents: Mapping[int, Agent] | None = None,
         names: tuple[str, str] = ("Player 1", "Player 2"),
+        levels: Mapping[int, str] | None = None,
+        recorder: Callable[[Arbiter], Recorder] | None = None,
     ) -> None:
         import time
 
@@ -95,10 +118,13 @@ class Session:
         self._last_press: dict[str, float] = {}
         self._shown_countdown: int | None = None
         self.listeners: list[Callable[[list[Outcome]], None]] = []
-        #: computer levels by player number (set by the app; for the records)
-        self.levels: dict[int, str] = {}
-        #: keeps the game's files (``spit.store.archive.Archiver``), if the app records games
-        self.archiver: Any = None
+        #: computer levels by player number (for the records)
+        self.levels: dict[int, str] = dict(levels or {})
+        #: keeps the game's files, if the app records games
+        self.archiver: Recorder | None = None
+        if recorder is not None:
+            self.archiver = recorder(self.arbiter)
+            self.listeners.append(self.archiver)
         self.narrator.opening(game.opening_events)
 
     # ------------------------------------------------------------------ input

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from spit.engine import (
     Action,
-    Game,
+    AnyGame,
     SpeedConfig,
     SpeedGame,
     SpitGame,
@@ -51,7 +51,7 @@ class Lesson:
 
     title: str
     rules: str
-    build: Callable[[], Game]
+    build: Callable[[], AnyGame]
     #: what to do (one line)
     task: str
     #: the rule in a few words (one line)
@@ -66,7 +66,7 @@ class Lesson:
         """The lesson's title with its rules: ``Turn the corner (R8)``."""
         return f"{self.title} ({self.rules})"
 
-    def judge(self, game: Game, key: str, keymap: KeyMap) -> Verdict:
+    def judge(self, game: AnyGame, key: str, keymap: KeyMap) -> Verdict:
         """What pressing ``key`` in ``game`` (this lesson's position) means."""
         binding = keymap.lookup(key)
         if binding is None:
@@ -109,7 +109,7 @@ def texts(text: str, keymap: KeyMap) -> str:
     return text.format(**key_names(keymap))
 
 
-def keys_for(action: Action, game: Game, keymap: KeyMap) -> list[str]:
+def keys_for(action: Action, game: AnyGame, keymap: KeyMap) -> list[str]:
     """Every key of player 1 that means ``action`` in ``game``."""
     out = []
     for key in (*keymap.rows[LEARNER][0], *keymap.rows[LEARNER][1], *keymap.rows[LEARNER][2]):
@@ -168,7 +168,7 @@ def spit_deal(
     return SpitGame(None, 0, packets=packets)
 
 
-def _opened(game: Game, *actions: Action) -> Game:
+def _opened(game: AnyGame, *actions: Action) -> AnyGame:
     """The game after both opening calls (R5) and then ``actions``."""
     for p in (0, 1):
         if call(p) in game.legal_actions(p):
@@ -182,7 +182,7 @@ def _opened(game: Game, *actions: Action) -> Game:
 _QUIET = [["2D"], ["3D"], ["9D"], ["10D"], ["JH"]]
 
 
-def play_one() -> Game:
+def play_one() -> AnyGame:
     """Left pile 7C, right pile KD; player 1's 8H fits the left pile only."""
     game = spit_deal(
         [[["3C"], ["8H"], ["JC"], ["5S"], ["10S"]], _QUIET],
@@ -192,7 +192,7 @@ def play_one() -> Game:
     return _opened(game)
 
 
-def corner() -> Game:
+def corner() -> AnyGame:
     """Left pile 5D, right pile KC; player 1's AH fits the king (R8)."""
     game = spit_deal(
         [[["9S"], ["3H"], ["AH"], ["7C"], ["JD"]], _QUIET],
@@ -202,7 +202,7 @@ def corner() -> Game:
     return _opened(game)
 
 
-def empty_slot() -> Game:
+def empty_slot() -> AnyGame:
     """Player 1 has just played stock 1 (6H on 7C): the slot is empty, nothing else fits."""
     game = spit_deal(
         [[["6H"], ["9S"], ["JD"], ["3C"], ["10C"]], _QUIET],
@@ -219,7 +219,7 @@ _STUCK = (
 )
 
 
-def stuck() -> Game:
+def stuck() -> AnyGame:
     """A stalemate right after the opening spit (R12): 2C and 2D fit no stock top."""
     return _opened(spit_deal(list(_STUCK), ["2C QC", "2D QD"], (11, 11)))
 
@@ -230,7 +230,7 @@ _CHAIN_LAST = ["9S", "8S", "7H", "6H", "5H"]
 _CHAIN_STOCKS = (0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4)
 
 
-def round_end() -> Game:
+def round_end() -> AnyGame:
     """Player 1 has played out their layout onto the left pile: slap (R16).
 
     Player 2 played QC, JS and 10C onto the right pile (KD) first, so the left
@@ -246,7 +246,7 @@ def round_end() -> Game:
     return _opened(game, *setup)
 
 
-def new_layout() -> Game:
+def new_layout() -> AnyGame:
     """After the slap of ``round_end``: player 1 took the 4-card pile, round 2 opens (R17)."""
     game = round_end()
     game.apply(slap(0, 1))
@@ -254,7 +254,7 @@ def new_layout() -> Game:
     return game
 
 
-def few_cards() -> Game:
+def few_cards() -> AnyGame:
     """Player 1 holds 6 cards: a short layout, no spit cards, one pile (R18).
 
     Player 2's first spit card, 5C, starts the right pile; player 1's 4S fits it.
@@ -272,7 +272,7 @@ def few_cards() -> Game:
 _QUIET_15 = [["2C"], ["3D"], ["9D"], ["10D"], ["JH"]]
 
 
-def speed_hand() -> Game:
+def speed_hand() -> AnyGame:
     """Speed: player 1's hand 4C 9D JH QS KS; the centre cards turn up 5D and 10H."""
     first = parse_cards("4C 9D JH QS KS") + parse_cards("2H 3S 6C 6H 7S")
     centre = parse_cards("5D 10H")

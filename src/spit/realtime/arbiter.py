@@ -13,11 +13,11 @@ full contract is docs/realtime.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from spit.engine import CLOSE, FLIP, STALL, Action, Game, Kind, call
+from spit.engine import CLOSE, FLIP, STALL, Action, AnyGame, Kind, call
 from spit.engine.errors import EngineError
 from spit.engine.events import Event
 from spit.realtime.order import Input, InputQueue
@@ -95,11 +95,6 @@ class LogEntry(tuple[float, Action]):
 class Agent(Protocol):
     """A computer player: sees only its observation, answers with a delayed action.
 
-    An agent may also have ``watchful = True`` and a method
-    ``keeps(observation, action) -> bool``: the arbiter then shows it every new
-    position while an action is planned, and drops the plan when ``keeps`` says
-    it no longer makes sense (the agent plans again from that moment).
-
     An agent with ``skips_when_stuck = True`` promises that a position in
     which its player has no legal action changes nothing for it (its plan
     would be None, its ``keeps`` False, and it remembers nothing): the arbiter
@@ -108,6 +103,23 @@ class Agent(Protocol):
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
         """Return (delay in seconds, action), or None to wait for the next change."""
+
+
+@runtime_checkable
+class WatchfulAgent(Agent, Protocol):
+    """An agent that may watch the piles while its action is on the way.
+
+    While ``watchful`` is true the arbiter shows it every new position during
+    a planned action, and drops the plan when ``keeps`` says it no longer makes
+    sense (the agent plans again from that moment).
+    """
+
+    @property
+    def watchful(self) -> bool:
+        """True while the agent wants to see positions change under its plan."""
+
+    def keeps(self, observation: Any, action: Action) -> bool:
+        """Still make the planned ``action`` in this new position?"""
 
 
 @dataclass(slots=True)
@@ -121,15 +133,18 @@ class Arbiter:
 
     def __init__(
         self,
-        game: Game,
+        game: AnyGame,
         timing: Timing | None = None,
         clock: Clock = time.monotonic,
-        agents: dict[int, Agent] | None = None,
+        agents: Mapping[int, Agent] | None = None,
     ) -> None:
         self.game = game
         self.timing = timing or Timing()
         self.clock = clock
         self.agents: dict[int, Agent] = dict(agents or {})
+        self._watchers: dict[int, WatchfulAgent] = {
+            p: agent for p, agent in self.agents.items() if isinstance(agent, WatchfulAgent)
+        }
         start = clock()
         self.start_time = start
         #: every applied action with its time, in order: the replay log
@@ -150,10 +165,6 @@ class Arbiter:
         self._in_flight: dict[int, Input | None] = dict.fromkeys(self.agents)
         self._version = 0
         self._planned_version: dict[int, int] = dict.fromkeys(self.agents, -1)
-        #: agents that watch the position while their plan is on its way
-        self._watchful: dict[int, bool] = {
-            p: bool(getattr(a, "watchful", False)) for p, a in self.agents.items()
-        }
         #: agents that need not see a position in which they cannot act
         self._skips: dict[int, bool] = {
             p: bool(getattr(a, "skips_when_stuck", False)) for p, a in self.agents.items()
@@ -380,7 +391,8 @@ class Arbiter:
             if in_flight[p] is not None or planned[p] == version:
                 continue
             pending = plans[p]
-            if pending is not None and not self._watchful[p]:
+            watcher = self._watchers.get(p)
+            if pending is not None and (watcher is None or not watcher.watchful):
                 continue  # committed to its plan until the action lands or is refused
             planned[p] = version
             if game.over:
@@ -388,11 +400,11 @@ class Arbiter:
             if self._skips[p] and not game.has_legal_action(p):
                 plans[p] = None  # a watchful agent's plan would not be kept
                 continue
-            observation = game.observation(p)  # type: ignore[attr-defined]
-            if pending is not None:
+            observation = game.observation(p)
+            if pending is not None and watcher is not None:
                 # A watchful agent sees the position change under its hand: if its
                 # planned action no longer fits, it drops it and thinks again now.
-                if agent.keeps(observation, pending.action):  # type: ignore[attr-defined]
+                if watcher.keeps(observation, pending.action):
                     continue
                 plans[p] = None
             plan = agent.plan(observation, now)

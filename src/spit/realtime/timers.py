@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from spit.engine import CLOSE, FLIP, STALL, SYSTEM, Game, Phase
+from spit.engine import CLOSE, FLIP, STALL, SYSTEM, AnyGame, Phase
 from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
 
 
@@ -78,7 +78,7 @@ class Timers:
         self._due: Due | None = None
         self._spent: tuple[int, float, float] | None = None
 
-    def due(self, game: Game) -> Due | None:
+    def due(self, game: AnyGame) -> Due | None:
         """The running timer as (deadline, what), or None."""
         # It only changes with the game (its action count) or its starting
         # points, and the arbiter asks several times per position.
@@ -88,7 +88,7 @@ class Timers:
             self._due = None if key == self._spent else self._compute(game)
         return self._due
 
-    def spend(self, game: Game) -> None:
+    def spend(self, game: AnyGame) -> None:
         """The running timer fired without effect: it must not fire again here."""
         self._spent = (len(game.actions), self.phase_since, self.progress_at)
         self._key = None
@@ -107,7 +107,7 @@ class Timers:
         self.phase_since += gap
         self.progress_at += gap
 
-    def _compute(self, game: Game) -> Due | None:
+    def _compute(self, game: AnyGame) -> Due | None:
         phase = game.phase
         t = self.timing
         if phase is Phase.GAME_OVER:

@@ -7,18 +7,31 @@ every few actions, and on ``save_now`` when the players leave or quit); when
 the game or match ends it saves the replay, records the result and removes
 the save. It never raises: problems become ``message``, which the UI shows
 ("result not saved: ...").
+
+Given a ``Writer``, the archiver only decides on the caller's thread what to
+save (and copies it); the writing itself (files, fsync, a SQLite database
+another program may hold locked) runs on the writer's thread, so a game on
+an event loop never waits for the disk. ``on_saved`` is called (on that
+thread) after each write, for the UI to show the new ``message``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from spit.engine import AnyGame
 from spit.realtime.arbiter import Arbiter
-from spit.store.records import RecordStatus, save_finished_game
-from spit.store.replays import PlayerInfo, Replay, new_meta, times_from_log
+from spit.store.replays import PlayerInfo, Replay, ReplayMeta, new_meta, times_from_log
 from spit.store.resume import GameKeeper
+from spit.store.writer import Writer
+
+if TYPE_CHECKING:
+    from spit.store.records import RecordStatus
+
+#: seconds ``save_now`` waits for the writer (a save the players asked for)
+SAVE_NOW_WAIT = 10.0
 
 
 class Archiver:
@@ -32,11 +45,18 @@ class Archiver:
         database: Path | None = None,
         save_file: Path | None = None,
         keep_progress: bool = True,
+        writer: Writer | None = None,
+        on_saved: Callable[[], None] | None = None,
     ) -> None:
         """``save_file``: where to keep the game in progress (default: a new file
         in the saved-games folder, or the resumed game's own file).
-        ``keep_progress``: False keeps no unfinished game (two computers playing)."""
+        ``keep_progress``: False keeps no unfinished game (two computers playing).
+        ``writer``: runs the writes (None: right away, on the caller's thread);
+        ``on_saved``: called after each write."""
         self.arbiter = arbiter
+        self.writer = writer
+        self.on_saved = on_saved
+        self._finished = False
         self.keep_progress = keep_progress
         self.database = database
         if resumed is not None:
@@ -49,7 +69,7 @@ class Archiver:
         self.status: RecordStatus | None = None
 
     @property
-    def meta(self) -> Any:
+    def meta(self) -> ReplayMeta:
         """The replay metadata (players and start date)."""
         return self.keeper.meta
 
@@ -68,26 +88,58 @@ class Archiver:
         return self.keeper.all_times(self.session_times())
 
     def __call__(self, outcomes: object = None) -> None:
-        """Look at the game after a tick; save whatever is due."""
-        if self.status is not None:
+        """Look at the game after a tick; save whatever is due (on the writer, if any)."""
+        if self._finished:
             return
         game = self.arbiter.game
         if self.keep_progress or game.over:
-            problem = self.keeper.update(game, self.session_times())
-            if problem:
-                self.message = problem
+            job = self.keeper.due(game, self.session_times())
+            if job is not None:
+                self._run(lambda: self._progress_saved(job()))
         if game.over:
-            self.status = save_finished_game(game, self.times(), self.keeper.meta, self.database)
-            self.message = self.status.message
+            self._finished = True
+            final, times, meta = game.copy(), self.times(), self.keeper.meta
+            self._run(lambda: self._record(final, times, meta))
 
     def save_now(self) -> str | None:
-        """Save the unfinished game at once (the players leave or quit); a problem, or None."""
-        if self.status is not None or not self.keep_progress:
+        """Save the unfinished game at once (the players leave or quit); a problem, or None.
+
+        Waits for the writer: the save is on disk (or has failed) when this returns.
+        """
+        if self._finished or not self.keep_progress:
             return None
-        problem = self.keeper.save(self.arbiter.game, self.session_times())
+        job = self.keeper.snapshot(self.arbiter.game, self.session_times())
+        outcome: list[str | None] = []
+        if job is not None:
+            self._run(lambda: outcome.append(self._progress_saved(job())))
+        if self.writer is not None and not self.writer.flush(SAVE_NOW_WAIT):
+            return "game not saved yet: the disk is still busy"
+        return outcome[0] if outcome else None
+
+    def _run(self, job: Callable[[], object]) -> None:
+        if self.writer is None:
+            job()
+        else:
+            self.writer.submit(job)
+
+    def _record(self, game: AnyGame, times: list[float], meta: ReplayMeta) -> None:
+        # SQLite loads here, when the first game ends (on the writer's thread)
+        from spit.store.records import save_finished_game
+
+        status = save_finished_game(game, times, meta, self.database)
+        self.status = status
+        self.message = status.message
+        self._saved()
+
+    def _progress_saved(self, problem: str | None) -> str | None:
         if problem:
             self.message = problem
+            self._saved()
         return problem
+
+    def _saved(self) -> None:
+        if self.on_saved is not None:
+            self.on_saved()
 
     @property
     def save_path(self) -> Path | None:

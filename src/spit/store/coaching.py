@@ -14,7 +14,7 @@ from typing import Any
 
 from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction, typical_delay
 from spit.bots.reaction import Reaction
-from spit.engine import Game
+from spit.engine import AnyGame
 from spit.engine.saves import new_game_from_save
 from spit.play.coach import Analysis, PlayerSummary, analyse
 from spit.store.paths import replay_dir
@@ -127,7 +127,7 @@ def coach_replay(replay: Replay) -> Coaching:
     return coach_analysis(analysis, replay.meta.players, source)
 
 
-def coach_game(game: Game, times: Sequence[float], players: Sequence[PlayerInfo]) -> Coaching:
+def coach_game(game: AnyGame, times: Sequence[float], players: Sequence[PlayerInfo]) -> Coaching:
     """The coaching summary of a game just played (``times`` parallel to its actions)."""
     start = new_game_from_save(game.to_json())
     timed = list(zip(times, game.actions, strict=True))

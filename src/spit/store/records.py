@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spit.engine import Game, Result, mode_names
+from spit.engine import AnyGame, Result, mode_names
 from spit.store import ratings
 from spit.store.paths import data_dir_problem, database_path
 from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
@@ -84,7 +84,7 @@ class GameResult:
     @classmethod
     def from_game(
         cls,
-        game: Game,
+        game: AnyGame,
         players: Sequence[PlayerInfo],
         duration: float,
         replay: str | None = None,
@@ -209,7 +209,7 @@ def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
 
 
 def save_finished_game(
-    game: Game, times: Sequence[float], meta: ReplayMeta, database: Path | None = None
+    game: AnyGame, times: Sequence[float], meta: ReplayMeta, database: Path | None = None
 ) -> RecordStatus:
     """Save the replay of a finished game and record its result; never raises.
 

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spit.engine import Action, Game, ReplayError
+from spit.engine import Action, AnyGame, ReplayError
 from spit.engine.actions import action_from_json
 from spit.engine.saves import new_game_from_save
 from spit.store.paths import atomic_write, read_capped, replay_dir
@@ -83,15 +83,15 @@ class Replay:
     checked against the file.
     """
 
-    start: Game
+    start: AnyGame
     timed: list[tuple[float, Action]]
     meta: ReplayMeta
-    final: Game
+    final: AnyGame
     path: Path | None = None
     #: the checked JSON data, to deal the start position again (``fresh_start``)
     data: dict[str, Any] | None = None
 
-    def fresh_start(self) -> Game:
+    def fresh_start(self) -> AnyGame:
         """A new copy of the starting position (``start`` may have been played on)."""
         if self.data is None:
             raise ValueError("this replay keeps no data to start again from")
@@ -120,7 +120,7 @@ def times_from_log(
 # ------------------------------------------------------------------ saving
 
 
-def replay_data(game: Game, times: Sequence[float], meta: ReplayMeta) -> dict[str, Any]:
+def replay_data(game: AnyGame, times: Sequence[float], meta: ReplayMeta) -> dict[str, Any]:
     """The JSON-ready replay of ``game``; ``times`` are parallel to ``game.actions``."""
     if len(times) != len(game.actions):
         raise ValueError(f"{len(times)} times for {len(game.actions)} actions")
@@ -140,7 +140,7 @@ def _monotonic(times: Sequence[float]) -> list[float]:
     return out
 
 
-def replay_name(game: Game, meta: ReplayMeta) -> str:
+def replay_name(game: AnyGame, meta: ReplayMeta) -> str:
     """A file name that says when and what: ``20250101-120000-spit-V1V3.json``."""
     stamp = re.sub(r"[^0-9T]", "", meta.date[:19]).replace("T", "-")
     variants = "".join(game.config.variants)
@@ -148,7 +148,7 @@ def replay_name(game: Game, meta: ReplayMeta) -> str:
 
 
 def save_replay(
-    game: Game,
+    game: AnyGame,
     times: Sequence[float],
     meta: ReplayMeta,
     directory: Path | None = None,

@@ -19,26 +19,22 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from spit.engine import Game
+from spit.engine import AnyGame
 from spit.store.paths import atomic_write, match_path, saved_dir
-from spit.store.replays import (
-    Replay,
-    ReplayFileError,
-    ReplayMeta,
-    load_replay,
-    replay_data,
-    replay_name,
-)
+
+if TYPE_CHECKING:
+    # the replays load when a game is saved or read, not for the title menu's quick look
+    from spit.store.replays import Replay, ReplayMeta
 
 __all__ = [
     "SAVE_EVERY",
     "GameKeeper",
-    "ReplayFileError",
     "SavedGame",
     "delete_saved_game",
     "find_saved_game",
@@ -126,6 +122,8 @@ def read_saved_game(path: Path) -> SavedGame:
     saved_at = _saved_at(path)
     if not path.is_file():  # a folder, a FIFO (reading it would wait forever), a dead link
         return SavedGame(stem, path, saved_at, problem="not a regular file")
+    from spit.store.replays import ReplayFileError, load_replay
+
     try:
         replay = load_replay(path)
     except ReplayFileError as exc:
@@ -190,9 +188,11 @@ def delete_saved_game(game: SavedGame) -> None:
         game.path.unlink()
 
 
-def new_save_path(game: Game, meta: ReplayMeta, directory: Path | None = None) -> Path:
+def new_save_path(game: AnyGame, meta: ReplayMeta, directory: Path | None = None) -> Path:
     """A file name for a new game's save that no other saved game uses."""
     folder = Path(directory) if directory is not None else saved_dir()
+    from spit.store.replays import replay_name
+
     stem = replay_name(game, meta).removesuffix(".json")
     if not _ID.match(stem):
         stem = "game"
@@ -204,10 +204,16 @@ def new_save_path(game: Game, meta: ReplayMeta, directory: Path | None = None) -
     return path
 
 
-def save_game(game: Game, times: Sequence[float], meta: ReplayMeta, path: Path) -> Path:
+def save_game(game: AnyGame, times: Sequence[float], meta: ReplayMeta, path: Path) -> Path:
     """Write the game so far to ``path`` (atomically); raises OSError or ValueError."""
+    from spit.store.replays import replay_data
+
     atomic_write(path, json.dumps(replay_data(game, times, meta), separators=(",", ":")))
     return path
+
+
+#: a save (or the clearing of the file) to run, maybe on the writer's thread
+SaveJob = Callable[[], "str | None"]
 
 
 class GameKeeper:
@@ -255,39 +261,78 @@ class GameKeeper:
         """Every action time of the game: earlier sessions, then this one."""
         return self.prior_times + [self.offset + float(t) for t in session_times]
 
-    def update(self, game: Game, session_times: Sequence[float]) -> str | None:
+    def update(self, game: AnyGame, session_times: Sequence[float]) -> str | None:
         """Save when a round was dealt or enough was played; clear the file at the end.
 
         Returns a message for the players if the save failed (the game goes on).
         """
-        if game.over:
-            self.clear()
-            return None
-        due = game.round_no > self.saved_round
-        due = due or len(game.actions) - self.saved_actions >= SAVE_EVERY
-        if not due:
-            return None
-        return self.save(game, session_times)
+        job = self.due(game, session_times)
+        return None if job is None else job()
 
-    def save(self, game: Game, session_times: Sequence[float]) -> str | None:
+    def save(self, game: AnyGame, session_times: Sequence[float]) -> str | None:
         """Save the game now, unless it is over or nothing was played yet.
 
         Returns a message for the players if the save failed.
         """
+        job = self.snapshot(game, session_times)
+        return None if job is None else job()
+
+    def due(self, game: AnyGame, session_times: Sequence[float]) -> SaveJob | None:
+        """``update`` in two halves: what is due now, as a job, or None.
+
+        Deciding (and copying what to write) happens here, on the caller's
+        thread; the job touches only that copy and the file, so it may run on
+        another thread while the game goes on (``spit.store.writer``). The jobs
+        must run in the order they were made.
+        """
+        if game.over:
+            return self._clear_job
+        due = game.round_no > self.saved_round
+        due = due or len(game.actions) - self.saved_actions >= SAVE_EVERY
+        if not due:
+            return None
+        return self.snapshot(game, session_times)
+
+    def snapshot(self, game: AnyGame, session_times: Sequence[float]) -> SaveJob | None:
+        """``save`` in two halves: the game as it is now, as a job that writes it (see ``due``).
+
+        None if the game is over or nothing new was played. The job returns a
+        message for the players if the save failed (then the next call tries
+        again).
+        """
         if game.over or not game.actions or len(game.actions) == self.saved_actions:
             return None
+        last = (self.saved_round, self.saved_actions)
+        self.saved_round, self.saved_actions = game.round_no, len(game.actions)
         try:
             if self.path is None:
                 self.path = new_save_path(game, self.meta, self.directory)
-            save_game(game, self.all_times(session_times), self.meta, self.path)
+            from spit.store.replays import replay_data
+
+            data = replay_data(game, self.all_times(session_times), self.meta)
         except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.problem = f"game not saved: {reason}"
-            return self.problem
-        self.saved_round = game.round_no
-        self.saved_actions = len(game.actions)
+            error = exc  # ``exc`` itself is unbound when the block ends
+            return lambda: self._failed(error, last)
+        path = self.path
+        return lambda: self._write(path, data, last)
+
+    def _clear_job(self) -> str | None:
+        self.clear()
+        return None
+
+    def _write(self, path: Path, data: dict[str, Any], last: tuple[int, int]) -> str | None:
+        try:
+            atomic_write(path, json.dumps(data, separators=(",", ":")))
+        except (OSError, ValueError) as exc:
+            return self._failed(exc, last)
         self.problem = None
         return None
+
+    def _failed(self, exc: Exception, last: tuple[int, int]) -> str:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        self.problem = f"game not saved: {reason}"
+        self.saved_round, self.saved_actions = last  # try again on the next call
+        return self.problem
 
     @property
     def saved(self) -> bool:

@@ -187,14 +187,14 @@ class _Reader:
         if key not in table:
             return default
         value = table[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_TARGET:
-            self.warn(
-                f"game.{key}",
-                f"must be a whole number from {low} to {MAX_TARGET}, "
-                f"got {shown(value)}; using {default}",
-            )
-            return default
-        return value
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= MAX_TARGET:
+            return value
+        self.warn(
+            f"game.{key}",
+            f"must be a whole number from {low} to {MAX_TARGET}, "
+            f"got {shown(value)}; using {default}",
+        )
+        return default
 
     def name(self, table: dict[str, Any], key: str, default: str) -> str:
         if key not in table:
@@ -239,13 +239,13 @@ class _Reader:
         if key not in table:
             return default
         value = table[key]
-        if value not in options:
-            self.warn(
-                f"{section}.{key}",
-                f"must be one of {', '.join(options)}, got {shown(value)}; using {default!r}",
-            )
-            return default
-        return value
+        if isinstance(value, str) and value in options:
+            return value
+        self.warn(
+            f"{section}.{key}",
+            f"must be one of {', '.join(options)}, got {shown(value)}; using {default!r}",
+        )
+        return default
 
     def seconds(
         self, table: dict[str, Any], key: str, low: float, high: float, default: float

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.widgets import Static
 
-from spit.store.coaching import Coaching, coach_game
-from spit.store.replays import PlayerInfo, times_from_log
+if TYPE_CHECKING:
+    # the coach's statistics load when a game ends, not with the board
+    from spit.store.coaching import Coaching
 
 log = logging.getLogger("spit.tui")
 
@@ -19,6 +20,9 @@ KEYS_LINE = "Enter: play again   Esc: menu   F2: hide/show this box"
 
 def session_coaching(session: Any) -> Coaching:
     """The coaching summary of a session's (finished) game."""
+    from spit.store.coaching import coach_game
+    from spit.store.replays import PlayerInfo, times_from_log
+
     archiver = session.archiver
     game = session.game
     if archiver is not None:

@@ -20,8 +20,12 @@ from spit.store.settings import (
     VARIANTS,
 )
 from spit.store.settings import Settings as UserSettings
+from spit.tui.dealer import AppSettings, SaveSettings, write_settings
+from spit.tui.messages import SettingsChanged
 from spit.tui.remap import KeysScreen
 from spit.tui.render import PALETTES
+
+__all__ = ["RoundScreen", "SettingsScreen", "WarningsScreen"]
 
 
 class WarningsScreen(ModalScreen[None]):
@@ -179,8 +183,15 @@ class SettingsScreen(Screen[None]):
         Binding("escape", "back", "Back"),
     ]
 
+    def __init__(self, settings: AppSettings, save: SaveSettings) -> None:
+        super().__init__()
+        #: the app's settings in force (read here; a save is told to the app)
+        self.settings = settings
+        #: writes the settings file
+        self.save = save
+
     def compose(self) -> ComposeResult:
-        user: UserSettings = self.app.user_settings  # type: ignore[attr-defined]
+        user = self.settings.user
         values = {
             "name1": user.names[0],
             "name2": user.names[1],
@@ -235,7 +246,7 @@ class SettingsScreen(Screen[None]):
 
     def read(self) -> UserSettings:
         """The settings as the form shows them; raises SettingsError for a bad field."""
-        user: UserSettings = self.app.user_settings  # type: ignore[attr-defined]
+        user = self.settings.user
         speed_deal = self.value("speed_deal")
         if speed_deal not in SPEED_DEALS:  # a Select offers nothing else
             raise SettingsError(f"Speed deal: choose {' or '.join(SPEED_DEALS)}")
@@ -274,10 +285,11 @@ class SettingsScreen(Screen[None]):
         except SettingsError as exc:
             self.say(f"Not saved: {exc}", error=True)
             return
-        path, problem = self.app.save_user_settings(user)  # type: ignore[attr-defined]
+        path, problem = write_settings(self.save, user)
         if path is None:
             self.say(f"Not saved: {problem}", error=True)
             return
+        self.post_message(SettingsChanged(user))
         self.say(f"Saved to {path}" + (f" ({problem})" if problem else ""))
 
     def action_back(self) -> None:
@@ -288,6 +300,6 @@ class SettingsScreen(Screen[None]):
         if event.button.id == "save":
             self.action_save()
         elif event.button.id == "keys":
-            self.app.push_screen(KeysScreen())
+            self.app.push_screen(KeysScreen(self.settings, self.save))
         else:
             self.action_back()

@@ -10,51 +10,54 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
 from spit.store.settings import load_settings
-from spit.tui.app import SpitApp, keymap_from_user, settings_from_user
+from spit.tui.app import SpitApp
+from spit.tui.dealer import (
+    AppDependencies,
+    AppSettings,
+    Opening,
+    keymap_from_user,
+    settings_from_user,
+)
 
 
 def configured_app(
-    start: str | None = None,
+    opening: Opening | None = None,
     variants: tuple[str, ...] | None = None,
     long_deal: bool = False,
     seed: int | None = None,
     target: int | None = None,
-    **kwargs: Any,
+    deps: AppDependencies | None = None,
+    ascii_only: bool = False,
 ) -> SpitApp:
     """The app with the settings file applied, then the command-line choices.
 
-    ``variants`` replaces the file's variants when given; ``target`` is the
-    match target: for Speed it plays a P7 match to it, for Spit it turns on
-    V4 with that target.
+    ``opening``: what to open first (default: the title menu). ``variants``
+    replaces the file's variants when given; ``target`` is the match target:
+    for Speed it plays a P7 match to it, for Spit it turns on V4 with that
+    target. ``deps``: the app's dependencies (tests). ``ascii_only``: suits
+    as S H D C and boxes in ASCII (``--ascii``).
     """
+    opening = opening or Opening()
     user, warnings = load_settings()
-    settings = settings_from_user(user, seed=seed)
+    game = settings_from_user(user, seed=seed)
     if variants is not None:
-        settings.variants = variants
+        game.variants = variants
     if long_deal:
-        settings.long_deal = True
+        game.long_deal = True
     if target is not None:
-        if start == "speed":
-            settings.speed_target = target
+        if opening.mode == "speed":
+            game.speed_target = target
         else:
-            settings.spit_target = target
-            if "V4" not in settings.variants:
-                settings.variants = tuple(sorted((*settings.variants, "V4")))
+            game.spit_target = target
+            if "V4" not in game.variants:
+                game.variants = tuple(sorted((*game.variants, "V4")))
     keymap, problem = keymap_from_user(user)
     if problem:
         warnings.append(problem)
-    return SpitApp(
-        start=start,
-        settings=settings,
-        keymap=keymap,
-        names=user.names,
-        user_settings=user,
-        warnings=warnings,
-        **kwargs,
-    )
+    settings = AppSettings(user, game, keymap, user.names, warnings, ascii_only)
+    return SpitApp(settings, opening, deps)
 
 
 #: The exit code when there is no terminal to draw on (as for a usage error).
@@ -88,17 +91,23 @@ def run(app: SpitApp) -> int:
     # wants the key's effect on screen sooner. Idle costs nothing either way.
     os.environ.setdefault("TEXTUAL_FPS", "120")
     app.run()
+    app.finish_writes()
     return app.return_code or 0
+
+
+def _ascii(args: argparse.Namespace) -> bool:
+    """Whether the command asked for ASCII only (``--ascii``)."""
+    return bool(getattr(args, "ascii", False))
 
 
 def launch_replay(args: argparse.Namespace) -> int:
     """``spit replay FILE``: the viewer on the replay the command loaded."""
-    return run(configured_app(replay=args.replay, ascii_only=bool(getattr(args, "ascii", False))))
+    return run(configured_app(Opening(replay=args.replay), ascii_only=_ascii(args)))
 
 
 def launch_resume(args: argparse.Namespace) -> int:
     """``spit resume``: carry on with the saved match the command loaded."""
-    return run(configured_app(resumed=args.replay, ascii_only=bool(getattr(args, "ascii", False))))
+    return run(configured_app(Opening(resumed=args.replay), ascii_only=_ascii(args)))
 
 
 def launch_host(args: argparse.Namespace) -> int:
@@ -106,9 +115,8 @@ def launch_host(args: argparse.Namespace) -> int:
     from spit.tui.netscreens import HostScreen
 
     _net_log()
-    app = configured_app(ascii_only=bool(getattr(args, "ascii", False)))
-    app.start_screen = HostScreen(args)  # type: ignore[attr-defined]
-    return run(app)
+    opening = Opening(screen=lambda dealer: HostScreen(args, dealer))
+    return run(configured_app(opening, ascii_only=_ascii(args)))
 
 
 def launch_join(args: argparse.Namespace) -> int:
@@ -116,9 +124,10 @@ def launch_join(args: argparse.Namespace) -> int:
     from spit.tui.netscreens import JoinScreen
 
     _net_log()
-    app = configured_app(ascii_only=bool(getattr(args, "ascii", False)))
-    app.start_screen = JoinScreen(args.address, args.code, args.watch, auto=True)  # type: ignore[attr-defined]
-    return run(app)
+    opening = Opening(
+        screen=lambda dealer: JoinScreen(dealer, args.address, args.code, args.watch, auto=True)
+    )
+    return run(configured_app(opening, ascii_only=_ascii(args)))
 
 
 def _net_log() -> None:

@@ -16,6 +16,7 @@ from spit.store.records import RecordsError, compute_stats, load_results
 from spit.store.replay_list import SavedReplay, saved_replays
 from spit.store.replays import ReplayFileError, load_replay
 from spit.tui.charts import ChartData, load_chart_data
+from spit.tui.messages import ReplayRequested
 from spit.tui.tables import stats_renderable
 from spit.tui.widgets.charts import SpeedCharts
 
@@ -36,9 +37,11 @@ class StatsScreen(Screen[None]):
     StatsScreen SpeedCharts PlotextPlot { height: 15; }
     """
 
-    def __init__(self, data: ChartData | None = None) -> None:
-        """The statistics; ``data``: the charts to show first (tests), else loaded."""
+    def __init__(self, player: str = "Player 1", data: ChartData | None = None) -> None:
+        """The statistics; charts of ``player`` (the settings' player 1) first, or
+        the given ``data`` (tests)."""
         super().__init__()
+        self.player = player
         self.data = data
         self.mode = data.mode if data is not None else "spit"
         #: the people whose charts ``p`` steps through (player 1's name first)
@@ -57,7 +60,7 @@ class StatsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         if not self.people:
-            first = str(self.app.names[0])  # type: ignore[attr-defined]
+            first = self.player
             self.people = [first, *(n for n in self.names_in_records() if n != first)]
         self.query_one("#stats-box").focus()
         self.redraw()
@@ -129,7 +132,7 @@ def replay_line(entry: SavedReplay) -> Text:
 
 
 class ReplaysScreen(Screen[None]):
-    """The saved replays, newest first; Enter watches one."""
+    """The saved replays, newest first; Enter watches one (a ``ReplayRequested``)."""
 
     BINDINGS = [Binding("escape", "back", "Back")]  # noqa: RUF012
 
@@ -159,8 +162,6 @@ class ReplaysScreen(Screen[None]):
         replays.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        from spit.tui.viewer import ReplayScreen
-
         entry = self.entries[int(event.option.id or 0)]
         try:
             replay = load_replay(entry.path)
@@ -168,7 +169,7 @@ class ReplaysScreen(Screen[None]):
             note = self.query_one("#replays-note", Static)
             note.update(Text(f"Cannot open it: {exc}", style="bold red"))
             return
-        self.app.push_screen(ReplayScreen(replay))
+        self.post_message(ReplayRequested(replay))
 
     def action_back(self) -> None:
         """Back to the menu."""

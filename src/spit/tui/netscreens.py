@@ -33,7 +33,7 @@ from spit.tui.screens import GameScreen
 from spit.tui.widgets.board import TextBox
 
 if TYPE_CHECKING:
-    from spit.tui.app import SpitApp
+    from spit.tui.dealer import Dealer
 
 log = logging.getLogger("spit.tui")
 
@@ -42,9 +42,12 @@ class NetGameScreen(GameScreen):
     """The board of a network game: this screen's seat, the host's verdicts."""
 
     def __init__(
-        self, session: RemoteSession, leave: Callable[[], Awaitable[None]] | None = None
+        self,
+        session: RemoteSession,
+        dealer: Dealer,
+        leave: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        super().__init__(session.game.mode)
+        super().__init__(session.game.mode, dealer)
         self.remote = session
         self.session = session
         self._leave = leave
@@ -145,20 +148,15 @@ class NetGameScreen(GameScreen):
 class HostScreen(NetGameScreen):
     """Hosts a game from this app: the join line first, then this keyboard plays seat 1."""
 
-    def __init__(self, options: argparse.Namespace) -> None:
-        super().__init__(RemoteSession(None), leave=self._stop)
+    def __init__(self, options: argparse.Namespace, dealer: Dealer) -> None:
+        super().__init__(RemoteSession(None), dealer, leave=self._stop)
         self.options = options
         self.host: Host | None = None
         self.keep_replays = False  # the host keeps its own records
         self.join_line = ""
 
-    @property
-    def spit_app(self) -> SpitApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
-
     def on_mount(self) -> None:
-        self.remote.keymap = self.spit_app.keymap
+        self.remote.keymap = self.dealer.settings.keymap
         self.remote.waiting = "Starting the host..."
         super().on_mount()
         self.run_worker(self._serve(), exclusive=True)
@@ -167,7 +165,7 @@ class HostScreen(NetGameScreen):
         opts = self.options
         try:
             game = host_game(opts.mode, tuple(opts.variant or ()), opts.seed, opts.target)
-            names = (opts.name or self.spit_app.names[0], "Guest")
+            names = (opts.name or self.dealer.settings.names[0], "Guest")
             self.host = Host(
                 game,
                 timing=host_timing(),
@@ -310,9 +308,16 @@ class JoinScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back")]  # noqa: RUF012
 
     def __init__(
-        self, address: str = "", code: str = "", watch: bool = False, auto: bool = False
+        self,
+        dealer: Dealer,
+        address: str = "",
+        code: str = "",
+        watch: bool = False,
+        auto: bool = False,
     ) -> None:
         super().__init__()
+        #: the app's dealer: its settings (keys, names) and clock for the board
+        self.dealer = dealer
         self.address = address
         self.code = code
         self.watch_only = watch
@@ -361,12 +366,13 @@ class JoinScreen(Screen[None]):
         self.run_worker(self._connect(host, port, code, watch), exclusive=True)
 
     async def _connect(self, host: str, port: int, code: str, watch: bool) -> None:
-        app: Any = self.app
-        session = RemoteSession(None, keymap=app.keymap)
-        screen = NetGameScreen(session, leave=self._leave)
+        settings = self.dealer.settings
+        session = RemoteSession(None, keymap=settings.keymap)
+        screen = NetGameScreen(session, self.dealer, leave=self._leave)
         try:
             # the default "Player 1" would clash with the host's: send only a chosen name
-            name = "" if app.names[0] in ("Player 1", "Player 2") else app.names[0]
+            first = settings.names[0]
+            name = "" if first in ("Player 1", "Player 2") else first
             guest = await Guest.connect(
                 host, port, code, watch=watch, name=name, on_message=screen.deliver
             )

@@ -28,6 +28,8 @@ from spit.play.keys import (
     rebind,
 )
 from spit.store.settings import Settings as UserSettings
+from spit.tui.dealer import AppSettings, SaveSettings, write_settings
+from spit.tui.messages import SettingsChanged
 from spit.tui.render import fit
 
 Keys = tuple[dict[str, str], dict[str, str]]
@@ -47,8 +49,12 @@ class KeysScreen(Screen[None]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, settings: AppSettings, save: SaveSettings) -> None:
         super().__init__()
+        #: the app's settings in force (read here; a save is told to the app)
+        self.settings = settings
+        #: writes the settings file
+        self.save = save
         #: (player, action) waiting for its new key, or None
         self.capturing: tuple[int, str] | None = None
         self.keys: Keys = ({}, {})
@@ -57,8 +63,8 @@ class KeysScreen(Screen[None]):
 
     @property
     def user(self) -> UserSettings:
-        """The app's settings (as last saved)."""
-        return self.app.user_settings  # type: ignore[attr-defined, no-any-return]
+        """The settings file's contents (as last saved)."""
+        return self.settings.user
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -177,10 +183,11 @@ class KeysScreen(Screen[None]):
     def action_save(self) -> None:
         """Write the keys to the settings file and use them from the next game."""
         user = self.user.with_changes(keys=(dict(self.keys[0]), dict(self.keys[1])))
-        path, problem = self.app.save_user_settings(user)  # type: ignore[attr-defined]
+        path, problem = write_settings(self.save, user)
         if path is None:
             self.say(f"Not saved: {problem}", error=True)
             return
+        self.post_message(SettingsChanged(user))
         self.saved_keys = (dict(self.keys[0]), dict(self.keys[1]))
         self.refresh_cells()
         if problem:

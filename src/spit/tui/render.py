@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rich.color import Color
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 
 from spit.engine.cards import SUIT, card_name
 
@@ -79,22 +79,30 @@ class Canvas:
                     self.styles[y][col] = style
 
     def to_text(self) -> Text:
-        """The grid as one Text, lines joined by newlines."""
-        out = Text(no_wrap=True, overflow="crop", end="")
+        """The grid as one Text, lines joined by newlines: one span per run of a style.
+
+        Built as one string and a list of spans (not appended run by run): this
+        runs on every played card.
+        """
+        lines: list[str] = []
+        spans: list[Span] = []
+        width = self.width
+        offset = 0
         for y in range(self.height):
-            if y:
-                out.append("\n")
-            run_style: Style | None = None
-            run: list[str] = []
-            for ch, style in zip(self.chars[y], self.styles[y], strict=True):
-                if style != run_style and run:
-                    out.append("".join(run), run_style)
-                    run = []
-                run_style = style
-                run.append(ch)
-            if run:
-                out.append("".join(run), run_style)
-        return out
+            styles = self.styles[y]
+            start = 0
+            run_style = styles[0] if width else None
+            for x in range(1, width):
+                style = styles[x]
+                if style is not run_style and style != run_style:
+                    if run_style is not None:
+                        spans.append(Span(offset + start, offset + x, run_style))
+                    start, run_style = x, style
+            if run_style is not None:
+                spans.append(Span(offset + start, offset + width, run_style))
+            lines.append("".join(self.chars[y]))
+            offset += width + 1  # the line and its newline
+        return Text("\n".join(lines), spans=spans, no_wrap=True, overflow="crop", end="")
 
 
 # ------------------------------------------------------------------ palettes

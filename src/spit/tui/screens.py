@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -20,23 +23,22 @@ from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import Phase, all_modes, mode_names
 from spit.engine.modes import get_mode
-from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, key_of_event
+from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, KeyMap, key_of_event
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
-from spit.store.replays import Replay
 from spit.store.resume import has_saved_games
 from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
-from spit.tui.dialogs import RoundScreen, SettingsScreen
-from spit.tui.library import ReplaysScreen, StatsScreen
-from spit.tui.markdown import page
-from spit.tui.saved import SavedGamesScreen
+from spit.tui.dealer import AppSettings, Dealer, SaveSettings
+from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
+    # loaded when first needed, not before the first board: replays (and the
+    # dialogs' and Markdown's widgets) cost start-up time a game may never use
     import argparse
 
-    from spit.tui.app import SpitApp
+    from spit.store.replays import Replay
 
 log = logging.getLogger("spit.tui")
 
@@ -67,11 +69,20 @@ class GameScreen(Screen[None]):
         Binding(COACH_KEY, "coach", "Coaching", show=False),
     ]
 
+    class Saved(Message):
+        """The background writer finished a save of this screen's game (posted from its thread)."""
+
     def __init__(
-        self, mode: str, opponents: dict[int, str] | None = None, resumed: Replay | None = None
+        self,
+        mode: str,
+        dealer: Dealer,
+        opponents: Mapping[int, str] | None = None,
+        resumed: Replay | None = None,
     ) -> None:
         super().__init__()
         self.mode = mode
+        #: deals the sessions, with the app's settings and clock
+        self.dealer = dealer
         #: computer levels by player number (empty: two people at the keyboard)
         self.opponents = dict(opponents or {})
         #: a saved match to carry on with (used by the first deal only)
@@ -82,11 +93,6 @@ class GameScreen(Screen[None]):
         self.error: str | None = None
         self._painted = -1  # the session version last painted
         self._coached = False  # the summary box has been filled for this game
-
-    @property
-    def spit_app(self) -> SpitApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="board"):
@@ -102,10 +108,11 @@ class GameScreen(Screen[None]):
 
     def new_game(self) -> None:
         """Deal a fresh game with the app's settings."""
-        app = self.spit_app
         try:
             resumed, self.resumed = self.resumed, None
-            self.session = app.make_session(self.mode, self.opponents, resumed=resumed)
+            self.session = self.dealer.deal(
+                self.mode, self.opponents, resumed=resumed, on_saved=self._saved
+            )
             if resumed is not None:  # play again deals a new game with the same players
                 self.opponents = dict(self.session.levels)
         except Exception as exc:  # a bad setting or a missing mode: say so, keep running
@@ -137,7 +144,17 @@ class GameScreen(Screen[None]):
 
     def now(self) -> float:
         """The game clock's time."""
-        return self.spit_app.clock()
+        return self.dealer.clock()
+
+    def _saved(self) -> None:
+        """Called on the writer's thread: repaint on the event loop."""
+        self.post_message(self.Saved())
+
+    def on_game_screen_saved(self, message: Saved) -> None:
+        """A save finished: show what the archiver says (the flash line)."""
+        if self.session is not None:
+            self.session.version += 1
+            self.run_tick()
 
     def on_key(self, event: events.Key) -> None:
         """Game keys become timestamped inputs; everything else goes to bindings."""
@@ -153,7 +170,7 @@ class GameScreen(Screen[None]):
             return
         try:
             now = self.now()
-            stamp = event.time if self.spit_app.use_event_time else now
+            stamp = event.time if self.dealer.real_time else now
             session.press(key, min(stamp, now), now)
         except Exception as exc:
             self.fail(exc)
@@ -192,6 +209,8 @@ class GameScreen(Screen[None]):
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""
+        from spit.tui.dialogs import RoundScreen
+
         session = self.session
         if session is None:
             return
@@ -213,8 +232,8 @@ class GameScreen(Screen[None]):
             return
         now = self.now() if now is None else now
         self._painted = session.version
-        app = self.spit_app
-        texts = board_texts(session, now, app.palette)
+        settings = self.dealer.settings
+        texts = board_texts(session, now, settings.palette)
         note = session.archive_message
         if note and session.flash is None and (session.game.over or "not saved" in note):
             failed = "not saved" in note
@@ -227,7 +246,7 @@ class GameScreen(Screen[None]):
         if self.error:
             texts["flash"] = Text(self.error, style="bold red", no_wrap=True, overflow="ellipsis")
         for region, text in texts.items():
-            shown = ascii_text(text) if app.ascii_only else text
+            shown = ascii_text(text) if settings.ascii_only else text
             self.query_one(f"#{region}", TextBox).set(shown)
 
     def schedule(self, now: float) -> None:
@@ -236,7 +255,7 @@ class GameScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
         session = self.session
-        if session is None or self._pauses or not self.spit_app.autotick:
+        if session is None or self._pauses or not self.dealer.real_time:
             return
         wake = session.next_wakeup(now)
         if wake is None:
@@ -283,8 +302,10 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         """Show keys and short rules; the game waits."""
         self._set_paused("help", True)
+        settings = self.dealer.settings
         self.app.push_screen(
-            HelpScreen(self.spit_app.keymap), lambda _: self._set_paused("help", False)
+            HelpScreen(settings.keymap, settings.ascii_only),
+            lambda _: self._set_paused("help", False),
         )
 
     def action_pause(self) -> None:
@@ -369,7 +390,7 @@ class GameScreen(Screen[None]):
     def action_again(self) -> None:
         """Play again once the game is over."""
         if self.session is None or self.session.game.phase is Phase.GAME_OVER:
-            self.spit_app.next_seed()
+            self.dealer.next_seed()
             self.new_game()
 
     # ------------------------------------------------------------------- sizes
@@ -394,6 +415,14 @@ class GameScreen(Screen[None]):
             )
         if small != ("size" in self._pauses):
             self._set_paused("size", small)
+
+
+def _markdown(text: str, ascii_only: bool) -> Widget:
+    """A Markdown page, in ASCII if ``ascii_only`` (its parser loads with the first
+    help or rules page)."""
+    from spit.tui.markdown import page
+
+    return page(text, ascii_only)
 
 
 def resumed_notice(session: Session) -> str:
@@ -444,15 +473,16 @@ class HelpScreen(ModalScreen[None]):
         Binding(PAUSE_KEY, "close", show=False),
     ]
 
-    def __init__(self, keymap: Any) -> None:
+    def __init__(self, keymap: KeyMap, ascii_only: bool = False) -> None:
         super().__init__()
         self.keymap = keymap
+        self.ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             with VerticalScroll(id="help-text"):
                 text = keys_text(self.keymap) + "\n\n" + SPIT_RULES
-                yield page(text, bool(getattr(self.app, "ascii_only", False)))
+                yield _markdown(text, self.ascii_only)
             yield Static("Esc or F1: back to the game (arrows scroll)", classes="hint")
 
     def on_mount(self) -> None:
@@ -468,13 +498,14 @@ class DocScreen(Screen[None]):
 
     BINDINGS = [Binding("escape", "back", "Back"), Binding("q", "back", show=False)]  # noqa: RUF012
 
-    def __init__(self, markdown: str) -> None:
+    def __init__(self, markdown: str, ascii_only: bool = False) -> None:
         super().__init__()
         self.markdown = markdown
+        self.ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="doc"):
-            yield page(self.markdown, bool(getattr(self.app, "ascii_only", False)))
+            yield _markdown(self.markdown, self.ascii_only)
         yield Static("Esc: back   arrows: scroll", classes="hint")
 
     def action_back(self) -> None:
@@ -534,14 +565,21 @@ The real-time card game for two people at one keyboard."""
 
 
 class TitleScreen(Screen[None]):
-    """The title menu."""
+    """The title menu: shows the ``settings`` in force; a game chosen is a ``PlayRequested``."""
 
     BINDINGS = [Binding("escape", "ask_quit", "Quit")]  # noqa: RUF012
 
+    def __init__(self, settings: AppSettings, save_settings: SaveSettings) -> None:
+        super().__init__()
+        #: the app's settings in force (read, never written, here)
+        self.settings = settings
+        #: writes the settings file (for the settings screens)
+        self.save_settings = save_settings
+
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
-            ascii_only = getattr(self.app, "ascii_only", False)
-            yield Static(ASCII_TITLE_ART if ascii_only else TITLE_ART, id="title-art")
+            art = ASCII_TITLE_ART if self.settings.ascii_only else TITLE_ART
+            yield Static(art, id="title-art")
             yield OptionList(*self.menu_options(), id="menu")
             yield Static("", id="title-settings")
             yield Static("", id="title-note")
@@ -565,7 +603,7 @@ class TitleScreen(Screen[None]):
         return options
 
     def on_screen_resume(self) -> None:
-        settings = self.app.settings  # type: ignore[attr-defined]
+        settings = self.settings.game
         variants = " ".join(settings.variants) or "none"
         deal = "long" if settings.long_deal else "standard"
         self.query_one("#title-settings", Static).update(
@@ -582,12 +620,14 @@ class TitleScreen(Screen[None]):
 
     def resume_game(self) -> None:
         """Pick an unfinished game to carry on with (or delete one)."""
+        from spit.tui.saved import SavedGamesScreen
+
         self.query_one("#title-note", Static).display = False
         self.app.push_screen(SavedGamesScreen(), self._resume_chosen)
 
     def _resume_chosen(self, replay: Replay | None) -> None:
         if replay is not None:
-            self.app.push_screen(GameScreen(replay.final.mode, resumed=replay))
+            self.post_message(PlayRequested(replay.final.mode, resumed=replay))
 
     def action_ask_quit(self) -> None:
         """Esc on the title: quit, after asking."""
@@ -599,12 +639,13 @@ class TitleScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""
         if choice in mode_names():
-            self.app.push_screen(GameScreen(choice))
+            self.post_message(PlayRequested(choice))
         elif choice.startswith("watch-"):
             self.choose_watch(choice.removeprefix("watch-"))
         elif choice.startswith("vs-"):
             mode = choice.removeprefix("vs-")
-            self.app.push_screen(LevelScreen(), lambda level: self._start_vs(mode, level))
+            level = self.settings.game.bot_level
+            self.app.push_screen(LevelScreen(level), lambda level: self._start_vs(mode, level))
         else:
             handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
             if handler is not None:
@@ -617,16 +658,17 @@ class TitleScreen(Screen[None]):
     def choose_watch(self, mode: str = "spit") -> None:
         """Two computer players of ``mode``: choose player 1's level, then player 2's."""
         note = WATCH_NOTE.format(game=get_mode(mode).title)
+        level = self.settings.game.bot_level
 
         def second(first: str | None) -> None:
             if first is None:
                 return
             self.app.push_screen(
-                LevelScreen(WATCH_HEADINGS[1], note),
+                LevelScreen(level, WATCH_HEADINGS[1], note),
                 lambda level: self._start_watch(mode, first, level),
             )
 
-        self.app.push_screen(LevelScreen(WATCH_HEADINGS[0], note), second)
+        self.app.push_screen(LevelScreen(level, WATCH_HEADINGS[0], note), second)
 
     def choose_host(self) -> None:
         """Host a game over the network (the host screen asks which game)."""
@@ -636,35 +678,37 @@ class TitleScreen(Screen[None]):
 
     def choose_join(self) -> None:
         """Join a game hosted elsewhere (the join screen asks for the line)."""
-        from spit.tui.netscreens import JoinScreen
-
-        self.app.push_screen(JoinScreen())
+        self.post_message(JoinRequested())
 
     def choose_stats(self) -> None:
         """The statistics, as ``spit stats`` shows them, with a person's charts."""
-        self.app.push_screen(StatsScreen())
+        from spit.tui.library import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.settings.names[0]))
 
     def choose_replays(self) -> None:
-        """The saved replays, to pick one to watch."""
+        """The saved replays, to pick one to watch (a ``ReplayRequested``)."""
+        from spit.tui.library import ReplaysScreen
+
         self.app.push_screen(ReplaysScreen())
 
     def choose_tutorial(self) -> None:
         """Short interactive lessons on the rules."""
-        from spit.tui.tutorial import TutorialScreen
-
-        self.app.push_screen(TutorialScreen())
+        self.post_message(PlayRequested("tutorial"))
 
     def choose_rules(self) -> None:
         """The rules."""
-        self.app.push_screen(DocScreen(SPIT_RULES))
+        self.app.push_screen(DocScreen(SPIT_RULES, self.settings.ascii_only))
 
     def choose_keys(self) -> None:
         """Both players' keys."""
-        self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
+        self.app.push_screen(DocScreen(keys_text(self.settings.keymap), self.settings.ascii_only))
 
     def choose_settings(self) -> None:
         """The settings editor."""
-        self.app.push_screen(SettingsScreen())
+        from spit.tui.dialogs import SettingsScreen
+
+        self.app.push_screen(SettingsScreen(self.settings, self.save_settings))
 
     def choose_quit(self) -> None:
         """Leave spit."""
@@ -673,21 +717,19 @@ class TitleScreen(Screen[None]):
     def _start_vs(self, mode: str, level: str | None) -> None:
         """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
         if level is not None:
-            self.app.push_screen(GameScreen(mode, {1: level}))
+            self.post_message(PlayRequested(mode, {1: level}))
 
     def _start_watch(self, mode: str, first: str, second: str | None) -> None:
         if second is not None:
-            self.app.push_screen(GameScreen(mode, {0: first, 1: second}))
+            self.post_message(PlayRequested(mode, {0: first, 1: second}))
 
     def _start_host(self, options: argparse.Namespace | None) -> None:
         """Host the game chosen in the host screen (None: cancelled)."""
-        from spit.tui.netscreens import HostScreen
-
         if options is not None:
-            self.app.push_screen(HostScreen(options))
+            self.post_message(HostRequested(options))
 
     def key_f1(self) -> None:
-        self.app.push_screen(DocScreen(keys_text(self.app.keymap)))  # type: ignore[attr-defined]
+        self.app.push_screen(DocScreen(keys_text(self.settings.keymap), self.settings.ascii_only))
 
 
 LEVEL_TEXTS = {
@@ -713,10 +755,13 @@ class LevelScreen(ModalScreen[str | None]):
 
     def __init__(
         self,
+        default: str = DEFAULT_LEVEL,
         heading: str = "[b]Against the computer[/b]: choose its level",
         note: str = "You are Player 1 (bottom).   Enter: start   Esc: back",
     ) -> None:
         super().__init__()
+        #: the level highlighted first (the settings' computer level)
+        self.default = default
         self.heading = heading
         self.note = note
 
@@ -730,7 +775,7 @@ class LevelScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)
-        default = getattr(self.app.settings, "bot_level", DEFAULT_LEVEL)  # type: ignore[attr-defined]
+        default = self.default
         levels.highlighted = LEVELS.index(default if default in LEVELS else DEFAULT_LEVEL)
         levels.focus()
 

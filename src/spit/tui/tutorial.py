@@ -24,7 +24,7 @@ from spit.play.tutorial import FINAL_GAME, LESSONS, Lesson, texts
 from spit.tui.widgets.board import TextBox, board_texts
 
 if TYPE_CHECKING:
-    from spit.tui.app import SpitApp
+    from spit.tui.dealer import Dealer
 
 REGIONS = (
     "topbar",
@@ -50,19 +50,16 @@ class TutorialScreen(Screen[None]):
         Binding("enter", "next", "Next lesson", show=False),
     ]
 
-    def __init__(self, first: int = 0) -> None:
+    def __init__(self, dealer: Dealer, first: int = 0) -> None:
         super().__init__()
+        #: the app's dealer: its keys, names and clock (and the final game's deal)
+        self.dealer = dealer
         self.index = first
         self.session: Session | None = None
         #: the lesson's right key has been pressed
         self.done = False
         #: what the last key press meant (and whether it was right)
         self.feedback = Text()
-
-    @property
-    def spit_app(self) -> SpitApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
 
     @property
     def lesson(self) -> Lesson:
@@ -81,9 +78,11 @@ class TutorialScreen(Screen[None]):
 
     def load(self) -> None:
         """Set up the current lesson's position."""
-        app = self.spit_app
+        settings = self.dealer.settings
         game = self.lesson.build()
-        self.session = Session(game, keymap=app.keymap, clock=app.clock, names=app.names)
+        self.session = Session(
+            game, keymap=settings.keymap, clock=self.dealer.clock, names=settings.names
+        )
         self.done = False
         self.feedback = Text()
         self.paint()
@@ -95,7 +94,7 @@ class TutorialScreen(Screen[None]):
             return
         keymap = session.keymap
         lesson = self.lesson
-        regions = board_texts(session, self.spit_app.clock())
+        regions = board_texts(session, self.dealer.clock())
         top = Text(no_wrap=True, overflow="ellipsis")
         top.append(f" TUTORIAL {self.index + 1}/{len(LESSONS)} ", "bold reverse")
         top.append(f"  {lesson.heading()}", "bold")
@@ -150,7 +149,7 @@ class TutorialScreen(Screen[None]):
         from spit.tui.screens import GameScreen
 
         mode, level = FINAL_GAME
-        self.app.switch_screen(GameScreen(mode, {1: level}))
+        self.app.switch_screen(GameScreen(mode, self.dealer, {1: level}))
 
     def action_leave(self) -> None:
         """Back to the title menu."""

@@ -28,13 +28,13 @@ from spit.engine.events import Event
 from spit.play.keys import KeyMap
 from spit.play.playback import Playback
 from spit.play.session import Session
-from spit.realtime.arbiter import Applied
-from spit.store.replays import Replay
+from spit.realtime.arbiter import Applied, Clock
+from spit.tui.dealer import AppSettings
 from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH, REGIONS
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
-    from spit.tui.app import SpitApp
+    from spit.store.replays import Replay
 
 log = logging.getLogger("spit.tui")
 
@@ -75,9 +75,22 @@ class ReplayScreen(Screen[None]):
         Binding("q", "leave", show=False),
     ]
 
-    def __init__(self, replay: Replay, leave_exits: bool = False) -> None:
+    def __init__(
+        self,
+        replay: Replay,
+        clock: Clock,
+        autotick: bool = True,
+        leave_exits: bool = False,
+        settings: AppSettings | None = None,
+    ) -> None:
+        """``clock``: the app's clock; ``autotick``: wake up for the next action (the
+        real clock; tests tick by hand); ``leave_exits``: Esc quits the app;
+        ``settings``: the app's settings (card colours, ASCII only)."""
         super().__init__()
+        self.settings = settings or AppSettings()
         self.replay = replay
+        self.clock = clock
+        self.autotick = autotick
         self.leave_exits = leave_exits
         self.playback = Playback(replay)
         self.session = self._session()
@@ -86,11 +99,6 @@ class ReplayScreen(Screen[None]):
         self.error: str | None = None
         self._size_paused = False
         self._paused_before = False
-
-    @property
-    def spit_app(self) -> SpitApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
 
     def _session(self) -> Session:
         """A session that only describes and draws the replayed game (its arbiter never runs)."""
@@ -104,7 +112,7 @@ class ReplayScreen(Screen[None]):
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
-        self._last = self.spit_app.clock()
+        self._last = self.clock()
         self.check_size()
         self.run_tick()
 
@@ -132,7 +140,7 @@ class ReplayScreen(Screen[None]):
         elif not small and self._size_paused:
             self._size_paused = False
             self.playback.paused = self._paused_before
-            self._last = self.spit_app.clock()
+            self._last = self.clock()
             self.run_tick()
 
     # ---------------------------------------------------------------- playing
@@ -140,7 +148,7 @@ class ReplayScreen(Screen[None]):
     def run_tick(self) -> None:
         """Play the actions now due, repaint, and wake up for the next one."""
         try:
-            now = self.spit_app.clock()
+            now = self.clock()
             last = now if self._last is None else self._last
             self._last = now
             self._show(self.playback.advance(now - last), now)
@@ -150,7 +158,7 @@ class ReplayScreen(Screen[None]):
             self.error = f"Internal error ({type(exc).__name__}: {exc}); Esc leaves"
             self.playback.paused = True
             with contextlib.suppress(Exception):
-                self.repaint(self.spit_app.clock())
+                self.repaint(self.clock())
 
     def _show(self, applied: list[tuple[Action, list[Event]]], now: float) -> None:
         for action, events_ in applied:
@@ -163,7 +171,7 @@ class ReplayScreen(Screen[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if not self.spit_app.autotick:
+        if not self.autotick:
             return
         waits = [w for w in (self.playback.wait(),) if w is not None]
         waits += [landed.until - now for landed in self.session.landed.values()]
@@ -182,8 +190,8 @@ class ReplayScreen(Screen[None]):
 
     def repaint(self, now: float) -> None:
         """Draw the board, with the viewer's own status and keys."""
-        app = self.spit_app
-        texts = board_texts(self.session, now, app.palette)
+        settings = self.settings
+        texts = board_texts(self.session, now, settings.palette)
         texts["status"] = Text(self.status_text(), style="bold yellow", no_wrap=True)
         footer = Text(no_wrap=True, overflow="ellipsis")
         for key, what in VIEWER_KEYS:
@@ -193,7 +201,7 @@ class ReplayScreen(Screen[None]):
         if self.error:
             texts["flash"] = Text(self.error, style="bold red")
         for region, text in texts.items():
-            shown = ascii_text(text) if app.ascii_only else text
+            shown = ascii_text(text) if settings.ascii_only else text
             self.query_one(f"#{region}", TextBox).set(shown)
 
     # ------------------------------------------------------------------- keys
@@ -223,7 +231,7 @@ class ReplayScreen(Screen[None]):
         self.run_tick()
 
     def _jumped(self, applied: list[tuple[Action, list[Event]]], news: str) -> None:
-        now = self.spit_app.clock()
+        now = self.clock()
         self._last = now
         self._show(applied, now)
         self.session.narrator.news = news
@@ -253,7 +261,7 @@ class ReplayScreen(Screen[None]):
         """Pause and apply just the next action."""
         self.run_tick()
         self.playback.paused = True
-        now = self.spit_app.clock()
+        now = self.clock()
         self._last = now
         self._show(self.playback.step(), now)
         self._schedule(now)
@@ -262,7 +270,7 @@ class ReplayScreen(Screen[None]):
         """Back to the deal."""
         self.playback.restart()
         self.session = self._session()
-        self._last = self.spit_app.clock()
+        self._last = self.clock()
         self.run_tick()
 
     def action_leave(self) -> None:

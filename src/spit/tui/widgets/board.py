@@ -8,6 +8,7 @@ nothing and one played card repaints a few lines.
 from __future__ import annotations
 
 from rich.text import Text
+from textual.strip import Strip
 from textual.widget import Widget
 
 from spit.engine import Phase
@@ -25,18 +26,27 @@ from spit.tui.render import (
     draw_slots,
     fit,
 )
+from spit.tui.widgets.strips import TextStrips
 
 
 class TextBox(Widget):
-    """A fixed block of text that repaints only when its content changes."""
+    """A fixed block of text that repaints only when its content changes.
+
+    Its lines are made once per text (``TextStrips``: each style converted
+    once, not on every repaint) and handed to Textual line by line.
+    """
 
     DEFAULT_CSS = """
     TextBox { height: 1; width: 100%; }
     """
+    ALLOW_SELECT = False  # a board, not a document
 
     def __init__(self, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._text = Text()
+        self._strips: list[Strip] | None = None
+        self._made_for: tuple[int, object] | None = None  # (width, base style) of _strips
+        self._converter: TextStrips | None = None
 
     def set(self, text: Text | str) -> bool:
         """Show ``text``; True if it differed from what was shown."""
@@ -45,6 +55,7 @@ class TextBox(Widget):
         if text == self._text and text.style == self._text.style:
             return False
         self._text = text
+        self._made_for = None
         self.refresh()
         return True
 
@@ -55,6 +66,25 @@ class TextBox(Widget):
 
     def render(self) -> Text:
         return self._text
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the text (Textual's own rendering for a text wider than the box)."""
+        width = self.size.width
+        base = self.visual_style
+        if self._made_for != (width, base):
+            converter = self._converter
+            if converter is None or converter.base is not base:
+                app = self.app
+                converter = TextStrips(base, app.console.get_style, app.ansi_theme)
+                self._converter = converter
+            self._strips = converter.strips(self._text, width)
+            self._made_for = (width, base)
+        strips = self._strips
+        if strips is None:
+            return super().render_line(y)
+        if 0 <= y < len(strips):
+            return strips[y]
+        return Strip.blank(width, base.rich_style)
 
 
 def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> Text:
@@ -121,26 +151,21 @@ def _centre(session: Session, palette: Palette = DEFAULT_PALETTE) -> Text:
     for j in (0, 1):
         pile = game.piles[j]
         landed = session.landed.get(j)
-        if side_piles:
-            label = f"{PILE_NAMES[j]} pile"
-            in_use = True
-        else:
-            label = f"{PILE_NAMES[j]} pile (P{j + 1})"
-            in_use = bool(game.pile_used[j])
+        label = f"{PILE_NAMES[j]} pile" if side_piles else f"{PILE_NAMES[j]} pile (P{j + 1})"
         piles.append(
             PileShow(
                 pile[-1] if pile else None,
                 len(pile),
                 label,
                 f"P{landed.player + 1}" if landed else None,
-                in_use,
-                face_down=side_piles and not pile and bool(game.centre),
+                game.pile_in_use(j),
+                face_down=not pile and game.centre_face_down(),
             )
         )
     sides = None
-    if side_piles:
-        side = game.side
-        sides = (SideShow(len(side[0])), SideShow(len(side[1])))
+    sizes = game.side_pile_sizes()
+    if sizes is not None:
+        sides = (SideShow(sizes[0]), SideShow(sizes[1]))
     return draw_centre((piles[0], piles[1]), sides, banner=_banner(session), palette=palette)
 
 

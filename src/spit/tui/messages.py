@@ -1,0 +1,61 @@
+"""What screens tell the app (Textual's "attributes down, messages up").
+
+Screens get the data they need in their constructor and never read or write
+the app's attributes; when they need the app to act, they post one of these,
+and it bubbles up to ``SpitApp``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from spit.store.replays import Replay
+    from spit.store.settings import Settings as UserSettings
+
+
+class PlayRequested(Message):
+    """Open a game of ``mode`` (with computer ``opponents``), or carry on a ``resumed`` match."""
+
+    def __init__(
+        self,
+        mode: str,
+        opponents: Mapping[int, str] | None = None,
+        resumed: Replay | None = None,
+    ) -> None:
+        super().__init__()
+        self.mode = mode
+        self.opponents = dict(opponents or {})
+        self.resumed = resumed
+
+
+class SettingsChanged(Message):
+    """The settings file was saved with ``user``: use it from the next game."""
+
+    def __init__(self, user: UserSettings) -> None:
+        super().__init__()
+        self.user = user
+
+
+class HostRequested(Message):
+    """Host a network game with these ``options`` (``spit host``'s)."""
+
+    def __init__(self, options: argparse.Namespace) -> None:
+        super().__init__()
+        self.options = options
+
+
+class JoinRequested(Message):
+    """Open the screen that joins a network game."""
+
+
+class ReplayRequested(Message):
+    """Watch ``replay`` in the replay viewer."""
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay

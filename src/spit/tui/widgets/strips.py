@@ -1,0 +1,125 @@
+"""Rich Text to screen lines (strips), as Textual would make them, with less work.
+
+Textual turns a widget's Rich ``Text`` into its own ``Content`` and then into
+``Strip`` lines on every repaint, converting every span's style each time.
+The board's boxes repaint on every played card, with the same handful of
+styles over and over; ``TextStrips`` converts each distinct style stack once
+and builds the lines directly. It gives the same segments (text and colours)
+as Textual for text whose lines fit the width; longer text returns None and
+the widget lets Textual do it (wrapping, ellipsis).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Callable
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from rich.terminal_theme import TerminalTheme
+from rich.text import Text
+from textual.strip import Strip
+from textual.style import Style
+
+#: a character's styles, outermost first; the text's own style comes first as ``_Base``
+StyleKey = tuple["str | RichStyle | _Base", ...]
+
+
+class _Base(tuple[str | RichStyle]):
+    """The text's own style: Textual reads a string one as its own (CSS) style, not Rich's."""
+
+
+def _parse_own(style: str) -> Style:
+    """A text's own string style as Textual reads it: its CSS syntax; nothing if it cannot."""
+    try:
+        return Style.parse(style)
+    except Exception:  # Textual drops what it cannot parse (e.g. Rich's "bright_red")
+        return Style.null()
+
+
+class TextStrips:
+    """Converts texts for one widget's base style (its colours), caching each style stack."""
+
+    def __init__(
+        self,
+        base: Style,
+        parse: Callable[[str], RichStyle],
+        ansi_theme: TerminalTheme | None,
+    ) -> None:
+        self.base = base
+        self.parse = parse
+        self.ansi_theme = ansi_theme
+        self._styles: dict[StyleKey, RichStyle] = {}
+
+    def style(self, stack: StyleKey) -> RichStyle:
+        """The Rich style Textual gives text under ``stack`` (outermost first)."""
+        done = self._styles.get(stack)
+        if done is None:
+            parts = [self.base]
+            for item in stack:
+                if isinstance(item, _Base):
+                    own = item[0]
+                    if isinstance(own, str):
+                        parts.append(_parse_own(own))
+                    else:
+                        parts.append(Style.from_rich_style(own, self.ansi_theme))
+                    continue
+                rich = self.parse(item) if isinstance(item, str) else item
+                parts.append(Style.from_rich_style(rich, self.ansi_theme))
+            done = self._styles[stack] = (self.base + Style.combine(parts)).rich_style
+        return done
+
+    def strips(self, text: Text, width: int) -> list[Strip] | None:
+        """The lines of ``text`` at ``width``; None if a line is wider (Textual wraps those)."""
+        plain = text.plain
+        lines = plain.split("\n")
+        if any(cell_len(line) > width for line in lines):
+            return None
+        # where the styles change: (offset, the styles from there on), by a sweep
+        # over the span ends (the text's own style first, then its spans in order)
+        size = len(plain)
+        spans = text.spans
+        base: StyleKey = (_Base((text.style,)),) if text.style else ()
+        events: list[tuple[int, int, bool]] = []
+        for index, span in enumerate(spans):
+            start, end = max(0, span.start), min(span.end, size)
+            if start < end:
+                events.append((start, index, True))
+                events.append((end, index, False))
+        events.sort(key=lambda event: event[0])
+        changes: list[tuple[int, StyleKey]] = [(0, base)]
+        active: list[int] = []
+        for offset, index, enter in events:
+            if enter:
+                insort(active, index)
+            else:
+                active.remove(index)
+            stack = base + tuple(spans[i].style for i in active)
+            if changes[-1][0] == offset:
+                changes.pop()
+            if not changes or changes[-1][1] != stack:
+                changes.append((offset, stack))
+        # each line, cut where the styles change
+        out: list[Strip] = []
+        offset = 0
+        k = 0
+        for line in lines:
+            end = offset + len(line)
+            if not line:  # one empty segment in the box's own style, as Textual has it
+                out.append(Strip([Segment("", self.style(()))], 0))
+                offset = end + 1
+                continue
+            while k + 1 < len(changes) and changes[k + 1][0] <= offset:
+                k += 1
+            segments: list[Segment] = []
+            pos = offset
+            while pos < end:
+                stop = min(changes[k + 1][0] if k + 1 < len(changes) else size, end)
+                segments.append(Segment(plain[pos:stop], self.style(changes[k][1])))
+                pos = stop
+                if k + 1 < len(changes) and changes[k + 1][0] <= pos:
+                    k += 1
+            out.append(Strip(segments, cell_len(line)))
+            offset = end + 1
+        return out
