@@ -24,6 +24,10 @@ class Strategy(Protocol):
     def watchful(self) -> bool:
         """True if a planned play is dropped as soon as the piles make it illegal."""
 
+    @property
+    def forgetful(self) -> bool:
+        """True if ``observe`` keeps nothing (the strategy has no memory)."""
+
     def observe(self, obs: Any) -> None:
         """Take in an observation without acting on it (memory; seeing it twice is harmless)."""
 
@@ -69,6 +73,15 @@ class Bot:
         if anticipation < 1:
             self._expected = self.strategy.follow_up(observation, action)
         return delay, action
+
+    @property
+    def skips_when_stuck(self) -> bool:
+        """True if a position without a legal action changes nothing for this bot.
+
+        ``plan`` then returns None without drawing from its generator, and a
+        forgetful strategy keeps nothing, so the arbiter need not show it one.
+        """
+        return self.strategy.forgetful
 
     @property
     def watchful(self) -> bool:

@@ -33,6 +33,9 @@ class StyledStrategy:
         """Whether a planned play is dropped as soon as the piles make it illegal."""
         return self.style.watchful
 
+    #: False for a strategy that remembers what it is shown (``observe`` does something)
+    forgetful: bool = True
+
     def observe(self, obs: Any) -> None:
         """Take in an observation the bot was shown (a strategy with memory keeps it)."""
 

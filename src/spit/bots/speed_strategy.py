@@ -52,6 +52,7 @@ class SpeedStrategy(StyledStrategy):
     def __init__(self, style: Style) -> None:
         super().__init__(style)
         self.memory: OpponentModel | None = OpponentModel() if style.card_memory else None
+        self.forgetful = self.memory is None
 
     def observe(self, obs: SpeedObservation) -> None:
         """Remember what ``obs`` shows (with ``card_memory``)."""

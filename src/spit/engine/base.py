@@ -224,6 +224,10 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Sorted legal actions of ``player`` (0, 1 or SYSTEM); None: both players."""
 
+    def has_legal_action(self, player: int) -> bool:
+        """True if ``player`` (0 or 1) has any legal action now (a mode may answer faster)."""
+        return bool(self.legal_actions(player))
+
     @abstractmethod
     def observation(self, player: int) -> ObservationT:
         """What ``player`` may know of the state (all a bot ever sees)."""

@@ -304,6 +304,27 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     # ------------------------------------------------------------ legal actions
 
+    def has_legal_action(self, player: int) -> bool:
+        """True if ``player`` has any legal action now (in play: without listing them)."""
+        if self.phase is not _PLAYING:
+            return bool(self.legal_actions(player))
+        piles = self.piles
+        used = self.pile_used
+        rows = self._rows
+        r0 = rows[piles[0][-1]] if used[0] else NO_CARD_FITS
+        r1 = rows[piles[1][-1]] if used[1] else NO_CARD_FITS
+        empty = tall = False
+        for s in self.stocks[player]:
+            if s:
+                c = s[-1]
+                if r0[c] or r1[c]:
+                    return True
+                if len(s) > 1:
+                    tall = True
+            else:
+                empty = True
+        return empty and tall
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
         phase = self.phase
         if phase is _PLAYING and (player == 0 or player == 1):

@@ -93,7 +93,13 @@ class LogEntry(tuple[float, Action]):
 
 
 class Agent(Protocol):
-    """A computer player: sees only its observation, answers with a delayed action."""
+    """A computer player: sees only its observation, answers with a delayed action.
+
+    An agent with ``skips_when_stuck = True`` promises that a position in
+    which its player has no legal action changes nothing for it (its plan
+    would be None, its ``keeps`` False, and it remembers nothing): the arbiter
+    then does not build it an observation for such a position.
+    """
 
     def plan(self, observation: Any, now: float) -> tuple[float, Action] | None:
         """Return (delay in seconds, action), or None to wait for the next change."""
@@ -159,6 +165,10 @@ class Arbiter:
         self._in_flight: dict[int, Input | None] = dict.fromkeys(self.agents)
         self._version = 0
         self._planned_version: dict[int, int] = dict.fromkeys(self.agents, -1)
+        #: agents that need not see a position in which they cannot act
+        self._skips: dict[int, bool] = {
+            p: bool(getattr(a, "skips_when_stuck", False)) for p, a in self.agents.items()
+        }
 
     # ------------------------------------------------------------------ input
 
@@ -373,30 +383,34 @@ class Arbiter:
     def _plan_agents(self, now: float) -> None:
         """Show each agent the position that changed at ``now``; it plans from then."""
         version = self._version  # planning changes no position
-        in_flight, planned = self._in_flight, self._planned_version
+        in_flight, planned, plans = self._in_flight, self._planned_version, self._plans
+        game = self.game
         for p, agent in self.agents.items():
             # An agent plans once per new position, and never while its last
             # action still waits in the queue (it has not seen that action land).
             if in_flight[p] is not None or planned[p] == version:
                 continue
-            pending = self._plans[p]
+            pending = plans[p]
             watcher = self._watchers.get(p)
             if pending is not None and (watcher is None or not watcher.watchful):
                 continue  # committed to its plan until the action lands or is refused
-            self._planned_version[p] = self._version
-            if self.game.over:
+            planned[p] = version
+            if game.over:
                 continue
-            observation = self.game.observation(p)
+            if self._skips[p] and not game.has_legal_action(p):
+                plans[p] = None  # a watchful agent's plan would not be kept
+                continue
+            observation = game.observation(p)
             if pending is not None and watcher is not None:
                 # A watchful agent sees the position change under its hand: if its
                 # planned action no longer fits, it drops it and thinks again now.
                 if watcher.keeps(observation, pending.action):
                     continue
-                self._plans[p] = None
+                plans[p] = None
             plan = agent.plan(observation, now)
             if plan is not None:
                 delay, action = plan
-                self._plans[p] = _Plan(now + max(0.0, delay), action)
+                plans[p] = _Plan(now + max(0.0, delay), action)
 
     def _release_plans(self, until: float) -> None:
         """Agents' plans due by ``until`` become inputs stamped at their planned time."""
