@@ -272,3 +272,52 @@ async def test_host_setup_asks_the_port_and_refuses_a_bad_one() -> None:
             await pilot.pause(0.1)
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_the_bot_or_save_choice_is_a_box_that_no_game_key_answers() -> None:
+    """After a drop times out, only Enter (computer plays) or Esc (save) decide."""
+    from tests.support import FakeClock
+
+    from spit.net import protocol as proto
+    from spit.net.match import Match
+    from spit.net.stamping import Stamper
+    from spit.net.view import RemoteSession
+    from spit.tui.confirm import ConfirmScreen
+
+    decided: list[str] = []
+    screens: list[NetGameScreen] = []
+
+    def board(dealer: Dealer) -> NetGameScreen:
+        screen = NetGameScreen(RemoteSession(lambda action, at: 1), dealer)
+        screen.decider = lambda what: decided.append(what) or None
+        screens.append(screen)
+        return screen
+
+    class ScreenLink:
+        def send(self, data: bytes) -> None:
+            screens[0].deliver(proto.decode(data, proto.HOST_TO_GUEST, proto.MAX_HOST_LINE))
+
+    class Gone:
+        def send(self, data: bytes) -> None:
+            pass
+
+    async def body() -> None:
+        app = SpitApp(opening=Opening(screen=board), deps=AppDependencies(record=False))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: bool(screens) and screens[0].is_mounted)
+            clock = FakeClock()
+            match = Match(new_game("spit", (), 8), clock=clock, window=0.05, rejoin_timeout=60)
+            match.attach(0, ScreenLink(), Stamper.local(), clock.now)
+            match.attach(1, Gone(), Stamper.local(), clock.now)
+            match.drop(1, clock.now)
+            clock.now += 61
+            match.tick(clock.now)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("b", "s", "q", "a", "1", "space")  # game keys and the rest
+            await pilot.pause(0.05)
+            assert isinstance(app.screen, ConfirmScreen) and decided == []
+            await pilot.press("enter")
+            await until(pilot, lambda: decided == ["bot"])
+            assert app.screen is screens[0]
+
+    await asyncio.wait_for(body(), LIMIT)

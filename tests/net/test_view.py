@@ -117,7 +117,7 @@ def test_a_drop_shows_the_rejoin_countdown_and_the_choice() -> None:
     assert "waiting 15 s" in view.status(clock.now)
     clock.now += 15
     match.tick(clock.now)
-    assert view.choice == 1 and "press B" in view.status(clock.now)
+    assert view.choice == 1 and "Enter lets the computer" in view.status(clock.now)
 
 
 def test_the_rejoin_countdown_asks_for_a_repaint_each_second() -> None:

@@ -433,8 +433,8 @@ class RemoteSession(Session):
         self.choice = msg["seat"]
         self._paused_until = None
         self.notice = (
-            f"{self.names[msg['seat']]} did not come back: press B to let the computer "
-            "play their seat, or S to save the match on the host"
+            f"{self.names[msg['seat']]} did not come back: Enter lets the computer "
+            "play their seat, Esc saves the match on the host"
         )
 
     def _on_over(self, msg: dict[str, Any], now: float) -> None:

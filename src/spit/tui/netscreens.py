@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -28,7 +27,6 @@ from spit.net.client import Guest, JoinError
 from spit.net.host import DEFAULT_PORT, Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
-from spit.play.keys import key_of_event
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.screens import GameScreen
 from spit.tui.widgets.board import TextBox
@@ -55,6 +53,8 @@ class NetGameScreen(GameScreen):
         self._gone = False
         #: sends the answer to "choose" (bot or save) to the host; None: cannot
         self.decider: Callable[[str], str | None] | None = None
+        #: the bot-or-save box is up
+        self._asking = False
         #: what happened to the replay the host sent (guests keep a copy)
         self.keep_replays = True
 
@@ -77,6 +77,8 @@ class NetGameScreen(GameScreen):
             return
         if self.showing:
             self.run_tick()
+            if self.remote.choice is not None:
+                self.ask_choice()
 
     def on_unmount(self) -> None:
         """The board is gone (left, or the app closed): messages no longer paint it."""
@@ -94,15 +96,31 @@ class NetGameScreen(GameScreen):
         if self.showing:
             self.run_tick()
 
-    def on_key(self, event: events.Key) -> None:
-        """B or S answer the host's question about a player who did not come back."""
-        key = key_of_event(event.key, event.character)
-        if self.remote.choice is not None and key in ("b", "s"):
-            event.stop()
-            event.prevent_default()
-            self.decide("bot" if key == "b" else "save")
+    def ask_choice(self) -> None:
+        """The host asks what to do about a player who did not come back.
+
+        A box answered with Enter or Esc, never a game key, so a player still
+        hammering their keys cannot choose by accident.
+        """
+        seat = self.remote.choice
+        if seat is None or self._asking:
             return
-        super().on_key(event)
+        self._asking = True
+
+        def answer(computer: bool | None) -> None:
+            self._asking = False
+            self.decide("bot" if computer else "save")
+
+        self.app.push_screen(
+            ConfirmScreen(
+                f"{self.remote.names[seat]} did not come back",
+                "The computer can play their seat from here on, or the match is "
+                "saved on the host to carry on later with 'spit resume'.",
+                "the computer plays",
+                "save the match",
+            ),
+            answer,
+        )
 
     def decide(self, what: str) -> None:
         """Send the choice (bot or save); the host answers with what follows."""
