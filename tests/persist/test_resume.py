@@ -16,6 +16,7 @@ from spit.engine import SpitConfig, SpitGame
 from spit.store import paths
 from spit.store.replays import PlayerInfo, new_meta, replay_data
 from spit.store.resume import (
+    SAVE_AFTER,
     SAVE_EVERY,
     GameKeeper,
     delete_saved_game,
@@ -116,8 +117,6 @@ def test_a_single_game_is_kept_too(playout):
     for action in ref.actions[:5]:
         game.apply(action)
     keeper = GameKeeper(META)
-    assert keeper.update(game, times[:5]) is None
-    assert saved_files() == []  # too few actions for an automatic save
     assert keeper.save(game, times[:5]) is None  # leaving: saved at once
     (entry,) = list_saved_games()
     assert entry.replay.final.fingerprint() == game.fingerprint()
@@ -269,3 +268,22 @@ def test_p7_speed_match_and_v4_are_matches_and_single_games_are_not():
     assert SpeedGame(SpeedConfig(target_score=20), seed=1).is_match
     assert not SpeedGame(SpeedConfig(), seed=1).is_match
     assert SpitGame(V4, seed=1).is_match and not SpitGame(SpitConfig(), seed=1).is_match
+
+
+def test_a_game_is_saved_after_its_first_action_and_then_every_few_seconds():
+    """A crash (kill -9) loses at most SAVE_AFTER seconds of play, however few actions."""
+    game = SpitGame(SpitConfig(), seed=4)
+    keeper = GameKeeper(META)
+    times: list[float] = []
+
+    def act(at: float) -> int:
+        game.apply(game.legal_actions(0)[0] if game.legal_actions(0) else game.legal_actions(1)[0])
+        times.append(at)
+        assert keeper.update(game, times) is None
+        (entry,) = list_saved_games()
+        return len(entry.replay.timed)
+
+    assert act(0.4) == 1  # the first action is saved at once
+    assert act(0.9) == 1  # half a second later: not yet
+    assert act(0.4 + SAVE_AFTER - 0.1) == 1
+    assert act(0.4 + SAVE_AFTER + 0.1) == 4  # SAVE_AFTER seconds went by: saved

@@ -3,7 +3,8 @@
 A game in progress (a single game or a V4 / P7 match) is written to its own
 file in the ``saved/`` folder of the data directory, atomically, in the
 replay format (config, seed, cards, actions with times, players): after
-every round, every ``SAVE_EVERY`` actions, and whenever the players leave or
+every round, every ``SAVE_EVERY`` actions or ``SAVE_AFTER`` seconds, and whenever
+the players leave or
 quit (or the terminal closes). The engine is deterministic, so loading the
 file replays the actions and gives the very position that was saved. The
 file is removed when the game ends. Starting a new game never touches
@@ -47,6 +48,8 @@ __all__ = [
 
 #: A game in progress is saved again once this many actions were made since the last save.
 SAVE_EVERY = 20
+#: ... or when this many seconds of play went by since the last save (or none yet)
+SAVE_AFTER = 5.0
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
 
@@ -232,8 +235,9 @@ class GameKeeper:
     Call ``update(game, session_times)`` after every tick that applied an
     action; ``session_times`` are this session's action times in seconds
     (``replays.times_from_log(arbiter.log, arbiter.start_time)``). It saves
-    when a new round is dealt or ``SAVE_EVERY`` actions were made since the
-    last save, and removes the file when the game is over. ``save`` saves at
+    after the first action, when a new round is dealt, when ``SAVE_EVERY``
+    actions were made or ``SAVE_AFTER`` seconds of play went by since the
+    last save (so a crash loses at most a few seconds), and removes the file when the game is over. ``save`` saves at
     once (leaving, quitting, a signal). When a resumed game goes on, the
     earlier times come first and this session's follow after the last of them.
     """
@@ -254,6 +258,8 @@ class GameKeeper:
         self.directory = directory
         self.saved_round = saved_round
         self.saved_actions = len(self.prior_times)
+        #: this session's time of the newest action saved (None: nothing saved yet)
+        self.saved_at: float | None = None
         #: the last save error, for the UI to show (None when all is well)
         self.problem: str | None = None
 
@@ -299,6 +305,9 @@ class GameKeeper:
             return self._clear_job
         due = game.round_no > self.saved_round
         due = due or len(game.actions) - self.saved_actions >= SAVE_EVERY
+        if not due and len(game.actions) > self.saved_actions:
+            newest = session_times[-1] if session_times else 0.0
+            due = self.saved_at is None or newest - self.saved_at >= SAVE_AFTER
         if not due:
             return None
         return self.snapshot(game, session_times)
@@ -314,6 +323,7 @@ class GameKeeper:
             return None
         last = (self.saved_round, self.saved_actions)
         self.saved_round, self.saved_actions = game.round_no, len(game.actions)
+        self.saved_at = session_times[-1] if session_times else 0.0
         first = self.path is None
         try:
             if self.path is None:
