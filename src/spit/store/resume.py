@@ -237,9 +237,10 @@ class GameKeeper:
     (``replays.times_from_log(arbiter.log, arbiter.start_time)``). It saves
     after the first action, when a new round is dealt, when ``SAVE_EVERY``
     actions were made or ``SAVE_AFTER`` seconds of play went by since the
-    last save (so a crash loses at most a few seconds), and removes the file when the game is over. ``save`` saves at
-    once (leaving, quitting, a signal). When a resumed game goes on, the
-    earlier times come first and this session's follow after the last of them.
+    last save (so a crash loses at most a few seconds), and removes the file
+    when the game is over. ``save`` saves at once (leaving, quitting, a
+    signal). When a resumed game goes on, the earlier times come first and
+    this session's follow after the last of them.
     """
 
     def __init__(

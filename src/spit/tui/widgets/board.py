@@ -7,6 +7,7 @@ nothing and one played card repaints a few lines.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
@@ -77,7 +78,7 @@ class TextBox(Widget):
                 app = self.app
                 converter = TextStrips(base, app.console.get_style, app.ansi_theme)
                 self._converter = converter
-            self._strips = converter.strips(self._text, width)
+            self._strips = converter.strips(fitted(self._text, width), width)
             self._made_for = (width, base)
         strips = self._strips
         if strips is None:
@@ -85,6 +86,18 @@ class TextBox(Widget):
         if 0 <= y < len(strips):
             return strips[y]
         return Strip.blank(width, base.rich_style)
+
+
+def fitted(text: Text, width: int) -> Text:
+    """``text`` with every line wider than ``width`` cut to end in "…" (never cut bare)."""
+    if width <= 0 or all(cell_len(line) <= width for line in text.plain.split("\n")):
+        return text
+    lines = text.split("\n", allow_blank=True)
+    for line in lines:
+        line.truncate(width, overflow="ellipsis")
+    out = Text("\n").join(lines)
+    out.style = text.style
+    return out
 
 
 def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> Text:
