@@ -32,15 +32,21 @@ async def until(pilot, test: Callable[[], bool], timeout: float = 5.0) -> None:
     await asyncio.wait_for(wait(), timeout)
 
 
+def hosting_app(mode: str) -> tuple[SpitApp, list[HostScreen]]:
+    """An app that opens on the host screen for ``mode`` (any free port); the screen
+    is in the list once the app has made it."""
+    screens: list[HostScreen] = []
+
+    def host_screen(dealer: Dealer) -> HostScreen:
+        screens.append(HostScreen(host_options(mode, port=0), dealer))
+        return screens[0]
+
+    return SpitApp(opening=Opening(screen=host_screen), deps=AppDependencies(record=False)), screens
+
+
 async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
     async def body() -> None:
-        screens: list[HostScreen] = []
-
-        def host_screen(dealer: Dealer) -> HostScreen:
-            screens.append(HostScreen(host_options("speed", port=0), dealer))
-            return screens[0]
-
-        app = SpitApp(opening=Opening(screen=host_screen), deps=AppDependencies(record=False))
+        app, screens = hosting_app("speed")
         async with app.run_test(size=SIZE) as pilot:
             (screen,) = screens
             await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
@@ -81,13 +87,7 @@ async def test_quitting_the_host_mid_game_does_not_say_the_game_is_over() -> Non
     """ctrl+q (or a signal) closes the hosting app: the guest hears the host left."""
 
     async def body() -> None:
-        screens: list[HostScreen] = []
-
-        def host_screen(dealer: Dealer) -> HostScreen:
-            screens.append(HostScreen(host_options("spit", port=0), dealer))
-            return screens[0]
-
-        app = SpitApp(opening=Opening(screen=host_screen), deps=AppDependencies(record=False))
+        app, screens = hosting_app("spit")
         async with app.run_test(size=SIZE) as pilot:
             (screen,) = screens
             await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
