@@ -61,7 +61,7 @@ def test_coach_prints_the_last_game_and_json(capsys: pytest.CaptureFixture[str])
     assert last_replay() == replay_dir() / "g4.json"
     assert main(["coach"]) == 0
     out = capsys.readouterr().out
-    assert "bot (easy):" in out and "plays like easy" in out
+    assert "Computer (easy):" in out and "plays like easy" in out
     assert "reaction: median" in out and "missed chances:" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert main(["coach", str(replay_dir() / "g4.json"), "--json"]) == 0

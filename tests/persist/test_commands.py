@@ -40,7 +40,7 @@ def test_stats_tables_and_json(capsys):
     assert main(["stats"]) == 0
     out = capsys.readouterr().out
     assert "Players" in out and "Ann" in out and "Computer opponents" in out and "hard" in out
-    assert "Fastest win: bot (hard) beat Ann in 0:50" in out
+    assert "Fastest win: Computer (hard) beat Ann in 0:50" in out
     assert main(["stats", "--json"]) == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     (ann,) = data["players"]
@@ -114,7 +114,7 @@ def test_resume_lists_several_games_and_picks_one_by_number_or_id(capsys):
     assert lines[2].split()[:4] == ["1", "b-speed", "Speed", "-"]
     assert "Ann vs Bob" in lines[2]
     assert lines[3].split()[:5] == ["2", "a-spit", "Spit", "V1", "V4"]
-    assert "Ann vs bot (hard)" in lines[3] and "0-0" in lines[3]
+    assert "Ann vs Computer (hard)" in lines[3] and "0-0" in lines[3]
     assert lines[4].split()[:2] == ["3", "c-bad"] and "unreadable: not valid JSON" in lines[4]
     assert launched == []
     assert run("resume", "2") == 0 and launched[-1].final.fingerprint() == spit.fingerprint()
@@ -142,4 +142,4 @@ def test_sim_save_replays_writes_verifiable_replays(tmp_path, capsys):
     assert main(["replay", "--verify", *map(str, files)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 4 and all(line.startswith("ok") for line in lines)
-    assert sum("bot (easy) vs bot (hard)" in line for line in lines) == 2
+    assert sum("Computer (easy) vs Computer (hard)" in line for line in lines) == 2

@@ -90,7 +90,7 @@ def test_fastest_win_overall_names_the_winner():
     results = [result(ANN, HARD, 1, duration=20.0, when=at(1)), result(ANN, BOB, 0, 40.0)]
     fastest = compute_stats(results).fastest_win
     assert fastest is not None
-    assert fastest["winner"] == "bot (hard)" and fastest["seconds"] == 20.0
+    assert fastest["winner"] == "Computer (hard)" and fastest["seconds"] == 20.0
 
 
 def test_save_finished_game_records_result_and_replay(playout):

@@ -246,5 +246,5 @@ def test_a_long_bad_name_is_cut_with_an_ellipsis(saved, tmp_path, field):
 def test_a_label_never_carries_control_characters():
     """Printed by spit resume --list, stats or coach, they would be terminal escapes."""
     assert PlayerInfo("a\x07b\x1b[31mc").label == "a?b?[31mc"
-    assert PlayerInfo("x", bot="me:\x1bZ").label == "bot (me:?Z)"
+    assert PlayerInfo("x", bot="me:\x1bZ").label == "Computer (me:?Z)"
     assert PlayerInfo("Ann [b]").label == "Ann [b]"

@@ -122,7 +122,7 @@ def test_a_single_game_is_kept_too(playout):
     assert entry.replay.final.fingerprint() == game.fingerprint()
     columns = entry.columns()
     assert columns["mode"] == "Spit" and columns["round"] == "1" and columns["score"] == "-"
-    assert columns["players"] == "Ann vs bot (easy)"
+    assert columns["players"] == "Ann vs Computer (easy)"
 
 
 def test_a_new_game_never_overwrites_an_unfinished_one():

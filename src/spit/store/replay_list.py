@@ -22,7 +22,7 @@ class SavedReplay:
     path: Path
     date: str  #: "2025-01-31 18:05"
     mode: str  #: "spit", "speed", or "" when unknown
-    players: str  #: "Ann vs bot (hard)", or "" when unknown
+    players: str  #: "Ann vs Computer (hard)", or "" when unknown
     result: str  #: "Ann won", "draw", or "result not recorded"
 
 

@@ -49,12 +49,12 @@ class PlayerInfo:
 
     @property
     def label(self) -> str:
-        """How to show this player: the name, or e.g. ``bot (hard)``.
+        """How to show this player: the name, or e.g. ``Computer (hard)`` (as on the board).
 
         Control characters (from an edited file or ``--vs me:NAME``) show as
         ``?``: printed to a terminal they would be escape sequences.
         """
-        text = self.name if self.bot is None else f"bot ({self.bot})"
+        text = self.name if self.bot is None else f"Computer ({self.bot})"
         return "".join("?" if unicodedata.category(c) == "Cc" else c for c in text)
 
     def to_json(self) -> dict[str, Any]:
