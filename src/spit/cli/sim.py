@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,14 +37,25 @@ def _seat(text: str) -> Seat:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _games(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--games needs a whole number, got {text!r}") from None
-    if not 1 <= value <= MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"--games must be 1..{MAX_GAMES}, got {value}")
-    return value
+def _count(option: str, high: int) -> Callable[[str], int]:
+    """An argparse type for ``option``: a whole number from 1 to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{option} needs a whole number, got {text!r}"
+            ) from None
+        if not 1 <= value <= high:
+            raise argparse.ArgumentTypeError(f"{option} must be 1..{high}, got {value}")
+        return value
+
+    return parse
+
+
+_games = _count("--games", MAX_GAMES)
+_jobs = _count("--jobs", MAX_JOBS)
 
 
 def _seed(text: str) -> int:
@@ -53,16 +65,6 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"--seed needs a whole number, got {text!r}") from None
     if not 0 <= value < 2**63:
         raise argparse.ArgumentTypeError("--seed must be from 0 to 2**63-1")
-    return value
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs needs a whole number, got {text!r}") from None
-    if not 1 <= value <= MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"--jobs must be 1..{MAX_JOBS}, got {value}")
     return value
 
 

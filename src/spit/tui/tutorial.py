@@ -21,23 +21,12 @@ from textual.widgets import Static
 from spit.play.keys import key_of_event
 from spit.play.session import Session
 from spit.play.tutorial import FINAL_GAME, LESSONS, Lesson, texts
+from spit.tui.screens import REGIONS
 from spit.tui.widgets.board import TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.dealer import Dealer
 
-REGIONS = (
-    "topbar",
-    "p2-info",
-    "p2-cards",
-    "centre",
-    "p1-cards",
-    "p1-info",
-    "status",
-    "news",
-    "flash",
-    "footer",
-)
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
 
