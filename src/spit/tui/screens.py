@@ -93,11 +93,15 @@ class GameScreen(Screen[None]):
         self.error: str | None = None
         self._painted = -1  # the session version last painted
         self._coached = False  # the summary box has been filled for this game
+        self._wake_at: float | None = None  # when ``_timer`` fires
+        #: the board's boxes by region (looked up once, not on every key)
+        self._boxes: dict[str, TextBox] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="board"):
             for region in REGIONS:
-                yield TextBox(id=region)
+                box = self._boxes[region] = TextBox(id=region)
+                yield box
         yield Static(id="too-small")
         yield CoachBox(id="coach")
 
@@ -245,23 +249,35 @@ class GameScreen(Screen[None]):
             )
         if self.error:
             texts["flash"] = Text(self.error, style="bold red", no_wrap=True, overflow="ellipsis")
+        boxes = self._boxes
         for region, text in texts.items():
-            shown = ascii_text(text) if settings.ascii_only else text
-            self.query_one(f"#{region}", TextBox).set(shown)
+            boxes[region].set(ascii_text(text) if settings.ascii_only else text)
 
     def schedule(self, now: float) -> None:
-        """Wake up when the session next has something to do (only with the real clock)."""
+        """Wake up when the session next has something to do (only with the real clock).
+
+        The timer already set stays when the wake-up has not moved (most keys).
+        """
+        session = self.session
+        wake = None
+        if session is not None and not self._pauses and self.dealer.real_time:
+            wake = session.next_wakeup(now)
+        if wake is not None and wake == self._wake_at and self._timer is not None:
+            return
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        session = self.session
-        if session is None or self._pauses or not self.dealer.real_time:
-            return
-        wake = session.next_wakeup(now)
+        self._wake_at = wake
         if wake is None:
             return
         # A deadline already due is handled now; never spin faster than 200 Hz.
-        self._timer = self.set_timer(max(0.005, wake - now), self.run_tick)
+        self._timer = self.set_timer(max(0.005, wake - now), self._wake)
+
+    def _wake(self) -> None:
+        """The wake-up timer fired: it is spent; tick (which sets the next one)."""
+        self._timer = None
+        self._wake_at = None
+        self.run_tick()
 
     def fail(self, exc: BaseException) -> None:
         """Something broke: keep the board, pause, and say so (never a traceback)."""

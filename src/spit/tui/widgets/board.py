@@ -1,14 +1,18 @@
 """The board's widgets and how a game's state becomes their text.
 
 ``BoardTexts`` reads a session and gives the text of every region; ``TextBox``
-shows a text and repaints only when that text changed, so an idle board costs
+shows a text and repaints only the lines that changed, so an idle board costs
 nothing and one played card repaints a few lines.
 """
 
 from __future__ import annotations
 
+from typing import Self
+
 from rich.cells import cell_len
 from rich.text import Text
+from textual.filter import LineFilter
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -31,10 +35,15 @@ from spit.tui.widgets.strips import TextStrips
 
 
 class TextBox(Widget):
-    """A fixed block of text that repaints only when its content changes.
+    """A fixed block of text that repaints only the lines that change.
 
     Its lines are made once per text (``TextStrips``: each style converted
-    once, not on every repaint) and handed to Textual line by line.
+    once, not on every repaint) and handed to Textual line by line. A new
+    text is compared with the old one line by line and only the lines that
+    differ are marked for repainting; and while nothing is marked, the box
+    hands the compositor the lines it painted last (``render_lines``) instead
+    of having Textual go over its styles again (the compositor asks every
+    box of the board for its lines whenever any of them changed).
     """
 
     DEFAULT_CSS = """
@@ -48,16 +57,32 @@ class TextBox(Widget):
         self._strips: list[Strip] | None = None
         self._made_for: tuple[int, object] | None = None  # (width, base style) of _strips
         self._converter: TextStrips | None = None
+        #: the lines last handed to the compositor, and what they were asked for with
+        self._painted: tuple[tuple[Region, Size, tuple[LineFilter, ...]], list[Strip]] | None
+        self._painted = None
 
     def set(self, text: Text | str) -> bool:
         """Show ``text``; True if it differed from what was shown."""
         if isinstance(text, str):
             text = Text(text, no_wrap=True, overflow="ellipsis")
-        if text == self._text and text.style == self._text.style:
+        shown = self._text
+        if text is shown or (text == shown and text.style == shown.style):
             return False
         self._text = text
+        made, old = self._made_for, self._strips
         self._made_for = None
-        self.refresh()
+        if made is None or old is None:
+            self.refresh()
+            return True
+        new = self._make_strips()
+        if self._made_for != made or new is None or len(new) != len(old):
+            self.refresh()
+            return True
+        # only the lines that differ are painted again
+        width = self.size.width
+        changed = [y for y, (was, now) in enumerate(zip(old, new, strict=True)) if was != now]
+        if changed:
+            self.refresh(*(Region(0, y, width, 1) for y in changed))
         return True
 
     @property
@@ -68,8 +93,8 @@ class TextBox(Widget):
     def render(self) -> Text:
         return self._text
 
-    def render_line(self, y: int) -> Strip:
-        """Line ``y`` of the text (Textual's own rendering for a text wider than the box)."""
+    def _make_strips(self) -> list[Strip] | None:
+        """The text's lines at the box's width and style (kept until either changes)."""
         width = self.size.width
         base = self.visual_style
         if self._made_for != (width, base):
@@ -80,12 +105,38 @@ class TextBox(Widget):
                 self._converter = converter
             self._strips = converter.strips(fitted(self._text, width), width)
             self._made_for = (width, base)
-        strips = self._strips
+        return self._strips
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the text (Textual's own rendering for a text wider than the box)."""
+        strips = self._make_strips()
         if strips is None:
             return super().render_line(y)
         if 0 <= y < len(strips):
             return strips[y]
-        return Strip.blank(width, base.rich_style)
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``: those painted last, if nothing was marked since."""
+        key = (crop, self.size, tuple(self.get_line_filters()))
+        painted = self._painted
+        if painted is not None and painted[0] == key:
+            return painted[1]
+        lines = super().render_lines(crop)
+        self._painted = (key, lines)
+        return lines
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        """Textual's ``refresh``; anything marked for repainting is painted anew."""
+        if repaint or recompose:
+            self._painted = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 def fitted(text: Text, width: int) -> Text:

@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from rich.terminal_theme import TerminalTheme
-from rich.text import Text
+from rich.text import Span, Text
 from textual.strip import Strip
 from textual.style import Style
 
@@ -76,50 +76,78 @@ class TextStrips:
         lines = plain.split("\n")
         if any(cell_len(line) > width for line in lines):
             return None
-        # where the styles change: (offset, the styles from there on), by a sweep
-        # over the span ends (the text's own style first, then its spans in order)
+        # where the styles change: (offset, the styles from there on)
         size = len(plain)
-        spans = text.spans
         base: StyleKey = (_Base((text.style,)),) if text.style else ()
-        events: list[tuple[int, int, bool]] = []
-        for index, span in enumerate(spans):
-            start, end = max(0, span.start), min(span.end, size)
-            if start < end:
-                events.append((start, index, True))
-                events.append((end, index, False))
-        events.sort(key=lambda event: event[0])
-        changes: list[tuple[int, StyleKey]] = [(0, base)]
-        active: list[int] = []
-        for offset, index, enter in events:
-            if enter:
-                insort(active, index)
-            else:
-                active.remove(index)
-            stack = base + tuple(spans[i].style for i in active)
-            if changes[-1][0] == offset:
-                changes.pop()
-            if not changes or changes[-1][1] != stack:
-                changes.append((offset, stack))
+        changes = _changes(text.spans, size, base)
         # each line, cut where the styles change
+        style = self.style
+        styles = [style(stack) for _, stack in changes]
+        starts = [start for start, _ in changes]
+        starts.append(size + 1)  # past the end: every line ends before it
         out: list[Strip] = []
         offset = 0
         k = 0
         for line in lines:
             end = offset + len(line)
             if not line:  # one empty segment in the box's own style, as Textual has it
-                out.append(Strip([Segment("", self.style(()))], 0))
+                out.append(Strip([Segment("", style(()))], 0))
                 offset = end + 1
                 continue
-            while k + 1 < len(changes) and changes[k + 1][0] <= offset:
+            while starts[k + 1] <= offset:
                 k += 1
             segments: list[Segment] = []
             pos = offset
-            while pos < end:
-                stop = min(changes[k + 1][0] if k + 1 < len(changes) else size, end)
-                segments.append(Segment(plain[pos:stop], self.style(changes[k][1])))
+            while (stop := starts[k + 1]) < end:
+                segments.append(Segment(plain[pos:stop], styles[k]))
                 pos = stop
-                if k + 1 < len(changes) and changes[k + 1][0] <= pos:
-                    k += 1
+                k += 1
+            segments.append(Segment(plain[pos:end], styles[k]))
             out.append(Strip(segments, cell_len(line)))
             offset = end + 1
         return out
+
+
+def _changes(spans: list[Span], size: int, base: StyleKey) -> list[tuple[int, StyleKey]]:
+    """Where the styles change in a text: (offset, the styles from there on), in order.
+
+    Spans that follow one another without overlapping (as the board's
+    drawings make them) are read in one pass; others by a sweep over the span
+    ends (the text's own style first, then its spans in order).
+    """
+    changes: list[tuple[int, StyleKey]] = [(0, base)]
+
+    def change(offset: int, stack: StyleKey) -> None:
+        if changes and changes[-1][0] == offset:
+            changes.pop()
+        if not changes or changes[-1][1] != stack:
+            changes.append((offset, stack))
+
+    end = 0
+    for span in spans:
+        if span.start < end:
+            break  # overlapping: sweep
+        if span.start < span.end:
+            end = span.end
+    else:
+        for span in spans:
+            start, stop = max(0, span.start), min(span.end, size)
+            if start < stop:
+                change(start, (*base, span.style))
+                change(stop, base)
+        return changes
+    events: list[tuple[int, int, bool]] = []
+    for index, span in enumerate(spans):
+        start, stop = max(0, span.start), min(span.end, size)
+        if start < stop:
+            events.append((start, index, True))
+            events.append((stop, index, False))
+    events.sort(key=lambda event: event[0])
+    active: list[int] = []
+    for offset, index, enter in events:
+        if enter:
+            insort(active, index)
+        else:
+            active.remove(index)
+        change(offset, base + tuple(spans[i].style for i in active))
+    return changes

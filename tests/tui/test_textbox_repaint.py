@@ -1,0 +1,161 @@
+"""A board box repaints only the lines that changed, and never shows stale lines.
+
+``TextBox`` marks only the changed lines of a new text for repainting and hands
+the compositor the lines it painted last while nothing is marked: these tests
+check both halves, and that a theme, a size or a game never leaves old lines up.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from rich.text import Text
+from tests.support import FakeClock
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+from tui_helpers import make_app, playable, screen_of
+
+from spit.tui.screens import REGIONS
+from spit.tui.widgets.board import TextBox
+
+FIVE = "\n".join(f"line {n}" for n in range(5))
+
+
+class Recording(TextBox):
+    """A box that notes what it was asked to repaint: None for the whole box."""
+
+    def __init__(self) -> None:
+        super().__init__(id="box")
+        self.marked: list[Region | None] = []
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if repaint:
+            self.marked.extend(regions or [None])
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+class OneBox(App[None]):
+    CSS = "TextBox { height: 5; width: 30; }"
+
+    def compose(self) -> ComposeResult:
+        yield Recording()
+
+
+def texts(lines: list[Strip]) -> list[str]:
+    return [line.text.rstrip() for line in lines]
+
+
+def fresh_lines(box: TextBox) -> list[Strip]:
+    """What Textual's own ``render_lines`` paints for the box now (not the box's kept lines)."""
+    return Widget.render_lines(box, box.size.region)
+
+
+async def test_a_changed_line_alone_is_marked_and_every_line_shows_the_new_text() -> None:
+    app = OneBox()
+    async with app.run_test(size=(40, 8)) as pilot:
+        box = app.query_one(Recording)
+        box.set(Text(FIVE, style="bold"))
+        await pilot.pause()
+        painted = box.render_lines(box.size.region)
+        assert texts(painted) == FIVE.splitlines()
+        box.marked.clear()
+        changed = FIVE.replace("line 2", "line two")
+        assert box.set(Text(changed, style="bold"))
+        assert box.marked == [Region(0, 2, box.size.width, 1)]
+        await pilot.pause()
+        shown = box.render_lines(box.size.region)
+        assert texts(shown) == changed.splitlines()
+        assert [a == b for a, b in zip(painted, shown, strict=True)] == [
+            True,
+            True,
+            False,
+            True,
+            True,
+        ]
+
+
+async def test_the_same_text_again_marks_nothing_and_a_new_style_marks_its_lines() -> None:
+    app = OneBox()
+    async with app.run_test(size=(40, 8)) as pilot:
+        box = app.query_one(Recording)
+        box.set(Text(FIVE))
+        await pilot.pause()
+        box.marked.clear()
+        assert not box.set(Text(FIVE))
+        assert box.marked == []
+        restyled = Text(FIVE)
+        restyled.stylize("red", 7, 13)  # all of "line 1" (the newline before it is offset 6)
+        assert box.set(restyled)
+        assert box.marked == [Region(0, 1, box.size.width, 1)]
+        await pilot.pause()
+        line = box.render_lines(box.size.region)[1]
+        assert any(s.style is not None and s.style.color is not None for s in line)
+        assert line.text.rstrip() == "line 1"
+
+
+async def test_a_text_of_another_height_repaints_the_whole_box() -> None:
+    app = OneBox()
+    async with app.run_test(size=(40, 8)) as pilot:
+        box = app.query_one(Recording)
+        box.set(Text(FIVE))
+        await pilot.pause()
+        box.marked.clear()
+        box.set(Text("one line"))
+        assert box.marked == [None]
+        await pilot.pause()
+        assert texts(box.render_lines(box.size.region)) == ["one line", "", "", "", ""]
+
+
+async def test_lines_painted_before_a_theme_change_are_painted_again() -> None:
+    app = OneBox()
+    async with app.run_test(size=(40, 8)) as pilot:
+        app.theme = "textual-dark"
+        box = app.query_one(Recording)
+        box.set(Text(FIVE))
+        await pilot.pause()
+        dark = box.render_lines(box.size.region)
+        app.theme = "textual-light"
+        await pilot.pause()
+        light = box.render_lines(box.size.region)
+        assert light != dark
+        assert light == fresh_lines(box)
+
+
+async def test_a_resized_box_paints_at_its_new_width() -> None:
+    app = OneBox()
+    async with app.run_test(size=(40, 8)) as pilot:
+        box = app.query_one(Recording)
+        box.set(Text("a text wider than twenty cells"))
+        await pilot.pause()
+        assert box.render_lines(box.size.region)[0].cell_length == 30
+        box.styles.width = 20
+        await pilot.pause()
+        lines = box.render_lines(box.size.region)
+        assert lines[0].cell_length == 20
+        assert lines[0].text == "a text wider than t…"
+        assert lines == fresh_lines(box)
+
+
+async def test_after_each_key_every_box_paints_what_its_text_says() -> None:
+    """A game: whatever the cache kept, the painted board is the board's text."""
+    app = make_app(FakeClock(), playable)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = screen_of(app)
+        # the opening; P1's 6D onto 5C; P2's QD onto KD; a refused move (a flash)
+        for key in ("1", "0", "q", "j", "w"):
+            await pilot.press(key)
+            await pilot.pause()
+            for region in REGIONS:
+                box = screen.query_one(f"#{region}", TextBox)
+                painted = texts(box.render_lines(box.size.region))
+                lines = box.text.plain.splitlines() or [""]
+                assert painted[: len(lines)] == [line.rstrip() for line in lines], (key, region)
+                assert painted == texts(fresh_lines(box)), (key, region)
