@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import random
 
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.strip import Strip
+from textual.style import Style as TextualStyle
 from textual.widget import Widget
 
-from spit.tui.render import BORDER, DEFAULT_PALETTE, DIM, FLASH_BORDER, KEY_STYLE, PALETTES
+from spit.tui.render import (
+    BORDER,
+    DEFAULT_PALETTE,
+    DIM,
+    FLASH_BORDER,
+    KEY_STYLE,
+    PALETTES,
+    Canvas,
+    Drawing,
+)
 from spit.tui.widgets.board import TextBox
+from spit.tui.widgets.strips import TextStrips
 
 STYLES: list[str | Style] = [
     BORDER,
@@ -93,3 +105,47 @@ async def test_a_line_wider_than_the_box_is_cut_to_end_in_an_ellipsis() -> None:
         line = box.render_line(0)
         assert line.text == "x" * (width - 1) + "…" and line.cell_length == width
         assert Widget.render_line(box, 0).text != line.text  # what the box corrects
+
+
+def random_drawing(rng: random.Random) -> Drawing:
+    """A canvas of a few lines with boxes, labels and styled Texts written over each other."""
+    canvas = Canvas(rng.randint(1, 30), rng.randint(1, 5))
+    pieces = ["╭─────╮", "│ 6♦  │", "keys", "q a z", "◀ P1", "×12", " "]
+    for _ in range(rng.randint(0, 12)):
+        x, y = rng.randint(-3, canvas.width), rng.randint(0, canvas.height - 1)
+        if rng.random() < 0.3:
+            label = Text(rng.choice(pieces), style=rng.choice(OWN_STYLES))
+            label.stylize(rng.choice(STYLES), 0, rng.randint(0, 3))
+            canvas.write_text(x, y, label)
+        else:
+            style = rng.choice([None, *(s for s in STYLES if isinstance(s, Style))])
+            canvas.write(x, y, rng.choice(pieces), style)
+    return canvas.to_text()
+
+
+def test_a_drawing_gives_the_lines_its_spans_give() -> None:
+    """Canvas drawings are read from their runs: exactly the segments the spans would give."""
+    rng = random.Random(11)
+    strips = TextStrips(TextualStyle.null(), Console().get_style, None)
+    for _ in range(300):
+        drawing = random_drawing(rng)
+        assert drawing.runs is not None
+        as_text = Text(drawing.plain, spans=list(drawing.spans), no_wrap=True, end="")
+        lines = drawing.plain.split("\n")
+        width = rng.choice([30, len(lines[0])])
+        ours = strips.strips(drawing, width)
+        assert ours is not None
+        assert [list(line) for line in ours] == [
+            list(line) for line in strips.strips(as_text, width) or []
+        ]
+        assert [line.cell_length for line in ours] == [len(line) for line in lines]
+
+
+def test_a_drawing_changed_after_it_was_drawn_is_read_from_its_spans() -> None:
+    drawing = Canvas(10, 2).to_text()
+    drawing.stylize("bold", 0, 4)
+    assert drawing.runs is None
+    strips = TextStrips(TextualStyle.null(), Console().get_style, None)
+    first, rest = list((strips.strips(drawing, 10) or [])[0])
+    assert (first.text, rest.text) == (" " * 4, " " * 6)
+    assert first.style is not None and first.style.bold

@@ -18,7 +18,7 @@ from textual.widget import Widget
 from tui_helpers import make_app, playable, screen_of
 
 from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import TextBox
+from spit.tui.widgets.board import Board, TextBox
 
 FIVE = "\n".join(f"line {n}" for n in range(5))
 
@@ -53,8 +53,8 @@ def texts(lines: list[Strip]) -> list[str]:
     return [line.text.rstrip() for line in lines]
 
 
-def fresh_lines(box: TextBox) -> list[Strip]:
-    """What Textual's own ``render_lines`` paints for the box now (not the box's kept lines)."""
+def fresh_lines(box: Widget) -> list[Strip]:
+    """What Textual's own ``render_lines`` paints for the widget now (not the lines it kept)."""
     return Widget.render_lines(box, box.size.region)
 
 
@@ -159,3 +159,30 @@ async def test_after_each_key_every_box_paints_what_its_text_says() -> None:
                 lines = box.text.plain.splitlines() or [""]
                 assert painted[: len(lines)] == [line.rstrip() for line in lines], (key, region)
                 assert painted == texts(fresh_lines(box)), (key, region)
+
+
+class OnBoard(App[None]):
+    CSS = "Board { width: 30; height: 4; background: $panel; } TextBox { width: 10; }"
+
+    def compose(self) -> ComposeResult:
+        with Board(id="board"):
+            yield TextBox(id="box")
+
+
+async def test_the_board_column_paints_again_after_a_theme_change_or_a_resize() -> None:
+    app = OnBoard()
+    async with app.run_test(size=(40, 8)) as pilot:
+        app.theme = "textual-dark"
+        board = app.query_one(Board)
+        await pilot.pause()
+        dark = board.render_lines(board.size.region)
+        assert board.render_lines(board.size.region) is dark  # kept while nothing changed
+        app.theme = "textual-light"
+        await pilot.pause()
+        light = board.render_lines(board.size.region)
+        assert light != dark and light == fresh_lines(board)
+        board.styles.width = 20
+        await pilot.pause()
+        narrow = board.render_lines(board.size.region)
+        assert [line.cell_length for line in narrow] == [20] * 4
+        assert narrow == fresh_lines(board)

@@ -58,38 +58,38 @@ class Canvas:
         """Write ``text`` at column ``x`` of line ``y``, clipped to the canvas."""
         if not 0 <= y < self.height:
             return
-        row, styles = self.chars[y], self.styles[y]
-        for i, ch in enumerate(text):
-            col = x + i
-            if 0 <= col < self.width:
-                row[col] = ch
-                styles[col] = style
+        start, stop = max(x, 0), min(x + len(text), self.width)
+        if start < stop:
+            self.chars[y][start:stop] = text[start - x : stop - x]
+            self.styles[y][start:stop] = [style] * (stop - start)
 
     def write_text(self, x: int, y: int, text: Text) -> None:
         """Write a Text with its spans."""
-        plain = text.plain
         base = Style.parse(text.style) if isinstance(text.style, str) else text.style
-        for i, ch in enumerate(plain):
-            self.write(x + i, y, ch, base or None)
+        self.write(x, y, text.plain, base or None)
+        if not 0 <= y < self.height:
+            return
         for span in text.spans:
             style = Style.parse(span.style) if isinstance(span.style, str) else span.style
-            for i in range(span.start, span.end):
-                col = x + i
-                if 0 <= y < self.height and 0 <= col < self.width:
-                    self.styles[y][col] = style
+            start, stop = max(x + span.start, 0), min(x + span.end, self.width)
+            if start < stop:
+                self.styles[y][start:stop] = [style] * (stop - start)
 
-    def to_text(self) -> Text:
+    def to_text(self) -> Drawing:
         """The grid as one Text, lines joined by newlines: one span per run of a style.
 
         Built as one string and a list of spans (not appended run by run): this
-        runs on every played card.
+        runs on every played card. The runs themselves are kept too (``Drawing``).
         """
         lines: list[str] = []
         spans: list[Span] = []
+        runs: list[Run] = []
         width = self.width
         offset = 0
         for y in range(self.height):
             styles = self.styles[y]
+            line = "".join(self.chars[y])
+            pieces: list[tuple[str, Style | None]] = []
             start = 0
             run_style = styles[0] if width else None
             for x in range(1, width):
@@ -97,12 +97,42 @@ class Canvas:
                 if style is not run_style and style != run_style:
                     if run_style is not None:
                         spans.append(Span(offset + start, offset + x, run_style))
+                    pieces.append((line[start:x], run_style))
                     start, run_style = x, style
             if run_style is not None:
                 spans.append(Span(offset + start, offset + width, run_style))
-            lines.append("".join(self.chars[y]))
+            pieces.append((line[start:], run_style))
+            lines.append(line)
+            runs.append((line, tuple(pieces)))
             offset += width + 1  # the line and its newline
-        return Text("\n".join(lines), spans=spans, no_wrap=True, overflow="crop", end="")
+        return Drawing("\n".join(lines), spans, tuple(runs))
+
+
+#: one line of a drawing, and its pieces of one style each (None: unstyled), left to right
+Run = tuple[str, tuple[tuple[str, Style | None], ...]]
+
+
+class Drawing(Text):
+    """A Canvas's Text that also keeps its lines as runs of one style each.
+
+    The board's boxes turn the runs into screen lines directly instead of
+    sweeping the spans again (``spit.tui.widgets.strips``). Drawings are
+    shared (the drawing functions are cached) and never changed; ``runs``
+    checks that this one was not, all the same.
+    """
+
+    def __init__(self, plain: str, spans: list[Span], runs: tuple[Run, ...]) -> None:
+        super().__init__(plain, spans=spans, no_wrap=True, overflow="crop", end="")
+        self._runs = runs
+        self._drawn = (self.plain, len(spans))
+
+    @property
+    def runs(self) -> tuple[Run, ...] | None:
+        """Each line's runs, or None if the text was changed after it was drawn."""
+        plain, n_spans = self._drawn
+        if self.style or len(self.spans) != n_spans or self.plain != plain:
+            return None
+        return self._runs
 
 
 # ------------------------------------------------------------------ palettes
@@ -273,7 +303,7 @@ def draw_slots(
     keys_above: bool,
     symbols: bool = True,
     palette: Palette = DEFAULT_PALETTE,
-) -> Text:
+) -> Drawing:
     """A player's row of cards with the keys above (player 2) or below (player 1).
 
     Cached: the same cards give the same (shared, never changed) Text.
@@ -326,7 +356,7 @@ def draw_centre(
     symbols: bool = True,
     banner: tuple[str, ...] = (),
     palette: Palette = DEFAULT_PALETTE,
-) -> Text:
+) -> Drawing:
     """The middle of the table: two spit piles (and Speed's side piles at the ends).
 
     ``banner``: up to three short lines shouting the phase ("SPIT!", "SLAP!").

@@ -31,7 +31,7 @@ from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
-from spit.tui.widgets.board import TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     # loaded when first needed, not before the first board: replays (and the
@@ -98,7 +98,7 @@ class GameScreen(Screen[None]):
         self._boxes: dict[str, TextBox] = {}
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="board"):
+        with Board(id="board"):
             for region in REGIONS:
                 box = self._boxes[region] = TextBox(id=region)
                 yield box

@@ -14,7 +14,6 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -22,7 +21,7 @@ from spit.play.keys import key_of_event
 from spit.play.session import Session
 from spit.play.tutorial import FINAL_GAME, LESSONS, Lesson, texts
 from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.tui.dealer import Dealer
@@ -58,7 +57,7 @@ class TutorialScreen(Screen[None]):
         return LESSONS[self.index]
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="board"):
+        with Board(id="board"):
             for region in REGIONS:
                 yield TextBox(id=region)
         yield Static(id="too-small")

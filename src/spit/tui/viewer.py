@@ -18,7 +18,6 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
@@ -31,7 +30,7 @@ from spit.play.session import Session
 from spit.realtime.arbiter import Applied, Clock
 from spit.tui.dealer import AppSettings
 from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH, REGIONS
-from spit.tui.widgets.board import TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
@@ -106,7 +105,7 @@ class ReplayScreen(Screen[None]):
         return Session(self.playback.game, keymap=KeyMap.default(), names=names)
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="board"):
+        with Board(id="board"):
             for region in REGIONS:
                 yield TextBox(id=region)
         yield Static(id="too-small")

@@ -11,6 +11,7 @@ from typing import Self
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.containers import Vertical
 from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -33,17 +34,60 @@ from spit.tui.render import (
 )
 from spit.tui.widgets.strips import TextStrips
 
+#: what a widget's lines were painted for: the part asked for, its size, the app's filters
+_PaintKey = tuple[Region, Size, tuple[LineFilter, ...]]
 
-class TextBox(Widget):
+
+class KeepsLines(Widget):
+    """A widget that hands the compositor the lines it painted last, until it is refreshed.
+
+    Whenever any widget of a screen changes, Textual's compositor asks every
+    widget that overlaps the change for all its lines, and each goes over its
+    styles again (its backgrounds, the app's colour filter on every line).
+    A widget of the board changes only when it is refreshed (a new text, a
+    theme, a style) or resized, so until then its last lines are still right.
+    """
+
+    _painted: tuple[_PaintKey, list[Strip]] | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``: those painted last, if nothing was marked since."""
+        key = (crop, self.outer_size, tuple(self.get_line_filters()))
+        painted = self._painted
+        if painted is not None and painted[0] == key:
+            return painted[1]
+        lines = self.paint_lines(crop)
+        self._painted = (key, lines)
+        return lines
+
+    def paint_lines(self, crop: Region) -> list[Strip]:
+        """Paint the lines in ``crop`` anew (Textual's own ``render_lines``)."""
+        return super().render_lines(crop)
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        """Textual's ``refresh``; whatever is marked for repainting is painted anew."""
+        if repaint or recompose:
+            self._painted = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+class Board(KeepsLines, Vertical):
+    """The column the board's boxes stand in (it paints only its own background)."""
+
+
+class TextBox(KeepsLines):
     """A fixed block of text that repaints only the lines that change.
 
     Its lines are made once per text (``TextStrips``: each style converted
     once, not on every repaint) and handed to Textual line by line. A new
     text is compared with the old one line by line and only the lines that
-    differ are marked for repainting; and while nothing is marked, the box
-    hands the compositor the lines it painted last (``render_lines``) instead
-    of having Textual go over its styles again (the compositor asks every
-    box of the board for its lines whenever any of them changed).
+    differ are marked for repainting; the others the box keeps (``KeepsLines``).
     """
 
     DEFAULT_CSS = """
@@ -57,9 +101,7 @@ class TextBox(Widget):
         self._strips: list[Strip] | None = None
         self._made_for: tuple[int, object] | None = None  # (width, base style) of _strips
         self._converter: TextStrips | None = None
-        #: the lines last handed to the compositor, and what they were asked for with
-        self._painted: tuple[tuple[Region, Size, tuple[LineFilter, ...]], list[Strip]] | None
-        self._painted = None
+        self._painting = False  # in paint_lines: _strips are made for the box as it is
 
     def set(self, text: Text | str) -> bool:
         """Show ``text``; True if it differed from what was shown."""
@@ -79,7 +121,7 @@ class TextBox(Widget):
             self.refresh()
             return True
         # only the lines that differ are painted again
-        width = self.size.width
+        width = made[0]
         changed = [y for y, (was, now) in enumerate(zip(old, new, strict=True)) if was != now]
         if changed:
             self.refresh(*(Region(0, y, width, 1) for y in changed))
@@ -103,40 +145,30 @@ class TextBox(Widget):
                 app = self.app
                 converter = TextStrips(base, app.console.get_style, app.ansi_theme)
                 self._converter = converter
-            self._strips = converter.strips(fitted(self._text, width), width)
+            strips = converter.strips(self._text, width)
+            if strips is None:  # a line too wide: cut it to end in "…"
+                strips = converter.strips(fitted(self._text, width), width)
+            self._strips = strips
             self._made_for = (width, base)
         return self._strips
 
+    def paint_lines(self, crop: Region) -> list[Strip]:
+        """Textual's ``render_lines``, the text's lines made (or checked) once, not per line."""
+        self._make_strips()
+        self._painting = True
+        try:
+            return super().paint_lines(crop)
+        finally:
+            self._painting = False
+
     def render_line(self, y: int) -> Strip:
         """Line ``y`` of the text (Textual's own rendering for a text wider than the box)."""
-        strips = self._make_strips()
+        strips = self._strips if self._painting else self._make_strips()
         if strips is None:
             return super().render_line(y)
         if 0 <= y < len(strips):
             return strips[y]
         return Strip.blank(self.size.width, self.visual_style.rich_style)
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The lines in ``crop``: those painted last, if nothing was marked since."""
-        key = (crop, self.size, tuple(self.get_line_filters()))
-        painted = self._painted
-        if painted is not None and painted[0] == key:
-            return painted[1]
-        lines = super().render_lines(crop)
-        self._painted = (key, lines)
-        return lines
-
-    def refresh(
-        self,
-        *regions: Region,
-        repaint: bool = True,
-        layout: bool = False,
-        recompose: bool = False,
-    ) -> Self:
-        """Textual's ``refresh``; anything marked for repainting is painted anew."""
-        if repaint or recompose:
-            self._painted = None
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 def fitted(text: Text, width: int) -> Text:

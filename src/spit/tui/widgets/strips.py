@@ -22,6 +22,8 @@ from rich.text import Span, Text
 from textual.strip import Strip
 from textual.style import Style
 
+from spit.tui.render import Drawing, Run
+
 #: a character's styles, outermost first; the text's own style comes first as ``_Base``
 StyleKey = tuple["str | RichStyle | _Base", ...]
 
@@ -51,6 +53,7 @@ class TextStrips:
         self.parse = parse
         self.ansi_theme = ansi_theme
         self._styles: dict[StyleKey, RichStyle] = {}
+        self._single: dict[RichStyle | None, RichStyle] = {}  # a drawing's piece styles
 
     def style(self, stack: StyleKey) -> RichStyle:
         """The Rich style Textual gives text under ``stack`` (outermost first)."""
@@ -72,6 +75,9 @@ class TextStrips:
 
     def strips(self, text: Text, width: int) -> list[Strip] | None:
         """The lines of ``text`` at ``width``; None if a line is wider (Textual wraps those)."""
+        runs = text.runs if isinstance(text, Drawing) else None
+        if runs is not None:
+            return self._drawn(runs, width)
         plain = text.plain
         lines = plain.split("\n")
         if any(cell_len(line) > width for line in lines):
@@ -105,6 +111,26 @@ class TextStrips:
             segments.append(Segment(plain[pos:end], styles[k]))
             out.append(Strip(segments, cell_len(line)))
             offset = end + 1
+        return out
+
+
+    def _drawn(self, runs: tuple[Run, ...], width: int) -> list[Strip] | None:
+        """A drawing's lines from its runs: a segment per run, as ``strips`` would cut them."""
+        single = self._single
+        out: list[Strip] = []
+        for line, pieces in runs:
+            length = cell_len(line)
+            if length > width:
+                return None
+            segments: list[Segment] = []
+            for piece, piece_style in pieces:
+                style = single.get(piece_style)
+                if style is None:
+                    stack: StyleKey = () if piece_style is None else (piece_style,)
+                    style = single[piece_style] = self.style(stack)
+                if piece:
+                    segments.append(Segment(piece, style))
+            out.append(Strip(segments or [Segment("", self.style(()))], length))
         return out
 
 
