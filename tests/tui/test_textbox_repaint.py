@@ -186,3 +186,16 @@ async def test_the_board_column_paints_again_after_a_theme_change_or_a_resize() 
         narrow = board.render_lines(board.size.region)
         assert [line.cell_length for line in narrow] == [20] * 4
         assert narrow == fresh_lines(board)
+
+
+async def test_the_game_screens_own_lines_follow_the_theme() -> None:
+    app = make_app(FakeClock(), playable)
+    async with app.run_test(size=(90, 26)) as pilot:  # the screen's own margin around the board
+        screen = screen_of(app)
+        app.theme = "textual-dark"
+        await pilot.pause()
+        dark = screen.render_lines(screen.size.region)
+        app.theme = "textual-light"
+        await pilot.pause()
+        light = screen.render_lines(screen.size.region)
+        assert light != dark and light == fresh_lines(screen)

@@ -31,7 +31,7 @@ from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
-from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, KeepsLines, TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     # loaded when first needed, not before the first board: replays (and the
@@ -58,8 +58,12 @@ REGIONS = (
 )
 
 
-class GameScreen(Screen[None]):
-    """The board: both players' cards, the spit piles, the phase in words."""
+class GameScreen(KeepsLines, Screen[None]):
+    """The board: both players' cards, the spit piles, the phase in words.
+
+    Its own lines (the background around the board) are kept between repaints
+    (``KeepsLines``): the compositor asks for them on every played card.
+    """
 
     BINDINGS = [  # noqa: RUF012
         Binding(HELP_KEY, "help", "Help"),

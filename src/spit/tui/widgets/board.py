@@ -48,16 +48,16 @@ class KeepsLines(Widget):
     theme, a style) or resized, so until then its last lines are still right.
     """
 
-    _painted: tuple[_PaintKey, list[Strip]] | None = None
+    _kept_lines: tuple[_PaintKey, list[Strip]] | None = None
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines in ``crop``: those painted last, if nothing was marked since."""
         key = (crop, self.outer_size, tuple(self.get_line_filters()))
-        painted = self._painted
+        painted = self._kept_lines
         if painted is not None and painted[0] == key:
             return painted[1]
         lines = self.paint_lines(crop)
-        self._painted = (key, lines)
+        self._kept_lines = (key, lines)
         return lines
 
     def paint_lines(self, crop: Region) -> list[Strip]:
@@ -73,7 +73,7 @@ class KeepsLines(Widget):
     ) -> Self:
         """Textual's ``refresh``; whatever is marked for repainting is painted anew."""
         if repaint or recompose:
-            self._painted = None
+            self._kept_lines = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
