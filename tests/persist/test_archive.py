@@ -97,3 +97,26 @@ def test_match_resumed_after_crash_completes_with_same_fingerprint():
     times = [t for t, _ in full.timed]
     assert times == sorted(times)
     assert times[-1] == pytest.approx(ref_times[-1] - ref.start_time, abs=1e-3)
+
+
+def test_session_times_read_as_the_log_grows_match_the_whole_log_read_at_once():
+    """The archiver reads only the new log entries each tick: the same times as reading it all."""
+    from spit.store.archive import Archiver
+    from spit.store.replays import times_from_log
+
+    clock = FakeClock(1000.0)
+    arbiter = new_arbiter(SpitGame(SpitConfig(round_limit=30), seed=6), clock)
+    archiver = Archiver(arbiter, PLAYERS, keep_progress=False)
+    seen = 0
+
+    def check(outcomes) -> None:
+        nonlocal seen
+        archiver(outcomes)
+        times = archiver.session_times()
+        assert times == times_from_log(arbiter.log, arbiter.start_time)
+        assert len(times) == len(arbiter.game.actions)
+        times.append(-1.0)  # the caller's copy: the archiver's own list is untouched
+        seen += 1
+
+    run(arbiter, clock, check)
+    assert seen > 50 and archiver.session_times()[-1] >= 0.0

@@ -67,6 +67,8 @@ class Archiver:
         self.message: str | None = None
         #: the outcome of recording the finished game (None until it ends)
         self.status: RecordStatus | None = None
+        #: the times of the arbiter's log entries read so far (``session_times``)
+        self._logged: list[float] = []
 
     @property
     def meta(self) -> ReplayMeta:
@@ -79,7 +81,11 @@ class Archiver:
         Actions the game already held when the arbiter took it over (a position
         set up before play) count as made at the start.
         """
-        times = times_from_log(self.arbiter.log, self.arbiter.start_time)
+        log, times = self.arbiter.log, self._logged
+        if len(log) < len(times):  # not the log these were read from
+            times.clear()
+        if len(log) > len(times):  # the log only grows: read the new entries alone
+            times.extend(times_from_log(log[len(times) :], self.arbiter.start_time))
         before = len(self.arbiter.game.actions) - len(self.keeper.prior_times) - len(times)
         return [0.0] * max(0, before) + times
 
