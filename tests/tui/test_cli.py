@@ -99,3 +99,16 @@ def test_play_vs_match_me(launched: list[SpitApp], capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         cli.main(["play", "--vs", "me:a\x1b[31mb"])
     assert "cannot hold control characters" in capsys.readouterr().err
+
+
+def test_the_app_runs_with_what_was_loaded_before_it_kept_from_the_collector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    frozen: list[int] = []
+    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: frozen.append(gc.get_freeze_count()))
+    before = gc.get_freeze_count()
+    assert cli.main(["play"]) == 0
+    assert frozen and frozen[0] > before  # full collections skip it while the app runs
+    assert gc.get_freeze_count() == before  # and it is handed back when the app ends

@@ -8,6 +8,7 @@ shown on screen before anything else.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -90,7 +91,14 @@ def run(app: SpitApp) -> int:
     # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
     # wants the key's effect on screen sooner. Idle costs nothing either way.
     os.environ.setdefault("TEXTUAL_FPS", "120")
-    app.run()
+    # Everything loaded so far (modules, the app) lives as long as the program: the
+    # cyclic collector need not go over it again on every full collection, which
+    # otherwise stops the game for tens of milliseconds now and then.
+    gc.freeze()
+    try:
+        app.run()
+    finally:
+        gc.unfreeze()
     app.finish_writes()
     return app.return_code or 0
 
