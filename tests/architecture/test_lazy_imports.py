@@ -32,7 +32,7 @@ LATER = (
 #: format (the archiver keeps the game in progress from its deal on), and the
 #: network (the SSH library alone took longer to import than the rest of
 #: start-up), coaching and match-me, tomlkit (reading the settings takes
-#: ``tomllib``; tomlkit only writes them)
+#: ``tomllib``; tomlkit only writes them), the tutorial and the replay viewer
 NOT_FOR_THE_FIRST_BOARD = (
     *(name for name in LATER if name != "spit.store.replays"),
     "tomlkit",
@@ -45,6 +45,9 @@ NOT_FOR_THE_FIRST_BOARD = (
     "spit.net.match",
     "spit.store.coaching",
     "spit.play.coach",
+    "spit.tui.tutorial",
+    "spit.play.tutorial",
+    "spit.tui.viewer",
 )
 
 

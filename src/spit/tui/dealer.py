@@ -144,6 +144,12 @@ class Opening:
     #: a screen to open instead, made with the app's dealer (``spit host``, ``spit join``)
     screen: Callable[[Dealer], object] | None = None
 
+    @property
+    def is_menu(self) -> bool:
+        """True when nothing but the title menu is asked for."""
+        asked = (self.mode, self.replay, self.resumed, self.screen)
+        return all(choice is None for choice in asked)
+
     def __post_init__(self) -> None:
         for level in self.opponents.values():
             if level in BOT_LEVELS:

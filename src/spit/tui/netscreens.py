@@ -24,7 +24,8 @@ from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.net.client import Guest, JoinError
-from spit.net.host import DEFAULT_PORT, Host, split_address
+from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.host import Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
 from spit.tui.confirm import ConfirmScreen
@@ -255,8 +256,6 @@ def host_options(
     mode: str, bind: str = "127.0.0.1", port: int = DEFAULT_PORT
 ) -> argparse.Namespace:
     """Hosting options as ``spit host`` would give them (for the menu)."""
-    from spit.net.host import DEFAULT_WINDOW
-
     return argparse.Namespace(
         mode=mode,
         variant=None,
