@@ -32,7 +32,8 @@ LATER = (
 #: format (the archiver keeps the game in progress from its deal on), and the
 #: network (the SSH library alone took longer to import than the rest of
 #: start-up), coaching and match-me, tomlkit (reading the settings takes
-#: ``tomllib``; tomlkit only writes them), the tutorial and the replay viewer
+#: ``tomllib``; tomlkit only writes them), the tutorial and the replay viewer,
+#: hashlib (a game's fingerprint is taken when it is saved)
 NOT_FOR_THE_FIRST_BOARD = (
     *(name for name in LATER if name != "spit.store.replays"),
     "tomlkit",
@@ -48,6 +49,7 @@ NOT_FOR_THE_FIRST_BOARD = (
     "spit.tui.tutorial",
     "spit.play.tutorial",
     "spit.tui.viewer",
+    "hashlib",
 )
 
 
