@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -216,7 +217,7 @@ class Guest:
                     line, buffer = buffer.split(b"\n", 1)
                     msg = proto.decode(line + b"\n", proto.HOST_TO_GUEST, proto.MAX_HOST_LINE)
                     if self._in is not None:
-                        self._in.put(lambda m=msg: self._receive(m))  # type: ignore[misc]
+                        self._in.put(functools.partial(self._receive, msg))
                     else:
                         self._receive(msg)
                 if len(buffer) > proto.MAX_HOST_LINE:

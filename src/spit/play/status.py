@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 
-from spit.engine import AnyGame, Phase, Result
+from spit.engine import Phase, Result
+from spit.play.views import GameView
 from spit.realtime.timers import TimerKind
 
 
-def result_text(game: AnyGame, names: tuple[str, str]) -> str:
+def result_text(game: GameView, names: tuple[str, str]) -> str:
     """The game's or match's result in words."""
     winner = game.winner
     if game.result is Result.ROUND_LIMIT:
@@ -34,7 +35,7 @@ def result_text(game: AnyGame, names: tuple[str, str]) -> str:
 
 
 def status_text(
-    game: AnyGame,
+    game: GameView,
     names: tuple[str, str],
     countdown: tuple[float, TimerKind] | None,
     paused: bool,

@@ -141,7 +141,7 @@ Draw = Callable[[Any, ChartData], None]
 
 def chart_text(draw: Draw, data: ChartData, size: tuple[int, int] = TEXT_SIZE) -> str:
     """One chart as plain text (no colour codes), for printing."""
-    import plotext as plt  # type: ignore[import-untyped]
+    import plotext as plt
 
     plt.clear_figure()
     plt.theme("clear")
