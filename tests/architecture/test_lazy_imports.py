@@ -37,6 +37,7 @@ LATER = (
 NOT_FOR_THE_FIRST_BOARD = (
     *(name for name in LATER if name != "spit.store.replays"),
     "tomlkit",
+    "tomllib",  # no settings file here: nothing to read
     "asyncssh",
     "cryptography",
     "spit.net.host",

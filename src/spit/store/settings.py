@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -108,6 +107,8 @@ def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return Settings(), [f"{path}, line {line}: not UTF-8 text; using defaults"]
+    import tomllib  # only when there is a file to read
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
