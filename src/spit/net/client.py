@@ -257,8 +257,8 @@ class Guest:
             self.ended = self._last_word or reason
             self.done.set()
 
-    async def close(self) -> None:
-        """Close the connection (politely, if it is still open)."""
+    def close_now(self) -> None:
+        """Say goodbye and start closing, without waiting (the app is quitting)."""
         if self.ended is None and self.process is not None:
             with contextlib.suppress(Exception):
                 self.process.stdin.write(proto.encode("bye", reason="left"))
@@ -270,5 +270,10 @@ class Guest:
             self._reader.cancel()
         if self.conn is not None:
             self.conn.close()
+
+    async def close(self) -> None:
+        """Close the connection (politely, if it is still open) and wait until it is."""
+        self.close_now()
+        if self.conn is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.conn.wait_closed(), 2)

@@ -163,7 +163,12 @@ class SpitApp(App[None]):
         """Save every unfinished game the app holds; one line per game for the player."""
         lines: list[str] = []
         for screen in list(self.screen_stack):
-            if not isinstance(screen, GameScreen) or not screen.in_progress:
+            if not isinstance(screen, GameScreen):
+                continue
+            note = screen.quit_note
+            if note:  # a network game: the host keeps it, say what happens to it
+                lines.append(note)
+            if not screen.in_progress:
                 continue
             problem = screen.save_progress()
             if problem:

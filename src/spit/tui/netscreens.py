@@ -150,6 +150,20 @@ class NetGameScreen(GameScreen):
 
     #: what leaving a running game means, asked before Esc leaves it
     LEAVE_TEXT = "The host keeps the game for a while: join again with the same line to carry on."
+    #: said on the terminal when the app quits (ctrl+q, a signal) during a live game
+    QUIT_TEXT = (
+        "spit: you left the network game; the host keeps your seat for a while: "
+        "join again with the same command to carry on."
+    )
+
+    @property
+    def quit_note(self) -> str | None:
+        """The line for the terminal if the app quits now, or None if nothing is left behind."""
+        if not self.live:
+            return None
+        if self.remote.send is None and not isinstance(self, HostScreen):
+            return "spit: you stopped watching the network game."
+        return self.QUIT_TEXT
 
     @property
     def live(self) -> bool:
@@ -191,6 +205,10 @@ class HostScreen(NetGameScreen):
     LEAVE_TEXT = (
         "You host it: leaving ends the game for the other player too. "
         "It is saved here for 'spit resume'."
+    )
+    QUIT_TEXT = (
+        "spit: you stopped hosting; the game ended for the other player too. "
+        "It is saved here: 'spit resume' carries on with it."
     )
 
     def __init__(self, options: argparse.Namespace, dealer: Dealer) -> None:
@@ -448,6 +466,11 @@ class JoinScreen(Screen[None]):
             screen.ended(guest.ended or "the connection ended")
 
         self.run_worker(watch_end(), exclusive=False)
+
+    def on_unmount(self) -> None:
+        """The app is closing (ctrl+q, a signal): tell the host we left, so it keeps the seat."""
+        if self.guest is not None:
+            self.guest.close_now()
 
     async def _leave(self) -> None:
         if self.guest is not None:

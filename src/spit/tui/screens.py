@@ -321,6 +321,11 @@ class GameScreen(Screen[None]):
             self.action_leave()
 
     @property
+    def quit_note(self) -> str | None:
+        """A line for the terminal if the app quits now, besides the saved-game line."""
+        return None
+
+    @property
     def in_progress(self) -> bool:
         """True while leaving would stop a game that has begun (and is kept to resume)."""
         session = self.session
