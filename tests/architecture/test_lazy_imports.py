@@ -51,6 +51,7 @@ NOT_FOR_THE_FIRST_BOARD = (
     "spit.play.tutorial",
     "spit.tui.viewer",
     "hashlib",
+    "spit.play.views",  # Protocols for the type checker only
 )
 
 

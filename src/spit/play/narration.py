@@ -8,6 +8,7 @@ just landed on. It reads the game but decides nothing about it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from spit.engine import Action, Kind, Result, RoundEnd, card_name
 from spit.engine.events import (
@@ -27,8 +28,11 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
-from spit.play.views import GameView
 from spit.realtime.arbiter import Applied, Outcome, Rejected
+
+if TYPE_CHECKING:
+    # types only: the protocols cost start-up time and nothing at run time
+    from spit.play.views import GameView
 
 PILE_NAMES = ("left", "right")
 FLASH_TIME = 1.2  #: seconds a refused move's message stays

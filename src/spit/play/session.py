@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from spit.engine import Action, AnyGame, Phase
 from spit.play.keys import Binding, KeyMap, Row
@@ -24,9 +24,12 @@ from spit.play.narration import (
     RoundSummary,
 )
 from spit.play.status import result_text, status_text
-from spit.play.views import GameView, Referee
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Outcome, Timing
 from spit.realtime.timers import TimerKind
+
+if TYPE_CHECKING:
+    # types only: the protocols cost start-up time and nothing at run time
+    from spit.play.views import GameView, Referee
 
 __all__ = [
     "COUNTDOWN_FROM",

@@ -8,10 +8,14 @@ say the same thing.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from spit.engine import Phase, Result
-from spit.play.views import GameView
 from spit.realtime.timers import TimerKind
+
+if TYPE_CHECKING:
+    # types only: the protocols cost start-up time and nothing at run time
+    from spit.play.views import GameView
 
 
 def result_text(game: GameView, names: tuple[str, str]) -> str:
