@@ -45,6 +45,7 @@ NOT_FOR_THE_FIRST_BOARD = (
     "spit.net.runner",
     "spit.net.protocol",
     "spit.net.match",
+    "spit.tui.netscreens",
     "spit.store.coaching",
     "spit.play.coach",
     "spit.tui.tutorial",
