@@ -111,8 +111,8 @@ class SpitApp(App[None]):
         self.dealer = Dealer(self.settings, self.deps)
         self.last_error_log: Path | None = None
         self._signals: list[int] = []
-        #: the screen the command opened with no title menu under it yet (see pop_screen)
-        self._menu_not_built: Screen[Any] | None = None
+        #: whether the title menu has been built (``spit play`` builds it only on leaving)
+        self._menu_built = False
 
     def on_mount(self) -> None:
         self.use_theme()
@@ -212,6 +212,7 @@ class SpitApp(App[None]):
 
     def title_screen(self) -> TitleScreen:
         """The title menu, showing the settings in force."""
+        self._menu_built = True
         return TitleScreen(self.settings, self.deps.save_settings)
 
     def open_start(self) -> None:
@@ -238,14 +239,13 @@ class SpitApp(App[None]):
             screen = self.game_screen(opening.mode, opening.opponents)
         else:
             return
-        self._menu_not_built = screen
         self.push_screen(screen)
 
     def pop_screen(self) -> AwaitComplete:
-        """Close the current screen; the screen the command opened gives way to the
-        title menu, built now (as if it had been under it all along)."""
-        if self._menu_not_built is not None and self.screen is self._menu_not_built:
-            self._menu_not_built = None
+        """Close the current screen; the screen the command opened (or one it switched
+        to, as the tutorial's last lesson does) gives way to the title menu, built
+        now (as if it had been under it all along), never to the blank screen."""
+        if not self._menu_built and len(self.screen_stack) <= 2:
             return self.switch_screen(self.title_screen())
         return super().pop_screen()
 
