@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import signal
 import tempfile
 import traceback
@@ -171,8 +172,9 @@ class SpitApp(App[None]):
             if not screen.in_progress:
                 continue
             problem = screen.save_progress()
-            if problem:
-                lines.append(f"spit: the game was NOT saved: {problem}")
+            if problem:  # "game not saved: <reason>": say it once
+                reason = re.sub(r"^game not saved(?: yet)?: ", "", problem)
+                lines.append(f"spit: the game was NOT saved: {reason}")
             else:
                 lines.append("spit: your game is saved; 'spit resume' carries on with it.")
         return lines
