@@ -19,8 +19,9 @@ import re
 import signal
 import tempfile
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -95,6 +96,8 @@ class SpitApp(App[None]):
     SAVE_SIGNALS = tuple(
         getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
     )
+    #: the signal that suspends the app (a shell's ctrl+z, ``kill -TSTP``): the game pauses
+    SUSPEND_SIGNAL: int | None = getattr(signal, "SIGTSTP", None)
 
     def __init__(
         self,
@@ -141,6 +144,11 @@ class SpitApp(App[None]):
             for signum in self.SAVE_SIGNALS:
                 loop.add_signal_handler(signum, self.on_signal, signum)
                 self._signals.append(signum)
+            suspend = self.SUSPEND_SIGNAL
+            stop = None if suspend is None else signal.getsignal(suspend)
+            if suspend is not None and callable(stop):  # the terminal driver suspends the app
+                loop.add_signal_handler(suspend, self.on_suspend, stop)
+                self._signals.append(suspend)
         except (NotImplementedError, RuntimeError, ValueError):
             log.info("signals are not caught here")
 
@@ -159,6 +167,17 @@ class SpitApp(App[None]):
         self.exit(
             return_code=128 + signum, message=exit_message([*lines, f"spit: stopped by {name}."])
         )
+
+    def on_suspend(self, stop: Callable[[int, FrameType | None], object]) -> None:
+        """SIGTSTP: pause the game in progress first (its clock must not run while the
+        process is stopped: the timers would fire, and the computer play, the moment
+        it went on), then let the terminal driver's ``stop`` suspend the app as usual.
+        The game comes back on the pause box."""
+        screen = self.screen if self.screen_stack else None
+        if isinstance(screen, GameScreen):
+            screen.suspend()
+        assert self.SUSPEND_SIGNAL is not None
+        stop(self.SUSPEND_SIGNAL, None)
 
     def save_games_in_progress(self) -> list[str]:
         """Save every unfinished game the app holds; one line per game for the player."""

@@ -138,6 +138,9 @@ class NetGameScreen(GameScreen):
         self.remote._set_flash("a network game cannot be paused", None, self.now())
         self.run_tick()
 
+    def suspend(self) -> None:
+        """A network game runs on at the host while this process is stopped."""
+
     def action_again(self) -> None:
         """After the game: back to the menu (the host deals any new game)."""
         if self.remote.game.over or self.remote.ended:

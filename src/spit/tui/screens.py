@@ -44,6 +44,8 @@ log = logging.getLogger("spit.tui")
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
+#: the pause box's line after the app was suspended (SIGTSTP, a shell's ctrl+z)
+SUSPENDED_NOTICE = "Paused while spit was suspended"
 REGIONS = (
     "topbar",
     "p2-info",
@@ -314,6 +316,14 @@ class GameScreen(Screen[None]):
             return
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(), self._after_pause)
+
+    def suspend(self) -> None:
+        """The app is about to be suspended (SIGTSTP): pause, so that no timer runs
+        out and no computer plays while the process is stopped."""
+        if self.session is None or self.session.game.over or "user" in self._pauses:
+            return
+        self._set_paused("user", True)
+        self.app.push_screen(PauseScreen(SUSPENDED_NOTICE), self._after_pause)
 
     def _after_pause(self, result: str | None) -> None:
         self._set_paused("user", False)
