@@ -109,7 +109,9 @@ def test_default_key_maps_have_no_problems():
     assert set(DEFAULT_KEYS[0]) == set(ACTIONS)
 
 
-@pytest.mark.parametrize("key", ["escape", "Tab", "ctrl+c", "\t", "\x1b", "ab", " ", "", 5])
+@pytest.mark.parametrize(
+    "key", ["escape", "Tab", "ctrl+c", "\t", "\x1b", "ab", " ", "", 5, "漢", "\uff21", "\u0301"]
+)
 def test_bad_game_keys_are_refused(key):
     assert check_key(key) is not None
 
