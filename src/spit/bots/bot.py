@@ -65,14 +65,31 @@ class Bot:
         action = self.strategy.choose(observation, self.rng)
         if action is None:
             return None
-        delay = self.reaction.delay(action.kind, self.rng)
-        anticipation = self._anticipation
-        if action == self._expected:
-            delay *= anticipation  # planned ahead: no search needed
-        self._expected = None
-        if anticipation < 1:
+        delay = self.delay_for(action)
+        if self._anticipation < 1:
             self._expected = self.strategy.follow_up(observation, action)
         return delay, action
+
+    def delay_for(self, action: Action) -> float:
+        """Draw the reaction delay before ``action`` and forget the action planned ahead.
+
+        The delay is shorter (times the strategy's anticipation) if ``action``
+        is the one planned ahead with the last action (``expect``).
+        """
+        delay = self.reaction.delay(action.kind, self.rng)
+        if action == self._expected:
+            delay *= self._anticipation  # planned ahead: no search needed
+        self._expected = None
+        return delay
+
+    @property
+    def anticipates(self) -> bool:
+        """True if this bot plans its next action while choosing one (anticipation below 1)."""
+        return self._anticipation < 1
+
+    def expect(self, action: Action | None) -> None:
+        """Remember ``action`` as the one planned ahead (``delay_for`` makes it quicker)."""
+        self._expected = action
 
     @property
     def skips_when_stuck(self) -> bool:

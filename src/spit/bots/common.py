@@ -4,7 +4,7 @@ a pile, random play, and picking the best-scored play."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from spit.bots.style import Style
@@ -57,7 +57,11 @@ class StyledStrategy:
 
 
 def pick_best(scored: Iterable[tuple[float, Action]], rng: random.Random) -> Action:
-    """The action with the highest score; equal scores are broken by ``rng``."""
+    """The action with the highest score; equal scores are broken by ``rng``.
+
+    Scores within 1e-9 of each other are equal; ``rng.choice`` picks among
+    them in the order they came (the legal actions' order).
+    """
     best: list[Action] = []
     best_score = float("-inf")
     for score, action in scored:
@@ -70,19 +74,34 @@ def pick_best(scored: Iterable[tuple[float, Action]], rng: random.Random) -> Act
 
 
 def opening_or_end_action(
-    obs: Any, legal: tuple[Action, ...], style: Style, rng: random.Random
+    obs: Any, legal: Sequence[Action], style: Style, rng: random.Random
 ) -> Action | None:
     """Call "spit!" (or "ready") when it is due; slap or choose the smaller pile (R16, V2).
 
     With probability ``style.wrong_slap`` the larger pile is taken instead.
     On equal piles the bot's own pile is the "smaller" one.
     """
+    return call_slap_or_choose(obs.player, legal, style, rng, lambda: [p.size for p in obs.piles])
+
+
+def call_slap_or_choose(
+    me: int,
+    legal: Sequence[Action],
+    style: Style,
+    rng: random.Random,
+    pile_sizes: Callable[[], Sequence[int]],
+) -> Action | None:
+    """``opening_or_end_action`` for player ``me``, given the ``legal`` actions and a
+    way to count the spit piles' cards (asked only when a pile is to be taken).
+
+    The one place this decision is made: the observation-based strategies and
+    the simulator's kernel (``spit_kernel``) both call it.
+    """
     kinds = {a.kind for a in legal}
     if Kind.CALL in kinds:
         return next(a for a in legal if a.kind is Kind.CALL)
     if Kind.SLAP in kinds or Kind.CHOOSE in kinds:
-        me = obs.player
-        sizes = [p.size for p in obs.piles]
+        sizes = pile_sizes()
         smaller = me if sizes[me] <= sizes[1 - me] else 1 - me
         pile = smaller
         if style.wrong_slap and rng.random() < style.wrong_slap:

@@ -9,10 +9,11 @@ card it will turn up is "unknown" (``UNKNOWN``) until it is seen.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from spit.bots.common import StyledStrategy, pick_best
 from spit.bots.style import Style
-from spit.engine.actions import Action, Kind
+from spit.engine.actions import Action, Kind, move, play
 from spit.engine.base import Phase
 from spit.engine.cards import NO_CARD_FITS, adjacency_rows
 from spit.engine.spit_game import SpitObservation
@@ -35,33 +36,48 @@ _MOVE = Kind.MOVE
 
 
 class SpitStrategy(StyledStrategy):
-    """Chooses Spit actions in the manner of a ``Style``."""
+    """Chooses Spit actions in the manner of a ``Style``.
+
+    The choice in play is made on a ``Search`` of the position
+    (``choose_in_play``, ``follow_up_in``): built here from each observation,
+    or kept up to date by the simulator's kernel (``spit_kernel``); both call
+    the same code.
+    """
 
     def __init__(self, style: Style) -> None:
         super().__init__(style)
         #: the observation last chosen from and its search (reused by ``follow_up``)
-        self._last: tuple[SpitObservation, _Search] | None = None
+        self._last: tuple[SpitObservation, Search] | None = None
 
-    def _search(self, obs: SpitObservation) -> _Search:
-        tops, down, piles, opponent = _visible(obs)
-        return _Search(self.style, obs.config.alternating_colours, tops, down, piles, opponent)
+    def search_for(
+        self,
+        alternating_colours: bool,
+        tops: list[int | None],
+        down: list[int],
+        piles: list[int | None],
+        opponent: list[int],
+    ) -> Search:
+        """A search of the position given by these lists (see ``Search``), in this style."""
+        return Search(self.style, alternating_colours, tops, down, piles, opponent)
+
+    def _search(self, obs: SpitObservation) -> Search:
+        return self.search_for(obs.config.alternating_colours, *_visible(obs))
 
     def follow_up(self, obs: SpitObservation, action: Action) -> Action | None:
         """The best own play or move after ``action``, in the position it would leave."""
         if obs.phase is not Phase.PLAY or action.kind not in (Kind.PLAY, Kind.MOVE):
             return None
         last, self._last = self._last, None
-        # The search of the same observation can be changed in place: it is not used again.
         search = last[1] if last is not None and last[0] is obs else self._search(obs)
-        tops, down, piles = search.tops, search.down, search.piles
-        _after(action, tops, down, piles)
-        best: tuple[Kind, int, int] | None = None
-        best_score = float("-inf")
-        for kind, s, t in _own_moves(tops, down, piles, search.rows):
-            score = search.score(kind, s, t, 0)
-            if score > best_score:
-                best, best_score = (kind, s, t), score
-        return None if best is None else Action(best[0], action.player, best[1], best[2])
+        return self.follow_up_in(search, action)
+
+    def follow_up_in(self, search: Search, action: Action) -> Action | None:
+        """``follow_up`` in the position of ``search`` (a play or move of ``action.player``)."""
+        best = search.best_after(action.kind, action.source, action.target)
+        if best is None:
+            return None
+        kind, s, t = best
+        return play(action.player, s, t) if kind is _PLAY else move(action.player, s)
 
     # ------------------------------------------------------------------ play
 
@@ -70,14 +86,23 @@ class SpitStrategy(StyledStrategy):
     ) -> Action:
         search = self._search(obs)
         self._last = (obs, search)
-        depth = self.style.lookahead
-        score = search.score
+        return self.choose_in_play(search, legal, rng)
+
+    def choose_in_play(self, search: Search, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The play (or R10 move) to make from the position of ``search``.
+
+        ``legal`` is the player's legal actions in the engine's order (not empty).
+        """
+        if self.style.random_play:
+            return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
+        depth = self.style.lookahead
+        score = search.score
         return pick_best(((score(a.kind, a.source, a.target, depth), a) for a in legal), rng)
 
 
-class _Search:
+class Search:
     """Scores actions in one imagined position, changing it in place and back.
 
     The position is the bot's own stock tops (``UNKNOWN`` for a card still to
@@ -106,6 +131,11 @@ class _Search:
         self.opponent = opponent
         #: per pile top: how many of the opponent's visible cards fit it
         self.feed: dict[int, int] = {}
+
+    def set_opponent(self, opponent: list[int]) -> None:
+        """The opponent's visible stock tops changed: these are the new ones."""
+        self.opponent = opponent
+        self.feed = {}
 
     def _fed(self, top: int) -> int:
         fed = self.feed.get(top)
@@ -180,6 +210,50 @@ class _Search:
             tops[slot] = None
         return score
 
+    def best_after(self, kind: Kind, s: int, t: int) -> tuple[Kind, int, int] | None:
+        """The best own (kind, stock, pile) after the action (``kind``, ``s``, ``t``),
+        scored at depth 0 (the first of equal scores), or None if none would be open.
+
+        The position is changed for the look and put back as it was.
+        """
+        tops = self.tops
+        down = self.down
+        piles = self.piles
+        card = tops[s]
+        assert card is not None and card != UNKNOWN
+        slot = -1
+        uncovered = False
+        old_pile: int | None = None
+        if kind is Kind.PLAY:
+            old_pile = piles[t]
+            piles[t] = card
+            if down[s]:
+                tops[s] = UNKNOWN
+                down[s] -= 1
+                uncovered = True
+            else:
+                tops[s] = None
+        else:  # an R10 move: the card goes to the leftmost empty slot
+            slot = tops.index(None)
+            tops[slot] = card
+            tops[s] = UNKNOWN
+            down[s] -= 1
+        best: tuple[Kind, int, int] | None = None
+        best_score = float("-inf")
+        for move_ in _own_moves(tops, down, piles, self.rows):
+            value = self.score(*move_, 0)
+            if value > best_score:
+                best, best_score = move_, value
+        tops[s] = card
+        if kind is Kind.PLAY:
+            piles[t] = old_pile
+            if uncovered:
+                down[s] += 1
+        else:
+            down[s] += 1
+            tops[slot] = None
+        return best
+
 
 def _visible(
     obs: SpitObservation,
@@ -192,27 +266,6 @@ def _visible(
     opponent = [v.top for v in obs.stocks[1 - me] if v.top is not None]
     piles = [p.top if p.in_use else None for p in obs.piles]
     return tops, down, piles, opponent
-
-
-def _after(
-    action: Action, tops: list[int | None], down: list[int], piles: list[int | None]
-) -> None:
-    """Change the imagined position in place as ``action`` would (turned-up cards unknown)."""
-    s = action.source
-    card = tops[s]
-    if action.kind is Kind.PLAY:
-        piles[action.target] = card
-        if down[s]:
-            tops[s] = UNKNOWN
-            down[s] -= 1
-        else:
-            tops[s] = None
-    else:
-        slot = tops.index(None)
-        tops[slot] = card
-        down[slot] = 0
-        tops[s] = UNKNOWN
-        down[s] -= 1
 
 
 def _own_moves(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from spit.engine.cards import DECK_SIZE
+
 _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
@@ -68,3 +70,10 @@ class Rng:
         other = Rng(0)
         other.state = self.state
         return other
+
+
+def shuffled_deck(rng: Rng) -> list[int]:
+    """The 52 card ids (0..51) shuffled by ``rng`` (R2, P1): every fresh deal starts here."""
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    return deck
