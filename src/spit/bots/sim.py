@@ -220,6 +220,24 @@ def play_game(
         )
         for p, seat in enumerate(seats)
     }
+    return play_with(game, agents, timing, index, on_finish, reference)
+
+
+def play_with(
+    game: AnyGame,
+    agents: Mapping[int, Bot],
+    timing: Timing | None = None,
+    index: int = 0,
+    on_finish: FinishHook | None = None,
+    reference: bool = False,
+) -> GameResult:
+    """Play a freshly dealt ``game`` between two bots (``agents`` by player) to its end.
+
+    A Spit game is played by the kernel where it can be (Spit strategies
+    without memory, which every Spit level is), else and with ``reference``
+    through the arbiter. ``index`` names the game in messages and for
+    ``on_finish`` (see ``play_game``).
+    """
     if not reference and isinstance(game, SpitGame):
         try:
             kernel = SpitKernel(game, (agents[0], agents[1]), timing)

@@ -189,22 +189,27 @@ class SpitKernel:
         self._contested: float | None = None
         self._phase_since = 0.0
         self._progress_at = 0.0
-        self._spent: tuple[int, float, float] | None = None
+        #: the running timer: when it runs out (inf: none) and what it does then
+        self._timer_at = _INF
+        self._timer_kind = _CALL_TIMER
+        self._retime()
 
     # ================================================================ the run
 
     def run(self, max_steps: int = 5_000_000) -> None:
-        """Play the game to its end (as ``sim.play_game`` does through the arbiter)."""
+        """Play the game to its end (as ``sim.play_game`` does through the arbiter).
+
+        Each step is one ``Arbiter.tick`` at its ``next_deadline``: every plan
+        and timer due by then is settled (``_settle``).
+        """
         self._plan_agents(0.0)
         plan_time = self._plan_time
         steps = 0
         while self.phase is not _OVER:
-            best = plan_time[0]
-            if plan_time[1] < best:
-                best = plan_time[1]
-            due = self._due()
-            if due is not None and due[0] < best:
-                best = due[0]
+            t0, t1 = plan_time
+            best = t1 if t1 < t0 else t0
+            if self._timer_at < best:
+                best = self._timer_at
             if best == _INF:
                 raise RuntimeError(f"the game is stuck in phase {self.phase}")
             if best > self.now:
@@ -215,34 +220,46 @@ class SpitKernel:
                 raise RuntimeError(f"the game did not end within {max_steps} steps")
 
     def _settle(self, until: float) -> None:
-        """Apply the plans and timers due by ``until`` in time order (``Arbiter._settle``)."""
+        """Apply the plans and timers due by ``until`` in time order (``Arbiter._settle``):
+        at one instant inputs go before timers."""
         plan_time = self._plan_time
+        plan_action = self._plan_action
         queue = self._queue
         while True:
-            first = plan_time[0]
-            if plan_time[1] < first:
-                first = plan_time[1]
+            t0, t1 = plan_time
+            first = t1 if t1 < t0 else t0
             if queue:
                 head = min(queue)[0]
                 if head < first:
                     first = head
-            due = self._due()
-            if due is not None and due[0] <= until and due[0] < first:
-                self._fire(due)
-                self._plan_agents(due[0])
+            timer_at = self._timer_at
+            if timer_at <= until and timer_at < first:
+                self._fire(timer_at)
+                self._plan_agents(timer_at)
                 continue
             if first > until:
                 return
+            if not queue and (t0 > first or t1 > first):
+                # The common case: one plan is due, nothing waits, no tie to decide.
+                p = 0 if t0 <= first else 1
+                action = plan_action[p]
+                assert action is not None
+                plan_time[p] = _INF
+                plan_action[p] = None
+                if self._apply(first, action) and first == self._tie_at:
+                    self._tie_next = 1 - p  # InputQueue.accepted, outside a contested pop
+                self._plan_agents(first)
+                continue
             # plans due by ``first`` go into the queue, player 0's first
             for p in (0, 1):
                 if plan_time[p] <= first:
                     self._rank += 1
-                    action = self._plan_action[p]
+                    action = plan_action[p]
                     assert action is not None
                     queue.append((plan_time[p], self._rank, p, action))
                     self._in_flight[p] = True
                     plan_time[p] = _INF
-                    self._plan_action[p] = None
+                    plan_action[p] = None
             at, _, p, action = self._pop()
             self._in_flight[p] = False
             if self._apply(at, action):
@@ -276,23 +293,24 @@ class SpitKernel:
 
     # ================================================================= timers
 
-    def _due(self) -> tuple[float, int] | None:
-        """The running timer as (deadline, what), or None (``Timers.due`` for Spit)."""
+    def _retime(self) -> None:
+        """Work out the running timer after an applied action (``Timers.due`` for Spit)."""
         phase = self.phase
-        if phase is _OVER:
-            return None
-        spent = self._spent
-        if spent is not None and spent == (len(self.log), self._phase_since, self._progress_at):
-            return None
         if phase is _PLAYING:
-            return (self._progress_at + self._stall_time, _STALL_TIMER)
-        if phase is _SLAP or phase is _CHOOSE:
-            return (self._phase_since + self._slap_time, _CLOSE_TIMER)
-        return (self._phase_since + self._call_wait, _CALL_TIMER)
+            self._timer_at = self._progress_at + self._stall_time
+            self._timer_kind = _STALL_TIMER
+        elif phase is _SLAP or phase is _CHOOSE:
+            self._timer_at = self._phase_since + self._slap_time
+            self._timer_kind = _CLOSE_TIMER
+        elif phase is _OVER:
+            self._timer_at = _INF
+        else:
+            self._timer_at = self._phase_since + self._call_wait
+            self._timer_kind = _CALL_TIMER
 
-    def _fire(self, due: tuple[float, int]) -> None:
-        """A timer ran out (``Arbiter._fire``): H2 calls, H3 closes, H6 stalls."""
-        deadline, what = due
+    def _fire(self, deadline: float) -> None:
+        """The timer ran out (``Arbiter._fire``): H2 calls, H3 closes, H6 stalls."""
+        what = self._timer_kind
         version = self._version
         if what == _CALL_TIMER:
             called, spit = self.called, self.spit
@@ -301,7 +319,9 @@ class SpitKernel:
         else:
             self._apply(deadline, CLOSE if what == _CLOSE_TIMER else STALL)
         if version == self._version:
-            self._spent = (len(self.log), self._phase_since, self._progress_at)
+            # ``Timers.spend``: a timer that changed nothing does not run again
+            # until an action is applied.
+            self._timer_at = _INF
 
     # ================================================================= agents
 
@@ -444,6 +464,7 @@ class SpitKernel:
             self._stalemate(at)
         self.log.append((at, action))
         self._version += 1
+        self._retime()
         return True
 
     def _refuse(self, player: int) -> bool:

@@ -97,9 +97,26 @@ class SpitStrategy(StyledStrategy):
             return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
-        depth = self.style.lookahead
-        score = search.score
-        return pick_best(((score(a.kind, a.source, a.target, depth), a) for a in legal), rng)
+        return pick_best(search.scored(legal, self.style.lookahead), rng)
+
+
+def _fit_masks(alternating_colours: bool) -> tuple[int, ...]:
+    """Per pile top, the cards that may go on it as bits (bit c: card c)."""
+    rows = adjacency_rows(alternating_colours)
+    return tuple(sum(1 << c for c, fits in enumerate(row) if fits) for row in rows)
+
+
+#: FIT_MASKS[alternating][top]: the cards that may go on ``top``, as bits.
+FIT_MASKS = (_fit_masks(False), _fit_masks(True))
+
+
+def _mask(cards: list[int | None]) -> int:
+    """The known cards among ``cards`` (not None, not UNKNOWN) as bits."""
+    out = 0
+    for c in cards:
+        if c is not None and c >= 0:
+            out |= 1 << c
+    return out
 
 
 class Search:
@@ -110,9 +127,29 @@ class Search:
     (None for a pile not in use); the opponent's visible stock tops stay fixed.
     The score of an action is its own value plus, with ``depth`` left, half
     the best score of the own actions that follow it.
+
+    The lists are the caller's and may change between calls (the simulator's
+    kernel keeps them up to date as the game goes on): each public method reads
+    them afresh, and leaves them as it found them. Only the opponent's tops
+    are given once (``set_opponent`` when they change). Counting is done on
+    bit masks of cards (the known own tops, the opponent's tops, the cards
+    each pile top takes), which gives the same counts as going card by card.
     """
 
-    __slots__ = ("down", "feed", "opponent", "piles", "rows", "style", "tops")
+    __slots__ = (
+        "avoid_feeding",
+        "down",
+        "keep_options",
+        "known",
+        "masks",
+        "opponent",
+        "opponent_mask",
+        "piles",
+        "rows",
+        "style",
+        "tops",
+        "uncover",
+    )
 
     def __init__(
         self,
@@ -124,84 +161,113 @@ class Search:
         opponent: list[int],
     ) -> None:
         self.style = style
+        self.uncover = style.uncover
+        self.keep_options = style.keep_options
+        self.avoid_feeding = style.avoid_feeding
         self.rows = adjacency_rows(alternating_colours)
+        self.masks = FIT_MASKS[alternating_colours]
         self.tops = tops
         self.down = down
         self.piles = piles
         self.opponent = opponent
-        #: per pile top: how many of the opponent's visible cards fit it
-        self.feed: dict[int, int] = {}
+        self.opponent_mask = _mask(list(opponent))
+        #: the known own tops of the position being scored, as bits
+        self.known = 0
 
     def set_opponent(self, opponent: list[int]) -> None:
         """The opponent's visible stock tops changed: these are the new ones."""
         self.opponent = opponent
-        self.feed = {}
-
-    def _fed(self, top: int) -> int:
-        fed = self.feed.get(top)
-        if fed is None:
-            row = self.rows[top]
-            fed = self.feed[top] = sum(1 for c in self.opponent if row[c])
-        return fed
+        self.opponent_mask = _mask(list(opponent))
 
     def score(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The value of the action (``kind``, stock ``s``, pile ``t``) from the position."""
-        style = self.style
+        self.known = _mask(self.tops)
+        return self._score(kind, s, t, depth)
+
+    def scored(self, legal: Sequence[Action], depth: int) -> list[tuple[float, Action]]:
+        """``(score, action)`` for each of the ``legal`` actions, in their order."""
+        self.known = _mask(self.tops)
+        score = self._score
+        return [(score(a[0], a[2], a[3], depth), a) for a in legal]
+
+    def _score(self, kind: Kind, s: int, t: int, depth: int) -> float:
         tops = self.tops
         down = self.down
         piles = self.piles
         card = tops[s]
         assert card is not None and card != UNKNOWN
+        known = self.known
         slot = -1
         uncovered = False
         old_pile: int | None = None
-        if kind is Kind.PLAY:
+        if kind is _PLAY:
             old_pile = piles[t]
             piles[t] = card
+            self.known = known ^ (1 << card)  # the card leaves the layout
             score = PLAY_VALUE
             if down[s]:
                 tops[s] = UNKNOWN
                 down[s] -= 1
                 uncovered = True
-                if style.uncover:
+                if self.uncover:
                     score += UNCOVER_VALUE
             else:
                 tops[s] = None
                 # At a leaf, value the R10 move this slot allows; deeper, the
                 # lookahead finds that move itself.
-                if style.uncover and depth == 0 and any(down):
+                if self.uncover and depth == 0 and any(down):
                     score += OPEN_SLOT_VALUE
-        else:  # an R10 move: the card goes to the leftmost empty slot
+        else:  # an R10 move: the card goes to the leftmost empty slot (still known)
             slot = tops.index(None)
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-            score = UNCOVER_VALUE if style.uncover else 0.0
-        if style.keep_options or style.avoid_feeding:
-            rows = self.rows
-            p0, p1 = piles
-            r0 = NO_CARD_FITS if p0 is None else rows[p0]
-            r1 = NO_CARD_FITS if p1 is None else rows[p1]
-            if style.keep_options:
-                fitting = 0
-                for c in tops:
-                    if c is not None and c >= 0 and (r0[c] or r1[c]):
-                        fitting += 1
-                score += OPTION_VALUE * min(fitting, MAX_OPTIONS)
-            if style.avoid_feeding:
-                fed = (0 if p0 is None else self._fed(p0)) + (0 if p1 is None else self._fed(p1))
+            score = UNCOVER_VALUE if self.uncover else 0.0
+        p0, p1 = piles
+        if self.keep_options or self.avoid_feeding:
+            masks = self.masks
+            m0 = 0 if p0 is None else masks[p0]
+            m1 = 0 if p1 is None else masks[p1]
+            if self.keep_options:
+                # own known tops that fit a pile top afterwards
+                score += OPTION_VALUE * min((self.known & (m0 | m1)).bit_count(), MAX_OPTIONS)
+            if self.avoid_feeding:
+                # (opponent top, pile) pairs that fit afterwards
+                opponent = self.opponent_mask
+                fed = (opponent & m0).bit_count() + (opponent & m1).bit_count()
                 score -= FEED_PENALTY * fed
         if depth > 0:
-            best = None
-            for nk, ns, nt in _own_moves(tops, down, piles, self.rows):
-                value = self.score(nk, ns, nt, depth - 1)
-                if best is None or value > best:
-                    best = value
+            # the best own action that follows (as ``_own_moves`` lists them)
+            rows = self.rows
+            r0 = NO_CARD_FITS if p0 is None else rows[p0]
+            r1 = NO_CARD_FITS if p1 is None else rows[p1]
+            deeper = depth - 1
+            best: float | None = None
+            empty = False
+            for ns, c in enumerate(tops):
+                if c is None:
+                    empty = True
+                elif c >= 0:
+                    if r0[c]:
+                        value = self._score(_PLAY, ns, 0, deeper)
+                        if best is None or value > best:
+                            best = value
+                    if r1[c]:
+                        value = self._score(_PLAY, ns, 1, deeper)
+                        if best is None or value > best:
+                            best = value
+            if empty:
+                for ns, c in enumerate(tops):
+                    if c is not None and c >= 0 and down[ns]:
+                        value = self._score(_MOVE, ns, 0, deeper)
+                        if best is None or value > best:
+                            best = value
             if best is not None:
                 score += LOOKAHEAD_DISCOUNT * best
         # put the position back as it was
+        self.known = known
         tops[s] = card
-        if kind is Kind.PLAY:
+        if kind is _PLAY:
             piles[t] = old_pile
             if uncovered:
                 down[s] += 1
@@ -224,7 +290,7 @@ class Search:
         slot = -1
         uncovered = False
         old_pile: int | None = None
-        if kind is Kind.PLAY:
+        if kind is _PLAY:
             old_pile = piles[t]
             piles[t] = card
             if down[s]:
@@ -240,12 +306,13 @@ class Search:
             down[s] -= 1
         best: tuple[Kind, int, int] | None = None
         best_score = float("-inf")
+        self.known = _mask(tops)
         for move_ in _own_moves(tops, down, piles, self.rows):
-            value = self.score(*move_, 0)
+            value = self._score(*move_, 0)
             if value > best_score:
                 best, best_score = move_, value
         tops[s] = card
-        if kind is Kind.PLAY:
+        if kind is _PLAY:
             piles[t] = old_pile
             if uncovered:
                 down[s] += 1
