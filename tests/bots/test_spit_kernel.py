@@ -138,6 +138,16 @@ def test_other_timings_give_the_same_game(timing: Timing) -> None:
             assert_kernel_matches(seats, seed=2, index=1, variants=variants, timing=timing)
 
 
+def test_v2_choices_that_run_out_of_time_take_the_same_pile() -> None:
+    """H3 closes the V2 choice before the chooser acts: the smaller pile, the
+    chooser's own on equal piles (both happen in these games)."""
+    timing = Timing(slap_time=0.05)
+    for index in range(24):
+        assert_kernel_matches(
+            ("easy", "medium"), seed=12, index=index, variants=("V2",), timing=timing
+        )
+
+
 def test_a_game_whose_timers_act_differs_from_the_default_timings_game() -> None:
     """The timing cases above are not the default game under another name."""
     seats = ("expert", "medium")
@@ -158,10 +168,10 @@ class LogKeeper:
         self.logs.append(list(run.log))
 
 
-def fixed_bots(levels: tuple[str, str], seed: int) -> dict[int, Any]:
+def fixed_bots(levels: tuple[str, str], seed: int, delay: float = 0.5) -> dict[int, Any]:
     """Bots whose reaction time never varies: both players' actions meet at the
     very same instant again and again, so exact ties (R11) decide the game."""
-    steady = Reaction(mu=0.5, sigma=0.0, tau=0.0)
+    steady = Reaction(mu=delay, sigma=0.0, tau=0.0, floor=min(0.15, delay))
     return {p: make_bot(levels[p], p, seed=seed + p, reaction=steady) for p in (0, 1)}
 
 
@@ -184,6 +194,47 @@ def test_exact_ties_are_decided_the_same_way(p1: str, p2: str, variants: tuple[s
         # and ties did happen: two actions of different players at one instant
         times = [(t, a.player) for t, a in logs[0] if a.player in (0, 1)]
         assert any(t == u and p != q for (t, p), (u, q) in itertools.pairwise(times))
+
+
+@pytest.mark.parametrize("variants", [(), ("V2", "V4")], ids="-".join)
+def test_ties_within_one_instant_take_turns(variants: tuple[str, ...]) -> None:
+    """Bots that act at once: the whole game happens at time 0, a run of ties
+    within one instant, which the players take in turns (realtime/order.py)."""
+    for seed in range(3):
+        logs: list[list[Any]] = []
+        results = [
+            play_with(
+                new_game("spit", variants, derive_seed(seed, 0, "game")),
+                fixed_bots(("hard", "medium"), seed, delay=0.0),
+                on_finish=LogKeeper(logs),
+                reference=reference,
+            )
+            for reference in (True, False)
+        ]
+        assert results[1] == results[0]
+        assert logs[1] == logs[0]
+        assert results[0].seconds == 0.0
+
+
+def test_inputs_go_before_timers_at_the_same_instant() -> None:
+    """With steady bots and waits equal to their delays (a call takes 0.5 * 0.8 s,
+    a slap 0.5 * 0.6 s, a play 0.5 s), timers run out at the very instant a
+    bot acts: the bot's input goes first (Arbiter._settle), on both paths."""
+    timing = Timing(auto_spit=0.4, slap_time=0.3, stall_time=0.5)
+    for seed in range(4):
+        logs: list[list[Any]] = []
+        results = [
+            play_with(
+                new_game("spit", ("V2",) if seed % 2 else (), derive_seed(seed, 0, "game")),
+                fixed_bots(("medium", "easy"), seed),
+                timing=timing,
+                on_finish=LogKeeper(logs),
+                reference=reference,
+            )
+            for reference in (True, False)
+        ]
+        assert results[1] == results[0]
+        assert logs[1] == logs[0]
 
 
 seat_names = st.sampled_from(LEVELS)
