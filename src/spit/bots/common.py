@@ -97,14 +97,18 @@ def call_slap_or_choose(
     The one place this decision is made: the observation-based strategies and
     the simulator's kernel (``spit_kernel``) both call it.
     """
-    kinds = {a.kind for a in legal}
-    if Kind.CALL in kinds:
-        return next(a for a in legal if a.kind is Kind.CALL)
-    if Kind.SLAP in kinds or Kind.CHOOSE in kinds:
+    slapping = choosing = False
+    for a in legal:
+        kind = a.kind
+        if kind is Kind.CALL:
+            return a
+        slapping = slapping or kind is Kind.SLAP
+        choosing = choosing or kind is Kind.CHOOSE
+    if slapping or choosing:
         sizes = pile_sizes()
         smaller = me if sizes[me] <= sizes[1 - me] else 1 - me
         pile = smaller
         if style.wrong_slap and rng.random() < style.wrong_slap:
             pile = 1 - smaller
-        return slap(me, pile) if Kind.SLAP in kinds else choose(me, pile)
+        return slap(me, pile) if slapping else choose(me, pile)
     return None

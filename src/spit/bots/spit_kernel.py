@@ -199,22 +199,44 @@ class SpitKernel:
     def run(self, max_steps: int = 5_000_000) -> None:
         """Play the game to its end (as ``sim.play_game`` does through the arbiter).
 
-        Each step is one ``Arbiter.tick`` at its ``next_deadline``: every plan
-        and timer due by then is settled (``_settle``).
+        Each step handles the earliest thing due, as ``Arbiter.next_deadline``
+        and ``Arbiter._settle`` order them: a timer that runs out before any
+        plan, else the plan due first (inputs before timers at one instant),
+        else (two plans due at once) ``_settle`` with its tie rules.
         """
         self._plan_agents(0.0)
         plan_time = self._plan_time
+        plan_action = self._plan_action
+        plan_agents = self._plan_agents
+        apply = self._apply
         steps = 0
         while self.phase is not _OVER:
             t0, t1 = plan_time
-            best = t1 if t1 < t0 else t0
-            if self._timer_at < best:
-                best = self._timer_at
-            if best == _INF:
+            first = t1 if t1 < t0 else t0
+            timer_at = self._timer_at
+            if timer_at < first:
+                if timer_at > self.now:
+                    self.now = timer_at
+                self._fire(timer_at)
+                plan_agents(timer_at)
+            elif first == _INF:
                 raise RuntimeError(f"the game is stuck in phase {self.phase}")
-            if best > self.now:
-                self.now = best
-            self._settle(self.now)
+            elif t0 != t1:
+                # One plan is due: it goes to the engine alone, no tie to decide.
+                if first > self.now:
+                    self.now = first
+                p = 0 if t0 < t1 else 1
+                action = plan_action[p]
+                assert action is not None
+                plan_time[p] = _INF
+                plan_action[p] = None
+                if apply(first, action) and first == self._tie_at:
+                    self._tie_next = 1 - p  # InputQueue.accepted, outside a contested pop
+                plan_agents(first)
+            else:
+                if first > self.now:
+                    self.now = first
+                self._settle(self.now)
             steps += 1
             if steps > max_steps:
                 raise RuntimeError(f"the game did not end within {max_steps} steps")
@@ -339,8 +361,34 @@ class SpitKernel:
                 self._plan(p, now)
 
     def _plan(self, p: int, now: float) -> None:
-        legal = self._legal(p)
-        if not legal:
+        """Show bot ``p`` the position (``Arbiter._plan_agents`` for one agent)."""
+        if self.phase is not _PLAYING:
+            self._plan_outside_play(p, now)
+            return
+        # The legal plays and moves, in the engine's order (``_legal``, inlined).
+        rows = self.rows
+        a, b = self.ptops
+        r0 = NO_CARD_FITS if a is None else rows[a]
+        r1 = NO_CARD_FITS if b is None else rows[b]
+        plays = _PLAYS[p]
+        legal: list[Action] = []
+        empty = False
+        tall: list[int] = []
+        down = self.down[p]
+        for s, c in enumerate(self.tops[p]):
+            if c is None:
+                empty = True
+            else:
+                if r0[c]:
+                    legal.append(plays[s][0])
+                if r1[c]:
+                    legal.append(plays[s][1])
+                if down[s]:
+                    tall.append(s)
+        if empty and tall:
+            moves = _MOVES[p]
+            legal.extend([moves[s] for s in tall])
+        if not legal:  # the bot skips a position in which it cannot act
             self._plan_action[p] = None
             self._plan_time[p] = _INF
             return
@@ -349,29 +397,41 @@ class SpitKernel:
             if pending in legal:
                 return
             self._plan_action[p] = None
+        bot = self.bots[p]
+        strategy = self.strategies[p]
+        search = self.searches[p]
+        if self._opponent_stale[p] and self._feeds[p]:
+            search.set_opponent([c for c in self.tops[1 - p] if c is not None])
+            self._opponent_stale[p] = False
+        action = strategy.choose_in_play(search, legal, bot.rng)
+        delay = bot.delay_for(action)
+        if bot.anticipates:
+            bot.expect(strategy.follow_up_in(search, action))
+        self._plan_time[p] = now + max(0.0, delay)
+        self._plan_action[p] = action
+
+    def _plan_outside_play(self, p: int, now: float) -> None:
+        legal = self._legal(p)
+        if not legal:
+            self._plan_action[p] = None
+            self._plan_time[p] = _INF
+            return
+        pending = self._plan_action[p]
+        if pending is not None:
+            if pending in legal:
+                return
+            self._plan_action[p] = None
             self._plan_time[p] = _INF
         bot = self.bots[p]
-        if self.phase is _PLAYING:
-            strategy = self.strategies[p]
-            search = self.searches[p]
-            if self._feeds[p] and self._opponent_stale[p]:
-                search.set_opponent([c for c in self.tops[1 - p] if c is not None])
-                self._opponent_stale[p] = False
-            action = strategy.choose_in_play(search, legal, bot.rng)
-            delay = bot.delay_for(action)
-            if bot.anticipates:
-                bot.expect(strategy.follow_up_in(search, action))
-        else:
-            piles = self.piles
-            chosen = call_slap_or_choose(
-                p, legal, self.strategies[p].style, bot.rng, lambda: (len(piles[0]), len(piles[1]))
-            )
-            if chosen is None:
-                return
-            action = chosen
-            delay = bot.delay_for(action)
-            if bot.anticipates:
-                bot.expect(None)  # nothing is planned ahead outside play
+        piles = self.piles
+        action = call_slap_or_choose(
+            p, legal, self.strategies[p].style, bot.rng, lambda: (len(piles[0]), len(piles[1]))
+        )
+        if action is None:
+            return
+        delay = bot.delay_for(action)
+        if bot.anticipates:
+            bot.expect(None)  # nothing is planned ahead outside play
         self._plan_time[p] = now + max(0.0, delay)
         self._plan_action[p] = action
 

@@ -181,12 +181,14 @@ class Search:
 
     def score(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The value of the action (``kind``, stock ``s``, pile ``t``) from the position."""
-        self.known = _mask(self.tops)
+        if self.keep_options:
+            self.known = _mask(self.tops)
         return self._score(kind, s, t, depth)
 
     def scored(self, legal: Sequence[Action], depth: int) -> list[tuple[float, Action]]:
         """``(score, action)`` for each of the ``legal`` actions, in their order."""
-        self.known = _mask(self.tops)
+        if self.keep_options:
+            self.known = _mask(self.tops)
         score = self._score
         return [(score(a[0], a[2], a[3], depth), a) for a in legal]
 
@@ -237,7 +239,7 @@ class Search:
                 fed = (opponent & m0).bit_count() + (opponent & m1).bit_count()
                 score -= FEED_PENALTY * fed
         if depth > 0:
-            # the best own action that follows (as ``_own_moves`` lists them)
+            # the best own action that follows: plays of known cards, then R10 moves
             rows = self.rows
             r0 = NO_CARD_FITS if p0 is None else rows[p0]
             r1 = NO_CARD_FITS if p1 is None else rows[p1]
@@ -304,13 +306,36 @@ class Search:
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
+        if self.keep_options:
+            self.known = _mask(tops)
+        # The first best of the own actions that follow: plays of known cards in
+        # stock order (pile 1 before pile 2), then R10 moves in stock order.
         best: tuple[Kind, int, int] | None = None
         best_score = float("-inf")
-        self.known = _mask(tops)
-        for move_ in _own_moves(tops, down, piles, self.rows):
-            value = self._score(*move_, 0)
-            if value > best_score:
-                best, best_score = move_, value
+        rows = self.rows
+        p0, p1 = piles
+        r0 = NO_CARD_FITS if p0 is None else rows[p0]
+        r1 = NO_CARD_FITS if p1 is None else rows[p1]
+        score = self._score
+        empty = False
+        for ns, c in enumerate(tops):
+            if c is None:
+                empty = True
+            elif c >= 0:
+                if r0[c]:
+                    value = score(_PLAY, ns, 0, 0)
+                    if value > best_score:
+                        best, best_score = (_PLAY, ns, 0), value
+                if r1[c]:
+                    value = score(_PLAY, ns, 1, 0)
+                    if value > best_score:
+                        best, best_score = (_PLAY, ns, 1), value
+        if empty:
+            for ns, c in enumerate(tops):
+                if c is not None and c >= 0 and down[ns]:
+                    value = score(_MOVE, ns, 0, 0)
+                    if value > best_score:
+                        best, best_score = (_MOVE, ns, 0), value
         tops[s] = card
         if kind is _PLAY:
             piles[t] = old_pile
@@ -333,27 +358,3 @@ def _visible(
     opponent = [v.top for v in obs.stocks[1 - me] if v.top is not None]
     piles = [p.top if p.in_use else None for p in obs.piles]
     return tops, down, piles, opponent
-
-
-def _own_moves(
-    tops: list[int | None], down: list[int], piles: list[int | None], rows: Rows
-) -> list[tuple[Kind, int, int]]:
-    """The plays and moves (kind, stock, pile) open in an imagined position (known cards only)."""
-    out: list[tuple[Kind, int, int]] = []
-    p0, p1 = piles
-    r0 = NO_CARD_FITS if p0 is None else rows[p0]
-    r1 = NO_CARD_FITS if p1 is None else rows[p1]
-    empty = False
-    for s, c in enumerate(tops):
-        if c is None:
-            empty = True
-        elif c >= 0:
-            if r0[c]:
-                out.append((_PLAY, s, 0))
-            if r1[c]:
-                out.append((_PLAY, s, 1))
-    if empty:
-        out.extend(
-            (_MOVE, s, 0) for s, c in enumerate(tops) if c is not None and c >= 0 and down[s]
-        )
-    return out
