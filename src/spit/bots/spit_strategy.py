@@ -189,94 +189,132 @@ class Search:
         """``(score, action)`` for each of the ``legal`` actions, in their order."""
         if self.keep_options:
             self.known = _mask(self.tops)
-        score = self._score
+        score = self._score if depth else self._value
         return [(score(a[0], a[2], a[3], depth), a) for a in legal]
 
-    def _score(self, kind: Kind, s: int, t: int, depth: int) -> float:
-        tops = self.tops
-        down = self.down
-        piles = self.piles
-        card = tops[s]
+    def _value(self, kind: Kind, s: int, t: int, depth: int) -> float:
+        """The action's own value, the one formula of the score: what it plays, turns
+        up or opens, and the position it leaves (own options, the opponent fed).
+
+        Reads the position without changing it (``known`` must be up to date).
+        """
+        card = self.tops[s]
         assert card is not None and card != UNKNOWN
+        down = self.down
+        p0, p1 = self.piles
         known = self.known
-        slot = -1
-        uncovered = False
-        old_pile: int | None = None
         if kind is _PLAY:
-            old_pile = piles[t]
-            piles[t] = card
-            self.known = known ^ (1 << card)  # the card leaves the layout
             score = PLAY_VALUE
             if down[s]:
-                tops[s] = UNKNOWN
-                down[s] -= 1
-                uncovered = True
                 if self.uncover:
                     score += UNCOVER_VALUE
+            # At a leaf, value the R10 move the emptied slot allows; deeper, the
+            # lookahead finds that move itself.
+            elif self.uncover and depth == 0 and any(down):
+                score += OPEN_SLOT_VALUE
+            known ^= 1 << card  # the card leaves the layout
+            if t == 0:
+                p0 = card
             else:
-                tops[s] = None
-                # At a leaf, value the R10 move this slot allows; deeper, the
-                # lookahead finds that move itself.
-                if self.uncover and depth == 0 and any(down):
-                    score += OPEN_SLOT_VALUE
-        else:  # an R10 move: the card goes to the leftmost empty slot (still known)
-            slot = tops.index(None)
-            tops[slot] = card
-            tops[s] = UNKNOWN
-            down[s] -= 1
+                p1 = card
+        else:  # an R10 move: the card goes to an empty slot and stays known
             score = UNCOVER_VALUE if self.uncover else 0.0
-        p0, p1 = piles
         if self.keep_options or self.avoid_feeding:
             masks = self.masks
             m0 = 0 if p0 is None else masks[p0]
             m1 = 0 if p1 is None else masks[p1]
             if self.keep_options:
                 # own known tops that fit a pile top afterwards
-                score += OPTION_VALUE * min((self.known & (m0 | m1)).bit_count(), MAX_OPTIONS)
+                score += OPTION_VALUE * min((known & (m0 | m1)).bit_count(), MAX_OPTIONS)
             if self.avoid_feeding:
                 # (opponent top, pile) pairs that fit afterwards
                 opponent = self.opponent_mask
                 fed = (opponent & m0).bit_count() + (opponent & m1).bit_count()
                 score -= FEED_PENALTY * fed
-        if depth > 0:
-            # the best own action that follows: plays of known cards, then R10 moves
-            rows = self.rows
-            r0 = NO_CARD_FITS if p0 is None else rows[p0]
-            r1 = NO_CARD_FITS if p1 is None else rows[p1]
-            deeper = depth - 1
-            best: float | None = None
-            empty = False
-            for ns, c in enumerate(tops):
-                if c is None:
-                    empty = True
-                elif c >= 0:
-                    if r0[c]:
-                        value = self._score(_PLAY, ns, 0, deeper)
-                        if best is None or value > best:
-                            best = value
-                    if r1[c]:
-                        value = self._score(_PLAY, ns, 1, deeper)
-                        if best is None or value > best:
-                            best = value
-            if empty:
-                for ns, c in enumerate(tops):
-                    if c is not None and c >= 0 and down[ns]:
-                        value = self._score(_MOVE, ns, 0, deeper)
-                        if best is None or value > best:
-                            best = value
-            if best is not None:
-                score += LOOKAHEAD_DISCOUNT * best
-        # put the position back as it was
-        self.known = known
-        tops[s] = card
-        if kind is _PLAY:
-            piles[t] = old_pile
-            if uncovered:
-                down[s] += 1
-        else:
-            down[s] += 1
-            tops[slot] = None
         return score
+
+    def _score(self, kind: Kind, s: int, t: int, depth: int) -> float:
+        """``_value`` plus, with ``depth`` left, half the best score that follows."""
+        score = self._value(kind, s, t, depth)
+        if depth == 0:
+            return score
+        tops = self.tops
+        down = self.down
+        piles = self.piles
+        card = tops[s]
+        assert card is not None
+        known = self.known
+        undo = self._enter(kind, s, t, card)
+        # the best own action that follows: plays of known cards, then R10 moves
+        p0, p1 = piles
+        rows = self.rows
+        r0 = NO_CARD_FITS if p0 is None else rows[p0]
+        r1 = NO_CARD_FITS if p1 is None else rows[p1]
+        deeper = depth - 1
+        child = self._score if deeper else self._value
+        best: float | None = None
+        empty = False
+        for ns, c in enumerate(tops):
+            if c is None:
+                empty = True
+            elif c >= 0:
+                if r0[c]:
+                    value = child(_PLAY, ns, 0, deeper)
+                    if best is None or value > best:
+                        best = value
+                if r1[c]:
+                    value = child(_PLAY, ns, 1, deeper)
+                    if best is None or value > best:
+                        best = value
+        if empty:
+            for ns, c in enumerate(tops):
+                if c is not None and c >= 0 and down[ns]:
+                    value = child(_MOVE, ns, 0, deeper)
+                    if best is None or value > best:
+                        best = value
+        if best is not None:
+            score += LOOKAHEAD_DISCOUNT * best
+        self._leave(kind, s, t, card, undo)
+        self.known = known
+        return score
+
+    def _enter(self, kind: Kind, s: int, t: int, card: int) -> int | None:
+        """Change the position as the action would (a turned-up card is ``UNKNOWN``).
+
+        Returns what ``_leave`` needs to put it back: the pile's old top for a
+        play, the slot the card went to for a move.
+        """
+        tops = self.tops
+        down = self.down
+        if kind is _PLAY:
+            piles = self.piles
+            old = piles[t]
+            piles[t] = card
+            self.known ^= 1 << card
+            if down[s]:
+                tops[s] = UNKNOWN
+                down[s] -= 1
+            else:
+                tops[s] = None
+            return old
+        slot = tops.index(None)  # an R10 move: to the leftmost empty slot
+        tops[slot] = card
+        tops[s] = UNKNOWN
+        down[s] -= 1
+        return slot
+
+    def _leave(self, kind: Kind, s: int, t: int, card: int, undo: int | None) -> None:
+        """Put back what ``_enter`` changed (but ``known``)."""
+        tops = self.tops
+        if kind is _PLAY:
+            if tops[s] is not None:  # UNKNOWN: a card was turned up
+                self.down[s] += 1
+            self.piles[t] = undo
+        else:
+            assert undo is not None
+            self.down[s] += 1
+            tops[undo] = None
+        tops[s] = card
 
     def best_after(self, kind: Kind, s: int, t: int) -> tuple[Kind, int, int] | None:
         """The best own (kind, stock, pile) after the action (``kind``, ``s``, ``t``),
@@ -289,25 +327,9 @@ class Search:
         piles = self.piles
         card = tops[s]
         assert card is not None and card != UNKNOWN
-        slot = -1
-        uncovered = False
-        old_pile: int | None = None
-        if kind is _PLAY:
-            old_pile = piles[t]
-            piles[t] = card
-            if down[s]:
-                tops[s] = UNKNOWN
-                down[s] -= 1
-                uncovered = True
-            else:
-                tops[s] = None
-        else:  # an R10 move: the card goes to the leftmost empty slot
-            slot = tops.index(None)
-            tops[slot] = card
-            tops[s] = UNKNOWN
-            down[s] -= 1
         if self.keep_options:
             self.known = _mask(tops)
+        undo = self._enter(kind, s, t, card)
         # The first best of the own actions that follow: plays of known cards in
         # stock order (pile 1 before pile 2), then R10 moves in stock order.
         best: tuple[Kind, int, int] | None = None
@@ -316,34 +338,27 @@ class Search:
         p0, p1 = piles
         r0 = NO_CARD_FITS if p0 is None else rows[p0]
         r1 = NO_CARD_FITS if p1 is None else rows[p1]
-        score = self._score
+        value_of = self._value
         empty = False
         for ns, c in enumerate(tops):
             if c is None:
                 empty = True
             elif c >= 0:
                 if r0[c]:
-                    value = score(_PLAY, ns, 0, 0)
+                    value = value_of(_PLAY, ns, 0, 0)
                     if value > best_score:
                         best, best_score = (_PLAY, ns, 0), value
                 if r1[c]:
-                    value = score(_PLAY, ns, 1, 0)
+                    value = value_of(_PLAY, ns, 1, 0)
                     if value > best_score:
                         best, best_score = (_PLAY, ns, 1), value
         if empty:
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
-                    value = score(_MOVE, ns, 0, 0)
+                    value = value_of(_MOVE, ns, 0, 0)
                     if value > best_score:
                         best, best_score = (_MOVE, ns, 0), value
-        tops[s] = card
-        if kind is _PLAY:
-            piles[t] = old_pile
-            if uncovered:
-                down[s] += 1
-        else:
-            down[s] += 1
-            tops[slot] = None
+        self._leave(kind, s, t, card, undo)
         return best
 
 
