@@ -56,7 +56,7 @@ from spit.engine.actions import (
     slap,
 )
 from spit.engine.base import Phase
-from spit.engine.cards import NO_CARD_FITS, adjacency_rows
+from spit.engine.cards import NO_CARD_FITS, adjacency_masks, adjacency_rows
 from spit.engine.errors import EngineError
 from spit.engine.results import Result, RoundEnd
 from spit.engine.spit_game import SpitGame, deal_layout, fresh_packets
@@ -132,6 +132,7 @@ class SpitKernel:
         self.config = config
         self.n_stocks = config.n_stocks
         self.rows = adjacency_rows(config.alternating_colours)
+        self.masks = adjacency_masks(config.alternating_colours)
         self.rng = game.rng.copy()  # the game's generator, as it stands after the deal
         self.bots = (bots[0], bots[1])
         # ----------------------------------------------------------- the state
@@ -152,9 +153,12 @@ class SpitKernel:
         #: same lists are the bots' ``Search`` positions, kept up to date in place
         self.tops: list[list[int | None]] = [[], []]
         self.down: list[list[int]] = [[], []]
+        #: each player's face-up stock tops as bits (bit c: card c)
+        self.known = [0, 0]
         for p in (0, 1):
             self.tops[p] = [s[-1] if s else None for s in self.stocks[p]]
             self.down[p] = [max(0, len(s) - 1) for s in self.stocks[p]]
+            self.known[p] = _bits(self.tops[p])
         #: the pile tops as the bots see them (None: empty or not in use)
         self.ptops: list[int | None] = [p[-1] if p else None for p in self.piles]
         # --------------------------------------------------------- the bots
@@ -365,17 +369,27 @@ class SpitKernel:
         if self.phase is not _PLAYING:
             self._plan_outside_play(p, now)
             return
+        a, b = self.ptops
+        masks = self.masks
+        tops = self.tops[p]
+        down = self.down[p]
+        if not (
+            self.known[p] & ((0 if a is None else masks[a]) | (0 if b is None else masks[b]))
+            or (None in tops and any(down))
+        ):
+            # Nothing to play and no R10 move: the bot skips a position in which it cannot act.
+            self._plan_action[p] = None
+            self._plan_time[p] = _INF
+            return
         # The legal plays and moves, in the engine's order (``_legal``, inlined).
         rows = self.rows
-        a, b = self.ptops
         r0 = NO_CARD_FITS if a is None else rows[a]
         r1 = NO_CARD_FITS if b is None else rows[b]
         plays = _PLAYS[p]
         legal: list[Action] = []
         empty = False
         tall: list[int] = []
-        down = self.down[p]
-        for s, c in enumerate(self.tops[p]):
+        for s, c in enumerate(tops):
             if c is None:
                 empty = True
             else:
@@ -388,10 +402,6 @@ class SpitKernel:
         if empty and tall:
             moves = _MOVES[p]
             legal.extend([moves[s] for s in tall])
-        if not legal:  # the bot skips a position in which it cannot act
-            self._plan_action[p] = None
-            self._plan_time[p] = _INF
-            return
         pending = self._plan_action[p]
         if pending is not None:  # a watchful bot sees the position change under its hand
             if pending in legal:
@@ -543,9 +553,11 @@ class SpitKernel:
         self._progress_at = at
         self._opponent_stale[1 - p] = True
         if stock:
-            self.tops[p][s] = stock[-1]  # R9
+            top = self.tops[p][s] = stock[-1]  # R9
+            self.known[p] ^= (1 << c) | (1 << top)
             self.down[p][s] -= 1
         else:
+            self.known[p] ^= 1 << c
             tops = self.tops[p]
             tops[s] = None
             if tops.count(None) == self.n_stocks:
@@ -560,7 +572,8 @@ class SpitKernel:
         c = stocks[s].pop()
         stocks[slot].append(c)
         tops[slot] = c
-        tops[s] = stocks[s][-1]  # R9
+        top = tops[s] = stocks[s][-1]  # R9
+        self.known[p] |= 1 << top
         down[s] -= 1
         self._progress_at = at
         self._opponent_stale[1 - p] = True
@@ -569,25 +582,15 @@ class SpitKernel:
 
     def _anyone_can_move(self) -> bool:
         """False exactly in a stalemate (R12): ``SpitGame.can_anyone_move``."""
-        rows = self.rows
-        a, b = self.ptops
-        used = self.pile_used
-        r0 = rows[a] if used[0] and a is not None else NO_CARD_FITS
-        r1 = rows[b] if used[1] and b is not None else NO_CARD_FITS
-        for p in (0, 1):
-            empty = tall = False
-            down = self.down[p]
-            for s, c in enumerate(self.tops[p]):
-                if c is None:
-                    empty = True
-                else:
-                    if r0[c] or r1[c]:
-                        return True
-                    if down[s]:
-                        tall = True
-            if empty and tall:
-                return True
-        return False
+        a, b = self.ptops  # in play, a pile has a top exactly when it is in use
+        masks = self.masks
+        fitting = (0 if a is None else masks[a]) | (0 if b is None else masks[b])
+        if (self.known[0] | self.known[1]) & fitting:
+            return True
+        # An R10 move: an empty slot and a stock with a card under its top.
+        return (None in self.tops[0] and any(self.down[0])) or (
+            None in self.tops[1] and any(self.down[1])
+        )
 
     def _spit(self, at: float) -> None:
         """R5, R13, R14: every player holding spit cards turns one onto their own pile."""
@@ -700,6 +703,7 @@ class SpitKernel:
             self.spit[p] = spit
             self.tops[p][:] = [s[-1] if s else None for s in stocks]
             self.down[p][:] = [max(0, len(s) - 1) for s in stocks]
+            self.known[p] = _bits(self.tops[p])
         self.piles = [[], []]
         self.ptops[:] = [None, None]
         self.pile_used = [bool(self.spit[0]), bool(self.spit[1])]
@@ -738,6 +742,11 @@ class SpitKernel:
         ):
             raise RuntimeError("the engine's replay of a kernel game ends differently")
         return KernelRun(log, self.timing)
+
+
+def _bits(cards: list[int | None]) -> int:
+    """The cards (not None) as bits."""
+    return sum(1 << c for c in cards if c is not None)
 
 
 def _strategy(bot: Bot) -> SpitStrategy:

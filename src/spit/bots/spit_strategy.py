@@ -15,7 +15,7 @@ from spit.bots.common import StyledStrategy, pick_best
 from spit.bots.style import Style
 from spit.engine.actions import Action, Kind, move, play
 from spit.engine.base import Phase
-from spit.engine.cards import NO_CARD_FITS, adjacency_rows
+from spit.engine.cards import NO_CARD_FITS, adjacency_masks, adjacency_rows
 from spit.engine.spit_game import SpitObservation
 
 #: A stock whose top card is face down until the engine turns it up (R9).
@@ -100,16 +100,6 @@ class SpitStrategy(StyledStrategy):
         return pick_best(search.scored(legal, self.style.lookahead), rng)
 
 
-def _fit_masks(alternating_colours: bool) -> tuple[int, ...]:
-    """Per pile top, the cards that may go on it as bits (bit c: card c)."""
-    rows = adjacency_rows(alternating_colours)
-    return tuple(sum(1 << c for c, fits in enumerate(row) if fits) for row in rows)
-
-
-#: FIT_MASKS[alternating][top]: the cards that may go on ``top``, as bits.
-FIT_MASKS = (_fit_masks(False), _fit_masks(True))
-
-
 def _mask(cards: list[int | None]) -> int:
     """The known cards among ``cards`` (not None, not UNKNOWN) as bits."""
     out = 0
@@ -165,7 +155,7 @@ class Search:
         self.keep_options = style.keep_options
         self.avoid_feeding = style.avoid_feeding
         self.rows = adjacency_rows(alternating_colours)
-        self.masks = FIT_MASKS[alternating_colours]
+        self.masks = adjacency_masks(alternating_colours)
         self.tops = tops
         self.down = down
         self.piles = piles
