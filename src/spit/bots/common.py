@@ -56,19 +56,23 @@ class StyledStrategy:
         raise NotImplementedError
 
 
+#: Scores closer than this are equal (``pick_best``).
+TIE = 1e-9
+
+
 def pick_best(scored: Iterable[tuple[float, Action]], rng: random.Random) -> Action:
     """The action with the highest score; equal scores are broken by ``rng``.
 
-    Scores within 1e-9 of each other are equal; ``rng.choice`` picks among
+    Scores within ``TIE`` of each other are equal; ``rng.choice`` picks among
     them in the order they came (the legal actions' order).
     """
     best: list[Action] = []
     best_score = float("-inf")
     for score, action in scored:
-        if score > best_score + 1e-9:
+        if score > best_score + TIE:
             best_score = score
             best = [action]
-        elif score > best_score - 1e-9:
+        elif score > best_score - TIE:
             best.append(action)
     return best[0] if len(best) == 1 else rng.choice(best)
 

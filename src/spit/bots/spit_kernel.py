@@ -175,6 +175,8 @@ class SpitKernel:
         self._opponent_stale = [True, True]
         self._feeds = [s.style.avoid_feeding for s in self.strategies]
         self._watchful = [b.watchful for b in bots]
+        self._anticipates = [b.anticipates for b in bots]
+        self._styles = [s.style for s in self.strategies]
         # ------------------------------------------------- the arbiter's state
         self.now = 0.0  #: how far the game has run (the arbiter's horizon)
         self.log: list[tuple[float, Action]] = []
@@ -415,7 +417,7 @@ class SpitKernel:
             self._opponent_stale[p] = False
         action = strategy.choose_in_play(search, legal, bot.rng)
         delay = bot.delay_for(action)
-        if bot.anticipates:
+        if self._anticipates[p]:
             bot.expect(strategy.follow_up_in(search, action))
         self._plan_time[p] = now + max(0.0, delay)
         self._plan_action[p] = action
@@ -433,17 +435,17 @@ class SpitKernel:
             self._plan_action[p] = None
             self._plan_time[p] = _INF
         bot = self.bots[p]
-        piles = self.piles
-        action = call_slap_or_choose(
-            p, legal, self.strategies[p].style, bot.rng, lambda: (len(piles[0]), len(piles[1]))
-        )
+        action = call_slap_or_choose(p, legal, self._styles[p], bot.rng, self._pile_sizes)
         if action is None:
             return
         delay = bot.delay_for(action)
-        if bot.anticipates:
+        if self._anticipates[p]:
             bot.expect(None)  # nothing is planned ahead outside play
         self._plan_time[p] = now + max(0.0, delay)
         self._plan_action[p] = action
+
+    def _pile_sizes(self) -> tuple[int, int]:
+        return len(self.piles[0]), len(self.piles[1])
 
     def _legal(self, p: int) -> list[Action]:
         """Player ``p``'s legal actions in the engine's order (``SpitGame.legal_actions``)."""
@@ -534,7 +536,11 @@ class SpitKernel:
             self._stalemate(at)
         self.log.append((at, action))
         self._version += 1
-        self._retime()
+        if self.phase is _PLAYING:  # ``_retime`` for the commonest case
+            self._timer_at = self._progress_at + self._stall_time
+            self._timer_kind = _STALL_TIMER
+        else:
+            self._retime()
         return True
 
     def _refuse(self, player: int) -> bool:

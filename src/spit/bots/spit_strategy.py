@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from spit.bots.common import StyledStrategy, pick_best
+from spit.bots.common import TIE, StyledStrategy, pick_best
 from spit.bots.style import Style
 from spit.engine.actions import Action, Kind, move, play
 from spit.engine.base import Phase
@@ -97,7 +97,7 @@ class SpitStrategy(StyledStrategy):
             return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
-        return pick_best(search.scored(legal, self.style.lookahead), rng)
+        return pick_best(search.candidates(legal, self.style.lookahead), rng)
 
 
 def _mask(cards: list[int | None]) -> int:
@@ -128,6 +128,7 @@ class Search:
 
     __slots__ = (
         "avoid_feeding",
+        "bounds",
         "down",
         "keep_options",
         "known",
@@ -163,6 +164,17 @@ class Search:
         self.opponent_mask = _mask(list(opponent))
         #: the known own tops of the position being scored, as bits
         self.known = 0
+        #: bounds[d]: no action scores more than this at depth d (the value's
+        #: parts at their most, no penalty; each level of lookahead adds half)
+        most = PLAY_VALUE
+        if self.uncover:
+            most += max(UNCOVER_VALUE, OPEN_SLOT_VALUE)
+        if self.keep_options:
+            most += OPTION_VALUE * MAX_OPTIONS
+        bounds = [most]
+        for _ in range(style.lookahead):
+            bounds.append(most + LOOKAHEAD_DISCOUNT * bounds[-1])
+        self.bounds = bounds
 
     def set_opponent(self, opponent: list[int]) -> None:
         """The opponent's visible stock tops changed: these are the new ones."""
@@ -175,12 +187,32 @@ class Search:
             self.known = _mask(self.tops)
         return self._score(kind, s, t, depth)
 
-    def scored(self, legal: Sequence[Action], depth: int) -> list[tuple[float, Action]]:
-        """``(score, action)`` for each of the ``legal`` actions, in their order."""
+    def candidates(self, legal: Sequence[Action], depth: int) -> list[tuple[float, Action]]:
+        """``(score, action)`` for the ``legal`` actions that may score best, in their order.
+
+        An action whose score cannot come within ``pick_best``'s tolerance of
+        the best (its own value plus the most its lookahead could add is lower)
+        is left out without being searched: ``pick_best`` would never pick it,
+        so the choice is the same as from every action's score.
+        """
         if self.keep_options:
             self.known = _mask(self.tops)
-        score = self._score if depth else self._value
-        return [(score(a[0], a[2], a[3], depth), a) for a in legal]
+        value = self._value
+        if depth == 0:
+            return [(value(a[0], a[2], a[3], 0), a) for a in legal]
+        owns = [value(a[0], a[2], a[3], depth) for a in legal]
+        reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
+        scores: list[float | None] = [None] * len(legal)
+        best = float("-inf")
+        for i in sorted(range(len(legal)), key=owns.__getitem__, reverse=True):
+            own = owns[i]
+            if own + reach < best - TIE:
+                continue  # cannot reach the best
+            a = legal[i]
+            score = scores[i] = self._score(a[0], a[2], a[3], depth, own)
+            if score > best:
+                best = score
+        return [(score, a) for score, a in zip(scores, legal, strict=True) if score is not None]
 
     def _value(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The action's own value, the one formula of the score: what it plays, turns
@@ -223,50 +255,87 @@ class Search:
                 score -= FEED_PENALTY * fed
         return score
 
-    def _score(self, kind: Kind, s: int, t: int, depth: int) -> float:
-        """``_value`` plus, with ``depth`` left, half the best score that follows."""
-        score = self._value(kind, s, t, depth)
+    def _score(
+        self, kind: Kind, s: int, t: int, depth: int, own: float | None = None
+    ) -> float:
+        """``_value`` (``own``, if already known) plus, with ``depth`` left, half
+        the best score of the own actions that follow."""
+        score = self._value(kind, s, t, depth) if own is None else own
         if depth == 0:
             return score
-        tops = self.tops
-        down = self.down
-        piles = self.piles
-        card = tops[s]
+        card = self.tops[s]
         assert card is not None
         known = self.known
         undo = self._enter(kind, s, t, card)
-        # the best own action that follows: plays of known cards, then R10 moves
-        p0, p1 = piles
+        best = self._best_next(depth - 1)
+        if best is not None:
+            score += LOOKAHEAD_DISCOUNT * best
+        self._leave(kind, s, t, card, undo)
+        self.known = known
+        return score
+
+    def _best_next(self, depth: int) -> float | None:
+        """The best score at ``depth`` of the own actions open in the position
+        (plays of known cards, R10 moves), or None if there is none.
+
+        Only the best score counts, so an action whose own value plus the most
+        its lookahead could add cannot beat the best so far is not searched.
+        """
+        tops = self.tops
+        down = self.down
+        p0, p1 = self.piles
         rows = self.rows
         r0 = NO_CARD_FITS if p0 is None else rows[p0]
         r1 = NO_CARD_FITS if p1 is None else rows[p1]
-        deeper = depth - 1
-        child = self._score if deeper else self._value
-        best: float | None = None
+        value = self._value
+        if depth == 0:  # only values: the best is all that is needed
+            top: float | None = None
+            empty = False
+            for ns, c in enumerate(tops):
+                if c is None:
+                    empty = True
+                elif c >= 0:
+                    if r0[c]:
+                        v = value(_PLAY, ns, 0, 0)
+                        if top is None or v > top:
+                            top = v
+                    if r1[c]:
+                        v = value(_PLAY, ns, 1, 0)
+                        if top is None or v > top:
+                            top = v
+            if empty:
+                for ns, c in enumerate(tops):
+                    if c is not None and c >= 0 and down[ns]:
+                        v = value(_MOVE, ns, 0, 0)
+                        if top is None or v > top:
+                            top = v
+            return top
+        nexts: list[tuple[float, Kind, int, int]] = []
         empty = False
         for ns, c in enumerate(tops):
             if c is None:
                 empty = True
             elif c >= 0:
                 if r0[c]:
-                    value = child(_PLAY, ns, 0, deeper)
-                    if best is None or value > best:
-                        best = value
+                    nexts.append((value(_PLAY, ns, 0, depth), _PLAY, ns, 0))
                 if r1[c]:
-                    value = child(_PLAY, ns, 1, deeper)
-                    if best is None or value > best:
-                        best = value
+                    nexts.append((value(_PLAY, ns, 1, depth), _PLAY, ns, 1))
         if empty:
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
-                    value = child(_MOVE, ns, 0, deeper)
-                    if best is None or value > best:
-                        best = value
-        if best is not None:
-            score += LOOKAHEAD_DISCOUNT * best
-        self._leave(kind, s, t, card, undo)
-        self.known = known
-        return score
+                    nexts.append((value(_MOVE, ns, 0, depth), _MOVE, ns, 0))
+        if not nexts:
+            return None
+        reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
+        nexts.sort(reverse=True)
+        best = self._score(nexts[0][1], nexts[0][2], nexts[0][3], depth, nexts[0][0])
+        for own, kind, s, t in nexts[1:]:
+            if own + reach <= best:
+                break  # sorted: no later action can beat the best either
+            score = self._score(kind, s, t, depth, own)
+            if score > best:
+                best = score
+        return best
 
     def _enter(self, kind: Kind, s: int, t: int, card: int) -> int | None:
         """Change the position as the action would (a turned-up card is ``UNKNOWN``).
