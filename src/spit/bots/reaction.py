@@ -42,7 +42,9 @@ class Reaction:
 
     def delay(self, kind: Kind, rng: random.Random) -> float:
         """Draw the delay before an action of ``kind``."""
-        base = max(self.floor, rng.gauss(self.mu, self.sigma))
+        base = rng.gauss(self.mu, self.sigma)
+        if base < self.floor:  # max(floor, N(mu, sigma))
+            base = self.floor
         if self.tau > 0:
             base += rng.expovariate(1.0 / self.tau)
         if kind is Kind.CALL:

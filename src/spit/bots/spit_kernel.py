@@ -389,21 +389,15 @@ class SpitKernel:
         r1 = NO_CARD_FITS if b is None else rows[b]
         plays = _PLAYS[p]
         legal: list[Action] = []
-        empty = False
-        tall: list[int] = []
         for s, c in enumerate(tops):
-            if c is None:
-                empty = True
-            else:
+            if c is not None:
                 if r0[c]:
                     legal.append(plays[s][0])
                 if r1[c]:
                     legal.append(plays[s][1])
-                if down[s]:
-                    tall.append(s)
-        if empty and tall:
+        if None in tops:
             moves = _MOVES[p]
-            legal.extend([moves[s] for s in tall])
+            legal.extend([moves[s] for s, d in enumerate(down) if d])
         pending = self._plan_action[p]
         if pending is not None:  # a watchful bot sees the position change under its hand
             if pending in legal:
@@ -416,10 +410,9 @@ class SpitKernel:
             search.set_opponent([c for c in self.tops[1 - p] if c is not None])
             self._opponent_stale[p] = False
         action = strategy.choose_in_play(search, legal, bot.rng)
-        delay = bot.delay_for(action)
-        if self._anticipates[p]:
-            bot.expect(strategy.follow_up_in(search, action))
-        self._plan_time[p] = now + max(0.0, delay)
+        planned = strategy.follow_up_in(search, action) if self._anticipates[p] else None
+        delay = bot.delay_for(action, planned)
+        self._plan_time[p] = now + (delay if delay > 0.0 else 0.0)  # never before now
         self._plan_action[p] = action
 
     def _plan_outside_play(self, p: int, now: float) -> None:
@@ -438,9 +431,7 @@ class SpitKernel:
         action = call_slap_or_choose(p, legal, self._styles[p], bot.rng, self._pile_sizes)
         if action is None:
             return
-        delay = bot.delay_for(action)
-        if self._anticipates[p]:
-            bot.expect(None)  # nothing is planned ahead outside play
+        delay = bot.delay_for(action)  # nothing is planned ahead outside play
         self._plan_time[p] = now + max(0.0, delay)
         self._plan_action[p] = action
 

@@ -33,6 +33,9 @@ Rows = tuple[tuple[bool, ...], ...]
 
 _PLAY = Kind.PLAY
 _MOVE = Kind.MOVE
+#: The engine's interned actions: ``_PLAYS[player][stock][pile]``, ``_MOVES[player][stock]``.
+_PLAYS = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in (0, 1))
+_MOVES = tuple(tuple(move(p, s) for s in range(5)) for p in (0, 1))
 
 
 class SpitStrategy(StyledStrategy):
@@ -73,11 +76,12 @@ class SpitStrategy(StyledStrategy):
 
     def follow_up_in(self, search: Search, action: Action) -> Action | None:
         """``follow_up`` in the position of ``search`` (a play or move of ``action.player``)."""
-        best = search.best_after(action.kind, action.source, action.target)
+        kind, player, s, t = action
+        best = search.best_after(kind, s, t)
         if best is None:
             return None
         kind, s, t = best
-        return play(action.player, s, t) if kind is _PLAY else move(action.player, s)
+        return _PLAYS[player][s][t] if kind is _PLAY else _MOVES[player][s]
 
     # ------------------------------------------------------------------ play
 
@@ -199,7 +203,10 @@ class Search:
             self.known = _mask(self.tops)
         value = self._value
         if depth == 0:
-            return [(value(a[0], a[2], a[3], 0), a) for a in legal]
+            out = []
+            for a in legal:
+                out.append((value(a[0], a[2], a[3], 0), a))
+            return out
         owns = [value(a[0], a[2], a[3], depth) for a in legal]
         reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
         scores: list[float | None] = [None] * len(legal)
@@ -388,7 +395,23 @@ class Search:
         assert card is not None and card != UNKNOWN
         if self.keep_options:
             self.known = _mask(tops)
-        undo = self._enter(kind, s, t, card)
+        # the position after the action (``_enter``, written out: this runs for every plan)
+        slot = -1
+        old_top: int | None = None
+        if kind is _PLAY:
+            old_top = piles[t]
+            piles[t] = card
+            self.known ^= 1 << card
+            if down[s]:
+                tops[s] = UNKNOWN
+                down[s] -= 1
+            else:
+                tops[s] = None
+        else:
+            slot = tops.index(None)
+            tops[slot] = card
+            tops[s] = UNKNOWN
+            down[s] -= 1
         # The first best of the own actions that follow: plays of known cards in
         # stock order (pile 1 before pile 2), then R10 moves in stock order.
         best: tuple[Kind, int, int] | None = None
@@ -417,7 +440,15 @@ class Search:
                     value = value_of(_MOVE, ns, 0, 0)
                     if value > best_score:
                         best, best_score = (_MOVE, ns, 0), value
-        self._leave(kind, s, t, card, undo)
+        # back as it was (``_leave``)
+        if kind is _PLAY:
+            if tops[s] is not None:
+                down[s] += 1
+            piles[t] = old_top
+        else:
+            down[s] += 1
+            tops[slot] = None
+        tops[s] = card
         return best
 
 
