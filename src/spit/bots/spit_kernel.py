@@ -171,9 +171,6 @@ class SpitKernel:
             self.strategies[p].search_for(alternating, self.tops[p], self.down[p], self.ptops, [])
             for p in (0, 1)
         )
-        #: a player's search needs the opponent's tops again (they changed)
-        self._opponent_stale = [True, True]
-        self._feeds = [s.style.avoid_feeding for s in self.strategies]
         self._watchful = [b.watchful for b in bots]
         self._anticipates = [b.anticipates for b in bots]
         self._styles = [s.style for s in self.strategies]
@@ -406,9 +403,7 @@ class SpitKernel:
         bot = self.bots[p]
         strategy = self.strategies[p]
         search = self.searches[p]
-        if self._opponent_stale[p] and self._feeds[p]:
-            search.set_opponent([c for c in self.tops[1 - p] if c is not None])
-            self._opponent_stale[p] = False
+        search.update(self.known[p], self.known[1 - p])
         action = strategy.choose_in_play(search, legal, bot.rng)
         planned = strategy.follow_up_in(search, action) if self._anticipates[p] else None
         delay = bot.delay_for(action, planned)
@@ -548,7 +543,6 @@ class SpitKernel:
         self.piles[t].append(c)
         self.ptops[t] = c
         self._progress_at = at
-        self._opponent_stale[1 - p] = True
         if stock:
             top = self.tops[p][s] = stock[-1]  # R9
             self.known[p] ^= (1 << c) | (1 << top)
@@ -573,7 +567,6 @@ class SpitKernel:
         self.known[p] |= 1 << top
         down[s] -= 1
         self._progress_at = at
-        self._opponent_stale[1 - p] = True
         if not self._anyone_can_move():
             self._stalemate(at)
 
@@ -707,7 +700,6 @@ class SpitKernel:
         self.called = [False, False]
         self.slaps = []
         self.chooser = None
-        self._opponent_stale = [True, True]
         self._set_phase(_OPENING, at)
 
     def _finish(self, winner: int | None, reason: Result, at: float) -> None:

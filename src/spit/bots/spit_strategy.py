@@ -122,12 +122,12 @@ class Search:
     The score of an action is its own value plus, with ``depth`` left, half
     the best score of the own actions that follow it.
 
-    The lists are the caller's and may change between calls (the simulator's
-    kernel keeps them up to date as the game goes on): each public method reads
-    them afresh, and leaves them as it found them. Only the opponent's tops
-    are given once (``set_opponent`` when they change). Counting is done on
-    bit masks of cards (the known own tops, the opponent's tops, the cards
-    each pile top takes), which gives the same counts as going card by card.
+    The lists are the caller's, who may change them between calls (the
+    simulator's kernel keeps them up to date as the game goes on) and then
+    says so with ``update``; each public method leaves them as it found them.
+    Counting is done on bit masks of cards (the known own tops, the
+    opponent's tops, the cards each pile top takes), which gives the same
+    counts as going card by card.
     """
 
     __slots__ = (
@@ -137,7 +137,6 @@ class Search:
         "keep_options",
         "known",
         "masks",
-        "opponent",
         "opponent_mask",
         "piles",
         "rows",
@@ -164,10 +163,10 @@ class Search:
         self.tops = tops
         self.down = down
         self.piles = piles
-        self.opponent = opponent
+        #: the opponent's visible stock tops, as bits
         self.opponent_mask = _mask(list(opponent))
         #: the known own tops of the position being scored, as bits
-        self.known = 0
+        self.known = _mask(tops)
         #: bounds[d]: no action scores more than this at depth d (the value's
         #: parts at their most, no penalty; each level of lookahead adds half)
         most = PLAY_VALUE
@@ -180,15 +179,14 @@ class Search:
             bounds.append(most + LOOKAHEAD_DISCOUNT * bounds[-1])
         self.bounds = bounds
 
-    def set_opponent(self, opponent: list[int]) -> None:
-        """The opponent's visible stock tops changed: these are the new ones."""
-        self.opponent = opponent
-        self.opponent_mask = _mask(list(opponent))
+    def update(self, known: int, opponent: int) -> None:
+        """The caller changed the position's lists in place: its known own tops are
+        now ``known`` and the opponent's visible tops ``opponent`` (bits of cards)."""
+        self.known = known
+        self.opponent_mask = opponent
 
     def score(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The value of the action (``kind``, stock ``s``, pile ``t``) from the position."""
-        if self.keep_options:
-            self.known = _mask(self.tops)
         return self._score(kind, s, t, depth)
 
     def candidates(self, legal: Sequence[Action], depth: int) -> list[tuple[float, Action]]:
@@ -199,8 +197,6 @@ class Search:
         is left out without being searched: ``pick_best`` would never pick it,
         so the choice is the same as from every action's score.
         """
-        if self.keep_options:
-            self.known = _mask(self.tops)
         value = self._value
         if depth == 0:
             out = []
@@ -393,8 +389,7 @@ class Search:
         piles = self.piles
         card = tops[s]
         assert card is not None and card != UNKNOWN
-        if self.keep_options:
-            self.known = _mask(tops)
+        known = self.known
         # the position after the action (``_enter``, written out: this runs for every plan)
         slot = -1
         old_top: int | None = None
@@ -441,6 +436,7 @@ class Search:
                     if value > best_score:
                         best, best_score = (_MOVE, ns, 0), value
         # back as it was (``_leave``)
+        self.known = known
         if kind is _PLAY:
             if tops[s] is not None:
                 down[s] += 1
