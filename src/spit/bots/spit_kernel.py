@@ -369,9 +369,23 @@ class SpitKernel:
             self._plan_outside_play(p, now)
             return
         a, b = self.ptops
-        masks = self.masks
         tops = self.tops[p]
         down = self.down[p]
+        pending = self._plan_action[p]
+        if pending is not None:
+            # A watchful bot sees the position change under its hand: it keeps
+            # its action while it is still legal (``Bot.keeps``).
+            kind, _, s, t = pending
+            if kind is _K_PLAY:
+                c = tops[s]
+                pile = self.ptops[t]
+                if c is not None and pile is not None and self.rows[pile][c]:
+                    return
+            elif kind is _K_MOVE and down[s] and None in tops:
+                return
+            # (a call or slap planned before the phase changed is never legal in play)
+            self._plan_action[p] = None
+        masks = self.masks
         if not (
             self.known[p] & ((0 if a is None else masks[a]) | (0 if b is None else masks[b]))
             or (None in tops and any(down))
@@ -395,11 +409,6 @@ class SpitKernel:
         if None in tops:
             moves = _MOVES[p]
             legal.extend([moves[s] for s, d in enumerate(down) if d])
-        pending = self._plan_action[p]
-        if pending is not None:  # a watchful bot sees the position change under its hand
-            if pending in legal:
-                return
-            self._plan_action[p] = None
         bot = self.bots[p]
         strategy = self.strategies[p]
         search = self.searches[p]

@@ -136,6 +136,7 @@ class Search:
         "down",
         "keep_options",
         "known",
+        "looks_after",
         "masks",
         "opponent_mask",
         "piles",
@@ -158,6 +159,8 @@ class Search:
         self.uncover = style.uncover
         self.keep_options = style.keep_options
         self.avoid_feeding = style.avoid_feeding
+        #: the value looks at the position an action leaves
+        self.looks_after = style.keep_options or style.avoid_feeding
         self.rows = adjacency_rows(alternating_colours)
         self.masks = adjacency_masks(alternating_colours)
         self.tops = tops
@@ -244,13 +247,14 @@ class Search:
                 p1 = card
         else:  # an R10 move: the card goes to an empty slot and stays known
             score = UNCOVER_VALUE if self.uncover else 0.0
-        if self.keep_options or self.avoid_feeding:
+        if self.looks_after:
             masks = self.masks
             m0 = 0 if p0 is None else masks[p0]
             m1 = 0 if p1 is None else masks[p1]
             if self.keep_options:
                 # own known tops that fit a pile top afterwards
-                score += OPTION_VALUE * min((known & (m0 | m1)).bit_count(), MAX_OPTIONS)
+                fitting = (known & (m0 | m1)).bit_count()
+                score += OPTION_VALUE * (fitting if fitting < MAX_OPTIONS else MAX_OPTIONS)
             if self.avoid_feeding:
                 # (opponent top, pile) pairs that fit afterwards
                 opponent = self.opponent_mask
@@ -266,15 +270,42 @@ class Search:
         score = self._value(kind, s, t, depth) if own is None else own
         if depth == 0:
             return score
-        card = self.tops[s]
+        tops = self.tops
+        down = self.down
+        piles = self.piles
+        card = tops[s]
         assert card is not None
         known = self.known
-        undo = self._enter(kind, s, t, card)
+        # The position after the action, a turned-up card unknown (as in ``best_after``).
+        slot = -1
+        old_top: int | None = None
+        if kind is _PLAY:
+            old_top = piles[t]
+            piles[t] = card
+            self.known = known ^ (1 << card)
+            if down[s]:
+                tops[s] = UNKNOWN
+                down[s] -= 1
+            else:
+                tops[s] = None
+        else:  # an R10 move: to the leftmost empty slot
+            slot = tops.index(None)
+            tops[slot] = card
+            tops[s] = UNKNOWN
+            down[s] -= 1
         best = self._best_next(depth - 1)
         if best is not None:
             score += LOOKAHEAD_DISCOUNT * best
-        self._leave(kind, s, t, card, undo)
+        # back as it was
         self.known = known
+        if kind is _PLAY:
+            if tops[s] is not None:  # UNKNOWN: a card was turned up
+                down[s] += 1
+            piles[t] = old_top
+        else:
+            down[s] += 1
+            tops[slot] = None
+        tops[s] = card
         return score
 
     def _best_next(self, depth: int) -> float | None:
@@ -340,44 +371,6 @@ class Search:
                 best = score
         return best
 
-    def _enter(self, kind: Kind, s: int, t: int, card: int) -> int | None:
-        """Change the position as the action would (a turned-up card is ``UNKNOWN``).
-
-        Returns what ``_leave`` needs to put it back: the pile's old top for a
-        play, the slot the card went to for a move.
-        """
-        tops = self.tops
-        down = self.down
-        if kind is _PLAY:
-            piles = self.piles
-            old = piles[t]
-            piles[t] = card
-            self.known ^= 1 << card
-            if down[s]:
-                tops[s] = UNKNOWN
-                down[s] -= 1
-            else:
-                tops[s] = None
-            return old
-        slot = tops.index(None)  # an R10 move: to the leftmost empty slot
-        tops[slot] = card
-        tops[s] = UNKNOWN
-        down[s] -= 1
-        return slot
-
-    def _leave(self, kind: Kind, s: int, t: int, card: int, undo: int | None) -> None:
-        """Put back what ``_enter`` changed (but ``known``)."""
-        tops = self.tops
-        if kind is _PLAY:
-            if tops[s] is not None:  # UNKNOWN: a card was turned up
-                self.down[s] += 1
-            self.piles[t] = undo
-        else:
-            assert undo is not None
-            self.down[s] += 1
-            tops[undo] = None
-        tops[s] = card
-
     def best_after(self, kind: Kind, s: int, t: int) -> tuple[Kind, int, int] | None:
         """The best own (kind, stock, pile) after the action (``kind``, ``s``, ``t``),
         scored at depth 0 (the first of equal scores), or None if none would be open.
@@ -390,7 +383,7 @@ class Search:
         card = tops[s]
         assert card is not None and card != UNKNOWN
         known = self.known
-        # the position after the action (``_enter``, written out: this runs for every plan)
+        # the position after the action (as in ``_score``)
         slot = -1
         old_top: int | None = None
         if kind is _PLAY:
@@ -435,7 +428,7 @@ class Search:
                     value = value_of(_MOVE, ns, 0, 0)
                     if value > best_score:
                         best, best_score = (_MOVE, ns, 0), value
-        # back as it was (``_leave``)
+        # back as it was
         self.known = known
         if kind is _PLAY:
             if tops[s] is not None:
