@@ -25,7 +25,7 @@ from spit.bots.spit_strategy import (
     Search,
 )
 from spit.bots.style import STYLES, Style
-from spit.engine import Kind
+from spit.engine import Kind, move, play
 from spit.engine.cards import adjacency_rows
 
 Position = tuple[list[int | None], list[int], list[int | None], list[int]]
@@ -184,5 +184,7 @@ def test_the_follow_up_is_the_first_best_action_after(
             value = plain_score(style, rows, after, follow, 0)
             if value > best:
                 expected, best = follow, value
-        assert search.best_after(*action) == expected
+        found = search.best_after(play(1, s, t) if kind is Kind.PLAY else move(1, s))
+        assert found is None or found.player == 1
+        assert (None if found is None else (found.kind, found.source, found.target)) == expected
         assert (tops, down, piles) == before

@@ -76,12 +76,7 @@ class SpitStrategy(StyledStrategy):
 
     def follow_up_in(self, search: Search, action: Action) -> Action | None:
         """``follow_up`` in the position of ``search`` (a play or move of ``action.player``)."""
-        kind, player, s, t = action
-        best = search.best_after(kind, s, t)
-        if best is None:
-            return None
-        kind, s, t = best
-        return _PLAYS[player][s][t] if kind is _PLAY else _MOVES[player][s]
+        return search.best_after(action)
 
     # ------------------------------------------------------------------ play
 
@@ -371,12 +366,13 @@ class Search:
                 best = score
         return best
 
-    def best_after(self, kind: Kind, s: int, t: int) -> tuple[Kind, int, int] | None:
-        """The best own (kind, stock, pile) after the action (``kind``, ``s``, ``t``),
-        scored at depth 0 (the first of equal scores), or None if none would be open.
+    def best_after(self, action: Action) -> Action | None:
+        """The best own play or move (of the same player) after ``action``, scored at
+        depth 0 (the first of equal scores), or None if none would be open.
 
         The position is changed for the look and put back as it was.
         """
+        kind, player, s, t = action
         tops = self.tops
         down = self.down
         piles = self.piles
@@ -402,7 +398,8 @@ class Search:
             down[s] -= 1
         # The first best of the own actions that follow: plays of known cards in
         # stock order (pile 1 before pile 2), then R10 moves in stock order.
-        best: tuple[Kind, int, int] | None = None
+        best: Action | None = None
+        plays = _PLAYS[player]
         best_score = float("-inf")
         rows = self.rows
         p0, p1 = piles
@@ -417,17 +414,17 @@ class Search:
                 if r0[c]:
                     value = value_of(_PLAY, ns, 0, 0)
                     if value > best_score:
-                        best, best_score = (_PLAY, ns, 0), value
+                        best, best_score = plays[ns][0], value
                 if r1[c]:
                     value = value_of(_PLAY, ns, 1, 0)
                     if value > best_score:
-                        best, best_score = (_PLAY, ns, 1), value
+                        best, best_score = plays[ns][1], value
         if empty:
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
                     value = value_of(_MOVE, ns, 0, 0)
                     if value > best_score:
-                        best, best_score = (_MOVE, ns, 0), value
+                        best, best_score = _MOVES[player][ns], value
         # back as it was
         self.known = known
         if kind is _PLAY:
