@@ -26,7 +26,7 @@ from spit.bots.spit_strategy import (
 )
 from spit.bots.style import STYLES, Style
 from spit.engine import Kind, move, play
-from spit.engine.cards import adjacency_rows, parse_card
+from spit.engine.cards import adjacency_rows
 
 Position = tuple[list[int | None], list[int], list[int | None], list[int]]
 
@@ -188,38 +188,3 @@ def test_the_follow_up_is_the_first_best_action_after(
         assert found is None or found.player == 1
         assert (None if found is None else (found.kind, found.source, found.target)) == expected
         assert (tops, down, piles) == before
-
-
-@settings(max_examples=300, deadline=None)
-@given(drawn=positions(), style=styles)
-def test_the_lookahead_bound_is_never_below_what_follows(
-    drawn: tuple[Position, bool], style: Style
-) -> None:
-    """The search skips an action whose value plus ``_leaf_reach`` cannot beat the
-    best: that bound must hold for what really follows, and be at least 0 (an
-    action with nothing after it keeps its own value)."""
-    position, alternating = drawn
-    rows = adjacency_rows(alternating)
-    tops, down, piles, opponent = position
-    search = Search(style, alternating, tops, down, piles, list(opponent))
-    for action in own_actions(rows, tops, down, piles):
-        added = plain_score(style, rows, position, action, 1) - plain_score(
-            style, rows, position, action, 0
-        )
-        reach = search._leaf_reach(*action)
-        assert reach >= 0
-        # depth 0 adds the open slot bonus that depth 1 leaves to the lookahead
-        open_slot = OPEN_SLOT_VALUE if style.uncover and action[0] is Kind.PLAY else 0.0
-        assert added <= reach + open_slot
-
-
-def test_the_bound_of_an_action_with_nothing_after_it_is_not_negative() -> None:
-    """Without uncovering or options, a heavy feed would make the bound negative."""
-    style = Style("feeding only", uncover=False, keep_options=False, lookahead=2)
-    # The own 7H goes on the 8C: then both piles show a 7, and each of the
-    # opponent's 6s and 8s fits both (a feed of 15 against a play's 10).
-    tops: list[int | None] = [parse_card("7H"), None, None, None, None]
-    opponent = [parse_card(c) for c in ("6H", "8S", "6S", "8D", "6C")]
-    piles: list[int | None] = [parse_card("8C"), parse_card("7D")]
-    search = Search(style, False, tops, [0, 0, 0, 0, 0], piles, opponent)
-    assert search._leaf_reach(Kind.PLAY, 0, 0) == 0.0

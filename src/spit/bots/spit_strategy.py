@@ -261,11 +261,7 @@ class Search:
         self, kind: Kind, s: int, t: int, depth: int, own: float | None = None
     ) -> float:
         """``_value`` (``own``, if already known) plus, with ``depth`` left, half
-        the best score of the own actions that follow.
-
-        Only the best score of those counts, so one whose own value plus the
-        most its lookahead could add cannot beat the best so far is not searched.
-        """
+        the best score of the own actions that follow."""
         score = self._value(kind, s, t, depth) if own is None else own
         if depth == 0:
             return score
@@ -281,67 +277,18 @@ class Search:
         if kind is _PLAY:
             old_top = piles[t]
             piles[t] = card
-            after = self.known = known ^ (1 << card)
+            self.known = known ^ (1 << card)
             if down[s]:
                 tops[s] = UNKNOWN
                 down[s] -= 1
             else:
                 tops[s] = None
         else:  # an R10 move: to the leftmost empty slot
-            after = known
             slot = tops.index(None)
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-        # The own actions that follow: plays of the known tops that fit a pile
-        # (found by their bits, in any order: only the best counts), R10 moves.
-        deeper = depth - 1
-        value = self._value
-        masks = self.masks
-        p0, p1 = piles
-        onto = (
-            (0, after & masks[p0] if p0 is not None else 0),
-            (1, after & masks[p1] if p1 is not None else 0),
-        )
-        best: float | None = None
-        if deeper == 0:  # values only
-            for pile, fits in onto:
-                while fits:
-                    bit = fits & -fits
-                    fits ^= bit
-                    v = value(_PLAY, tops.index(bit.bit_length() - 1), pile, 0)
-                    if best is None or v > best:
-                        best = v
-            if None in tops:
-                for ns, c in enumerate(tops):
-                    if c is not None and c >= 0 and down[ns]:
-                        v = value(_MOVE, ns, 0, 0)
-                        if best is None or v > best:
-                            best = v
-        else:
-            nexts: list[tuple[float, Kind, int, int]] = []
-            for pile, fits in onto:
-                while fits:
-                    bit = fits & -fits
-                    fits ^= bit
-                    ns = tops.index(bit.bit_length() - 1)
-                    nexts.append((value(_PLAY, ns, pile, deeper), _PLAY, ns, pile))
-            if None in tops:
-                for ns, c in enumerate(tops):
-                    if c is not None and c >= 0 and down[ns]:
-                        nexts.append((value(_MOVE, ns, 0, deeper), _MOVE, ns, 0))
-            if nexts:
-                reach = LOOKAHEAD_DISCOUNT * self.bounds[deeper - 1]
-                nexts.sort(reverse=True)
-                for v, nk, ns, nt in nexts:
-                    if best is not None:
-                        if v + reach <= best:
-                            break  # sorted: no later action can beat the best either
-                        if deeper == 1 and v + self._leaf_reach(nk, ns, nt) <= best:
-                            continue  # what could follow it is not enough either
-                    v = self._score(nk, ns, nt, deeper, v)
-                    if best is None or v > best:
-                        best = v
+        best = self._best_next(depth - 1)
         if best is not None:
             score += LOOKAHEAD_DISCOUNT * best
         # back as it was
@@ -356,37 +303,68 @@ class Search:
         tops[s] = card
         return score
 
-    def _leaf_reach(self, kind: Kind, s: int, t: int) -> float:
-        """The most the lookahead at depth 1 of (``kind``, ``s``, ``t``) can add: half
-        the value of the best own action after it (nothing if there is none).
+    def _best_next(self, depth: int) -> float | None:
+        """The best score at ``depth`` of the own actions open in the position
+        (plays of known cards, R10 moves), or None if there is none.
 
-        A play at most turns up a card and keeps as many options as known tops
-        are left besides it, and feeds the opponent at least on the pile it
-        leaves alone; a move is worth less than such a play.
+        Only the best score counts, so an action whose own value plus the most
+        its lookahead could add cannot beat the best so far is not searched.
         """
-        known = self.known
+        tops = self.tops
+        down = self.down
         p0, p1 = self.piles
-        if kind is _PLAY:
-            card = self.tops[s]
-            assert card is not None
-            known ^= 1 << card
-            if t == 0:
-                p0 = card
-            else:
-                p1 = card
-        most = PLAY_VALUE
-        if self.uncover:
-            most += UNCOVER_VALUE if UNCOVER_VALUE > OPEN_SLOT_VALUE else OPEN_SLOT_VALUE
-        if self.keep_options:
-            left = known.bit_count() - 1
-            most += OPTION_VALUE * (MAX_OPTIONS if left > MAX_OPTIONS else max(left, 0))
-        if self.avoid_feeding:
-            masks = self.masks
-            opponent = self.opponent_mask
-            fed0 = 0 if p0 is None else (opponent & masks[p0]).bit_count()
-            fed1 = 0 if p1 is None else (opponent & masks[p1]).bit_count()
-            most -= FEED_PENALTY * (fed0 if fed0 < fed1 else fed1)
-        return LOOKAHEAD_DISCOUNT * most if most > 0 else 0.0
+        rows = self.rows
+        r0 = NO_CARD_FITS if p0 is None else rows[p0]
+        r1 = NO_CARD_FITS if p1 is None else rows[p1]
+        value = self._value
+        if depth == 0:  # only values: the best is all that is needed
+            top: float | None = None
+            empty = False
+            for ns, c in enumerate(tops):
+                if c is None:
+                    empty = True
+                elif c >= 0:
+                    if r0[c]:
+                        v = value(_PLAY, ns, 0, 0)
+                        if top is None or v > top:
+                            top = v
+                    if r1[c]:
+                        v = value(_PLAY, ns, 1, 0)
+                        if top is None or v > top:
+                            top = v
+            if empty:
+                for ns, c in enumerate(tops):
+                    if c is not None and c >= 0 and down[ns]:
+                        v = value(_MOVE, ns, 0, 0)
+                        if top is None or v > top:
+                            top = v
+            return top
+        nexts: list[tuple[float, Kind, int, int]] = []
+        empty = False
+        for ns, c in enumerate(tops):
+            if c is None:
+                empty = True
+            elif c >= 0:
+                if r0[c]:
+                    nexts.append((value(_PLAY, ns, 0, depth), _PLAY, ns, 0))
+                if r1[c]:
+                    nexts.append((value(_PLAY, ns, 1, depth), _PLAY, ns, 1))
+        if empty:
+            for ns, c in enumerate(tops):
+                if c is not None and c >= 0 and down[ns]:
+                    nexts.append((value(_MOVE, ns, 0, depth), _MOVE, ns, 0))
+        if not nexts:
+            return None
+        reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
+        nexts.sort(reverse=True)
+        best = self._score(nexts[0][1], nexts[0][2], nexts[0][3], depth, nexts[0][0])
+        for own, kind, s, t in nexts[1:]:
+            if own + reach <= best:
+                break  # sorted: no later action can beat the best either
+            score = self._score(kind, s, t, depth, own)
+            if score > best:
+                best = score
+        return best
 
     def best_after(self, action: Action) -> Action | None:
         """The best own play or move (of the same player) after ``action``, scored at
