@@ -56,6 +56,8 @@ class StyledStrategy:
         raise NotImplementedError
 
 
+_CALL, _SLAP, _CHOOSE = Kind.CALL, Kind.SLAP, Kind.CHOOSE
+
 #: Scores closer than this are equal (``pick_best``).
 TIE = 1e-9
 
@@ -103,11 +105,11 @@ def call_slap_or_choose(
     """
     slapping = choosing = False
     for a in legal:
-        kind = a.kind
-        if kind is Kind.CALL:
+        kind = a[0]
+        if kind is _CALL:
             return a
-        slapping = slapping or kind is Kind.SLAP
-        choosing = choosing or kind is Kind.CHOOSE
+        slapping = slapping or kind is _SLAP
+        choosing = choosing or kind is _CHOOSE
     if slapping or choosing:
         sizes = pile_sizes()
         smaller = me if sizes[me] <= sizes[1 - me] else 1 - me

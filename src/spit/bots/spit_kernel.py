@@ -420,7 +420,11 @@ class SpitKernel:
         self._plan_action[p] = action
 
     def _plan_outside_play(self, p: int, now: float) -> None:
-        legal = self._legal(p)
+        phase = self.phase
+        if phase is _OPENING or phase is _STALEMATE:  # (``_legal``, the commonest case)
+            legal = [_CALLS[p]] if self.spit[p] and not self.called[p] else []
+        else:
+            legal = self._legal(p)
         if not legal:
             self._plan_action[p] = None
             self._plan_time[p] = _INF
