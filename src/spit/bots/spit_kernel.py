@@ -173,6 +173,10 @@ class SpitKernel:
         )
         self._watchful = [b.watchful for b in bots]
         self._anticipates = [b.anticipates for b in bots]
+        #: per player: its bot, strategy, search and whether it plans ahead
+        self._agents = [
+            (bots[p], self.strategies[p], self.searches[p], bots[p].anticipates) for p in (0, 1)
+        ]
         self._styles = [s.style for s in self.strategies]
         # ------------------------------------------------- the arbiter's state
         self.now = 0.0  #: how far the game has run (the arbiter's horizon)
@@ -386,35 +390,39 @@ class SpitKernel:
             # (a call or slap planned before the phase changed is never legal in play)
             self._plan_action[p] = None
         masks = self.masks
-        if not (
-            self.known[p] & ((0 if a is None else masks[a]) | (0 if b is None else masks[b]))
-            or (None in tops and any(down))
-        ):
+        known = self.known[p]
+        fit0 = 0 if a is None else known & masks[a]
+        fit1 = 0 if b is None else known & masks[b]
+        movable = None in tops and any(down)
+        if not (fit0 or fit1 or movable):
             # Nothing to play and no R10 move: the bot skips a position in which it cannot act.
             self._plan_action[p] = None
             self._plan_time[p] = _INF
             return
         # The legal plays and moves, in the engine's order (``_legal``, inlined).
-        rows = self.rows
-        r0 = NO_CARD_FITS if a is None else rows[a]
-        r1 = NO_CARD_FITS if b is None else rows[b]
         plays = _PLAYS[p]
-        legal: list[Action] = []
-        for s, c in enumerate(tops):
-            if c is not None:
-                if r0[c]:
-                    legal.append(plays[s][0])
-                if r1[c]:
-                    legal.append(plays[s][1])
-        if None in tops:
-            moves = _MOVES[p]
-            legal.extend([moves[s] for s, d in enumerate(down) if d])
-        bot = self.bots[p]
-        strategy = self.strategies[p]
-        search = self.searches[p]
-        search.update(self.known[p], self.known[1 - p])
+        fits = fit0 | fit1
+        if not movable and not fits & (fits - 1):  # one card to play: no need to look further
+            s = tops.index(fits.bit_length() - 1)
+            legal = [plays[s][0], plays[s][1]] if fit0 and fit1 else [plays[s][0 if fit0 else 1]]
+        else:
+            rows = self.rows
+            r0 = NO_CARD_FITS if a is None else rows[a]
+            r1 = NO_CARD_FITS if b is None else rows[b]
+            legal = []
+            for s, c in enumerate(tops):
+                if c is not None:
+                    if r0[c]:
+                        legal.append(plays[s][0])
+                    if r1[c]:
+                        legal.append(plays[s][1])
+            if movable:
+                moves = _MOVES[p]
+                legal.extend([moves[s] for s, d in enumerate(down) if d])
+        bot, strategy, search, anticipates = self._agents[p]
+        search.update(known, self.known[1 - p])
         action = strategy.choose_in_play(search, legal, bot.rng)
-        planned = strategy.follow_up_in(search, action) if self._anticipates[p] else None
+        planned = strategy.follow_up_in(search, action) if anticipates else None
         delay = bot.delay_for(action, planned)
         self._plan_time[p] = now + (delay if delay > 0.0 else 0.0)  # never before now
         self._plan_action[p] = action
