@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from enum import StrEnum
@@ -291,6 +290,8 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
             self.rng.state,
             self.state_key(),
         )
+        import hashlib  # here: loading it (OpenSSL) is not worth it for games never saved
+
         return hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
 
     def to_json(self) -> dict[str, Any]:

@@ -12,14 +12,10 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
-
-import tomlkit
-import tomlkit.exceptions
+from typing import TYPE_CHECKING, Any
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.engine.config import VARIANT_FIELDS
@@ -31,6 +27,9 @@ from spit.play.keys import (
     shown,
 )
 from spit.store.paths import atomic_write, config_path, read_capped
+
+if TYPE_CHECKING:
+    import tomlkit
 
 #: Largest config file we read (a real one is about 1 KB).
 MAX_CONFIG_BYTES = 1_000_000
@@ -108,6 +107,8 @@ def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return Settings(), [f"{path}, line {line}: not UTF-8 text; using defaults"]
+    import tomllib  # only when there is a file to read
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -393,6 +394,9 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
 def dumps_settings(settings: Settings, old: str | None = None) -> str:
     """The TOML text of ``settings``: ``old`` (a settings file's text) with the
     values changed, or a new file if there is none (or it is not valid TOML)."""
+    import tomlkit  # only when saving: reading needs tomllib alone, and start-up reads
+    import tomlkit.exceptions
+
     doc: tomlkit.TOMLDocument | None = None
     if old is not None:
         try:
@@ -415,6 +419,8 @@ def _merge(table: Any, values: Mapping[str, Any], top: bool = False) -> None:
             if not isinstance(current, Mapping):
                 # a table of tables ("keys") is written as [keys.player1] headers
                 nested = all(isinstance(v, Mapping) for v in value.values())
+                import tomlkit
+
                 table[key] = tomlkit.table(is_super_table=nested)
                 current = table[key]
             _merge(current, value)

@@ -20,10 +20,11 @@ import tempfile
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -50,11 +51,10 @@ from spit.tui.messages import (
     SettingsChanged,
 )
 from spit.tui.screens import GameScreen, TitleScreen
-from spit.tui.tutorial import TutorialScreen
-from spit.tui.viewer import ReplayScreen
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
+    from spit.tui.viewer import ReplayScreen
 
 __all__ = [
     "AppDependencies",
@@ -111,11 +111,14 @@ class SpitApp(App[None]):
         self.dealer = Dealer(self.settings, self.deps)
         self.last_error_log: Path | None = None
         self._signals: list[int] = []
+        #: the screen the command opened with no title menu under it yet (see pop_screen)
+        self._menu_not_built: Screen[Any] | None = None
 
     def on_mount(self) -> None:
-        self.use_palette()
+        self.use_theme()
         self.catch_signals()
-        self.push_screen(TitleScreen(self.settings, self.deps.save_settings))
+        if self.opening.is_menu:
+            self.push_screen(self.title_screen())
         if self.settings.warnings:
             from spit.tui.dialogs import WarningsScreen
 
@@ -160,7 +163,12 @@ class SpitApp(App[None]):
         """Save every unfinished game the app holds; one line per game for the player."""
         lines: list[str] = []
         for screen in list(self.screen_stack):
-            if not isinstance(screen, GameScreen) or not screen.in_progress:
+            if not isinstance(screen, GameScreen):
+                continue
+            note = screen.quit_note
+            if note:  # a network game: the host keeps it, say what happens to it
+                lines.append(note)
+            if not screen.in_progress:
                 continue
             problem = screen.save_progress()
             if problem:
@@ -202,21 +210,44 @@ class SpitApp(App[None]):
         )
         self.push_screen(box, answer)
 
+    def title_screen(self) -> TitleScreen:
+        """The title menu, showing the settings in force."""
+        return TitleScreen(self.settings, self.deps.save_settings)
+
     def open_start(self) -> None:
-        """Open what the command asked for: a game, a resumed match, a replay, a network screen."""
+        """Open what the command asked for: a game, a resumed match, a replay, a network screen.
+
+        The title menu is built only when that screen goes (``pop_screen``), so
+        ``spit play`` shows its board without building the menu first.
+        """
         opening = self.opening
+        screen: Screen[Any]
         if opening.screen is not None:  # spit host / spit join
-            screen = opening.screen(self.dealer)
-            assert isinstance(screen, Screen)
-            self.push_screen(screen)
+            made = opening.screen(self.dealer)
+            assert isinstance(made, Screen)
+            screen = made
         elif opening.replay is not None:
-            self.push_screen(self.replay_screen(opening.replay, leave_exits=True))
+            screen = self.replay_screen(opening.replay, leave_exits=True)
         elif opening.resumed is not None:
-            self.push_screen(self.game_screen(opening.resumed.final.mode, resumed=opening.resumed))
+            screen = self.game_screen(opening.resumed.final.mode, resumed=opening.resumed)
         elif opening.mode == "tutorial":
-            self.push_screen(TutorialScreen(self.dealer))
+            from spit.tui.tutorial import TutorialScreen
+
+            screen = TutorialScreen(self.dealer)
         elif opening.mode is not None:
-            self.push_screen(self.game_screen(opening.mode, opening.opponents))
+            screen = self.game_screen(opening.mode, opening.opponents)
+        else:
+            return
+        self._menu_not_built = screen
+        self.push_screen(screen)
+
+    def pop_screen(self) -> AwaitComplete:
+        """Close the current screen; the screen the command opened gives way to the
+        title menu, built now (as if it had been under it all along)."""
+        if self._menu_not_built is not None and self.screen is self._menu_not_built:
+            self._menu_not_built = None
+            return self.switch_screen(self.title_screen())
+        return super().pop_screen()
 
     def game_screen(
         self,
@@ -229,6 +260,8 @@ class SpitApp(App[None]):
 
     def replay_screen(self, replay: Replay, leave_exits: bool = False) -> ReplayScreen:
         """The replay viewer on the app's clock."""
+        from spit.tui.viewer import ReplayScreen
+
         return ReplayScreen(
             replay,
             self.dealer.clock,
@@ -237,21 +270,31 @@ class SpitApp(App[None]):
             settings=self.settings,
         )
 
-    def use_palette(self) -> None:
-        """Switch to the settings' palette's theme (dark or light), ASCII or not, and redraw."""
+    def use_theme(self) -> None:
+        """Switch to the settings' palette's theme (dark or light), ASCII or not."""
         theme = self.settings.palette.theme
         if self.theme != theme:
             self.theme = theme
         self.set_class(self.settings.ascii_only, "-ascii")
+
+    def use_palette(self) -> None:
+        """Switch to the settings' palette's theme, ASCII or not, and redraw the board."""
+        self.use_theme()
         screen = self.screen if self.screen_stack else None
-        if isinstance(screen, GameScreen) and screen.session is not None:
-            screen.repaint()
-        elif isinstance(screen, ReplayScreen):
+        if isinstance(screen, GameScreen):
+            if screen.session is not None:
+                screen.repaint()
+            return
+        from spit.tui.viewer import ReplayScreen
+
+        if isinstance(screen, ReplayScreen):
             screen.repaint(screen.clock())
 
     def on_play_requested(self, message: PlayRequested) -> None:
         """A screen asked for a game (or to carry on a saved match, or the tutorial)."""
         if message.mode == "tutorial":
+            from spit.tui.tutorial import TutorialScreen
+
             self.push_screen(TutorialScreen(self.dealer))
             return
         self.push_screen(self.game_screen(message.mode, message.opponents, message.resumed))

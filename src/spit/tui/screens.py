@@ -321,13 +321,18 @@ class GameScreen(Screen[None]):
             self.action_leave()
 
     @property
+    def quit_note(self) -> str | None:
+        """A line for the terminal if the app quits now, besides the saved-game line."""
+        return None
+
+    @property
     def in_progress(self) -> bool:
         """True while leaving would stop a game that has begun (and is kept to resume)."""
         session = self.session
-        if session is None or session.game.over or not session.game.actions:
+        if session is None or session.game.over:
             return False
         archiver = session.archiver
-        return archiver is not None and getattr(archiver, "keep_progress", False)
+        return archiver is not None and archiver.keep_progress and archiver.begun
 
     def action_leave(self) -> None:
         """Esc: back to the title menu; a game in progress asks first (and is saved)."""
