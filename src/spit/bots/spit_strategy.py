@@ -400,31 +400,38 @@ class Search:
         # stock order (pile 1 before pile 2), then R10 moves in stock order.
         best: Action | None = None
         plays = _PLAYS[player]
-        best_score = float("-inf")
-        rows = self.rows
         p0, p1 = piles
-        r0 = NO_CARD_FITS if p0 is None else rows[p0]
-        r1 = NO_CARD_FITS if p1 is None else rows[p1]
-        value_of = self._value
-        empty = False
-        for ns, c in enumerate(tops):
-            if c is None:
-                empty = True
-            elif c >= 0:
-                if r0[c]:
-                    value = value_of(_PLAY, ns, 0, 0)
-                    if value > best_score:
-                        best, best_score = plays[ns][0], value
-                if r1[c]:
-                    value = value_of(_PLAY, ns, 1, 0)
-                    if value > best_score:
-                        best, best_score = plays[ns][1], value
-        if empty:
+        after = self.known
+        masks = self.masks
+        fit0 = 0 if p0 is None else after & masks[p0]
+        fit1 = 0 if p1 is None else after & masks[p1]
+        fits = fit0 | fit1
+        if None not in tops and not fits & (fits - 1) and not (fit0 and fit1):
+            # No R10 move and at most one play: that play is the best, whatever it is worth.
+            if fits:
+                best = plays[tops.index(fits.bit_length() - 1)][0 if fit0 else 1]
+        else:
+            best_score = float("-inf")
+            rows = self.rows
+            r0 = NO_CARD_FITS if p0 is None else rows[p0]
+            r1 = NO_CARD_FITS if p1 is None else rows[p1]
+            value_of = self._value
             for ns, c in enumerate(tops):
-                if c is not None and c >= 0 and down[ns]:
-                    value = value_of(_MOVE, ns, 0, 0)
-                    if value > best_score:
-                        best, best_score = _MOVES[player][ns], value
+                if c is not None and c >= 0:
+                    if r0[c]:
+                        value = value_of(_PLAY, ns, 0, 0)
+                        if value > best_score:
+                            best, best_score = plays[ns][0], value
+                    if r1[c]:
+                        value = value_of(_PLAY, ns, 1, 0)
+                        if value > best_score:
+                            best, best_score = plays[ns][1], value
+            if None in tops:
+                for ns, c in enumerate(tops):
+                    if c is not None and c >= 0 and down[ns]:
+                        value = value_of(_MOVE, ns, 0, 0)
+                        if value > best_score:
+                            best, best_score = _MOVES[player][ns], value
         # back as it was
         self.known = known
         if kind is _PLAY:
