@@ -8,11 +8,13 @@ and the search must leave the position as it found it.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spit.bots.common import pick_best
 from spit.bots.spit_strategy import (
     FEED_PENALTY,
     LOOKAHEAD_DISCOUNT,
@@ -188,3 +190,36 @@ def test_the_follow_up_is_the_first_best_action_after(
         assert found is None or found.player == 1
         assert (None if found is None else (found.kind, found.source, found.target)) == expected
         assert (tops, down, piles) == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(drawn=positions(), style=styles, seed=st.integers(0, 2**32))
+def test_the_candidates_give_the_same_choice_as_every_score(
+    drawn: tuple[Position, bool], style: Style, seed: int
+) -> None:
+    """``candidates`` leaves out actions its lookahead shows cannot be picked:
+    the ones it keeps have their exact scores, the ones it leaves out score
+    below the best, and ``pick_best`` picks the same (same generator draws)."""
+    position, alternating = drawn
+    rows = adjacency_rows(alternating)
+    tops, down, piles, opponent = position
+    legal = [
+        play(0, s, t) if kind is Kind.PLAY else move(0, s)
+        for kind, s, t in own_actions(rows, tops, down, piles)
+    ]
+    if not legal:
+        return
+    depth = style.lookahead
+    scores = [
+        plain_score(style, rows, position, (a.kind, a.source, a.target), depth) for a in legal
+    ]
+    search = Search(style, alternating, tops, down, piles, list(opponent))
+    kept = search.candidates(legal, depth)
+    best = max(scores)
+    for score, action in kept:
+        assert score == scores[legal.index(action)]
+    left_out = set(legal) - {a for _, a in kept}
+    assert all(scores[legal.index(a)] < best - 1e-9 for a in left_out)
+    assert [a for _, a in kept] == [a for a in legal if a not in left_out]  # in their order
+    everything = list(zip(scores, legal, strict=True))
+    assert pick_best(kept, random.Random(seed)) == pick_best(everything, random.Random(seed))

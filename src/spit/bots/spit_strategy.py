@@ -31,6 +31,9 @@ LOOKAHEAD_DISCOUNT = 0.5
 
 Rows = tuple[tuple[bool, ...], ...]
 
+#: No floor: every score is wanted exactly.
+_NO_FLOOR = float("-inf")
+
 _PLAY = Kind.PLAY
 _MOVE = Kind.MOVE
 #: The engine's interned actions: ``_PLAYS[player][stock][pile]``, ``_MOVES[player][stock]``.
@@ -185,7 +188,9 @@ class Search:
 
     def score(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The value of the action (``kind``, stock ``s``, pile ``t``) from the position."""
-        return self._score(kind, s, t, depth)
+        score = self._score(kind, s, t, depth)
+        assert score is not None  # (no floor: always worked out)
+        return score
 
     def candidates(self, legal: Sequence[Action], depth: int) -> list[tuple[float, Action]]:
         """``(score, action)`` for the ``legal`` actions that may score best, in their order.
@@ -207,10 +212,14 @@ class Search:
         best = float("-inf")
         for i in sorted(range(len(legal)), key=owns.__getitem__, reverse=True):
             own = owns[i]
-            if own + reach < best - TIE:
+            floor = best - TIE  # below this an action cannot be picked
+            if own + reach < floor:
                 continue  # cannot reach the best
             a = legal[i]
-            score = scores[i] = self._score(a[0], a[2], a[3], depth, own)
+            score = self._score(a[0], a[2], a[3], depth, own, floor)
+            if score is None:
+                continue  # its lookahead showed it cannot reach the best
+            scores[i] = score
             if score > best:
                 best = score
         return [(score, a) for score, a in zip(scores, legal, strict=True) if score is not None]
@@ -258,10 +267,20 @@ class Search:
         return score
 
     def _score(
-        self, kind: Kind, s: int, t: int, depth: int, own: float | None = None
-    ) -> float:
+        self,
+        kind: Kind,
+        s: int,
+        t: int,
+        depth: int,
+        own: float | None = None,
+        floor: float = _NO_FLOOR,
+    ) -> float | None:
         """``_value`` (``own``, if already known) plus, with ``depth`` left, half
-        the best score of the own actions that follow."""
+        the best score of the own actions that follow.
+
+        None if the score is below ``floor`` (then not worked out exactly: the
+        caller has no use for a score below it); otherwise the exact score.
+        """
         score = self._value(kind, s, t, depth) if own is None else own
         if depth == 0:
             return score
@@ -288,7 +307,9 @@ class Search:
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-        best = self._best_next(depth - 1)
+        need = (floor - score) / LOOKAHEAD_DISCOUNT  # what follows must score this much
+        best = self._best_next(depth - 1, need)
+        below = best is not None and best < need
         if best is not None:
             score += LOOKAHEAD_DISCOUNT * best
         # back as it was
@@ -301,14 +322,17 @@ class Search:
             down[s] += 1
             tops[slot] = None
         tops[s] = card
-        return score
+        return None if below else score
 
-    def _best_next(self, depth: int) -> float | None:
+    def _best_next(self, depth: int, need: float = _NO_FLOOR) -> float | None:
         """The best score at ``depth`` of the own actions open in the position
-        (plays of known cards, R10 moves), or None if there is none.
+        (plays of known cards, R10 moves), or None if there is none; if none
+        scores ``need``, some score below ``need`` (the best is then not worked
+        out exactly).
 
         Only the best score counts, so an action whose own value plus the most
-        its lookahead could add cannot beat the best so far is not searched.
+        its lookahead could add cannot beat the best so far, or reach ``need``,
+        is not searched.
         """
         tops = self.tops
         down = self.down
@@ -357,14 +381,16 @@ class Search:
             return None
         reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
         nexts.sort(reverse=True)
-        best = self._score(nexts[0][1], nexts[0][2], nexts[0][3], depth, nexts[0][0])
-        for own, kind, s, t in nexts[1:]:
-            if own + reach <= best:
-                break  # sorted: no later action can beat the best either
-            score = self._score(kind, s, t, depth, own)
-            if score > best:
-                best = score
-        return best
+        found: float | None = None
+        for own, kind, s, t in nexts:
+            most = own + reach
+            if most < need or (found is not None and most <= found):
+                break  # sorted: no later action can matter either
+            score = self._score(kind, s, t, depth, own, need if found is None else max(found, need))
+            if score is not None and (found is None or score > found):
+                found = score
+        # (None here: every action was found below ``need``.)
+        return _NO_FLOOR if found is None else found
 
     def best_after(self, action: Action) -> Action | None:
         """The best own play or move (of the same player) after ``action``, scored at
