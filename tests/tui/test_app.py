@@ -44,6 +44,21 @@ async def test_a_game_the_command_opened_gives_way_to_the_title_menu_built_then(
         assert sum(isinstance(s, TitleScreen) for s in app.screen_stack) == 1
 
 
+async def test_ctrl_c_says_how_to_quit_and_changes_nothing(clock: FakeClock) -> None:
+    """Players reach for ctrl+c: it neither quits nor plays, and a note names ctrl+q."""
+    app = make_app(clock, playable)
+    notes: list[str] = []
+    app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.screen.session.game
+        before = game.fingerprint()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.is_running
+        assert game.fingerprint() == before
+        assert len(notes) == 1 and "ctrl+q" in notes[0] and "quit" in notes[0]
+
+
 async def test_r5_h2_both_call_spit_with_their_own_keys_then_play(clock: FakeClock) -> None:
     app = make_app(clock, playable)
     async with app.run_test(size=SIZE) as pilot:

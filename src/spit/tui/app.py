@@ -198,6 +198,10 @@ class SpitApp(App[None]):
                 lines.append("spit: your game is saved; 'spit resume' carries on with it.")
         return lines
 
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual's copy key): say how to quit, as Textual would for its own quit key."""
+        self.notify(f"Press [b]{QUIT_KEY}[/b] to save and quit", title="Do you want to quit?")
+
     def action_save_and_quit(self) -> None:
         """ctrl+q: quit at once; a game in progress is saved first (nothing is lost).
 
