@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from spit.bots.sim import new_game  # noqa: E402
 from spit.engine import Action, Kind, Phase, call  # noqa: E402
 from spit.net.client import Guest  # noqa: E402
-from spit.net.host import DEFAULT_WINDOW, Host, Limits  # noqa: E402
+from spit.net.defaults import DEFAULT_WINDOW  # noqa: E402
+from spit.net.host import Host, Limits  # noqa: E402
 from spit.realtime.arbiter import Timing  # noqa: E402
 
 FAST_TIMING = Timing(auto_spit=None, slap_time=0.5, stall_time=2.0, flip_delay=0.05)

@@ -5,6 +5,9 @@ faster (issue 13: on main at 22c3608, which has the arbiter's timing fixes but
 none of the speed-ups), from every game's final engine fingerprint, its whole
 timed action log and its result. Any optimisation of observations, bot
 scoring or the arbiter must leave every game unchanged, so these must not move.
+
+Spit games run twice: through the arbiter (the reference, as the app plays)
+and on the simulator's kernel (``spit_kernel``), which must give the same pins.
 """
 
 from __future__ import annotations
@@ -57,7 +60,13 @@ PINNED_VARIANTS = {
 
 
 def results_fingerprint(
-    mode: str, p1: str, p2: str, variants: tuple[str, ...], games: int = GAMES, seed: int = SEED
+    mode: str,
+    p1: str,
+    p2: str,
+    variants: tuple[str, ...],
+    games: int = GAMES,
+    seed: int = SEED,
+    reference: bool = False,
 ) -> str:
     """A hash of every game of a small run: final state, timed log and result."""
     digest = hashlib.blake2b(digest_size=8)
@@ -67,22 +76,35 @@ def results_fingerprint(
         digest.update(repr((index, game.fingerprint(), log)).encode())
 
     seats = (Seat.parse(p1), Seat.parse(p2))
-    summary = simulate(seats, games, seed=seed, mode=mode, variants=variants, on_finish=hook)
+    summary = simulate(
+        seats, games, seed=seed, mode=mode, variants=variants, on_finish=hook, reference=reference
+    )
     for r in summary.results:
         digest.update(repr((r.winner, r.result, r.rounds, r.moves, round(r.seconds, 6))).encode())
     return digest.hexdigest()
 
 
-@pytest.mark.parametrize(("mode", "p1", "p2", "variants"), list(PINNED))
+def paths(pinned: dict[tuple[str, str, str, tuple[str, ...]], str]) -> list[object]:
+    """Every pinned run through the arbiter; the Spit ones on the kernel too."""
+    return [
+        pytest.param(*key, reference, id=f"{'-'.join(map(str, key))}-{path}")
+        for key in pinned
+        for reference, path in ((True, "arbiter"), (False, "kernel"))
+        if reference or key[0] == "spit"
+    ]
+
+
+@pytest.mark.parametrize(("mode", "p1", "p2", "variants", "reference"), paths(PINNED))
 def test_simulated_games_are_unchanged(
-    mode: str, p1: str, p2: str, variants: tuple[str, ...]
+    mode: str, p1: str, p2: str, variants: tuple[str, ...], reference: bool
 ) -> None:
-    assert results_fingerprint(mode, p1, p2, variants) == PINNED[(mode, p1, p2, variants)]
+    found = results_fingerprint(mode, p1, p2, variants, reference=reference)
+    assert found == PINNED[(mode, p1, p2, variants)]
 
 
-@pytest.mark.parametrize(("mode", "p1", "p2", "variants"), list(PINNED_VARIANTS))
+@pytest.mark.parametrize(("mode", "p1", "p2", "variants", "reference"), paths(PINNED_VARIANTS))
 def test_simulated_games_with_variants_are_unchanged(
-    mode: str, p1: str, p2: str, variants: tuple[str, ...]
+    mode: str, p1: str, p2: str, variants: tuple[str, ...], reference: bool
 ) -> None:
     expected = PINNED_VARIANTS[(mode, p1, p2, variants)]
-    assert results_fingerprint(mode, p1, p2, variants, games=10) == expected
+    assert results_fingerprint(mode, p1, p2, variants, games=10, reference=reference) == expected

@@ -64,8 +64,10 @@ async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
             await pilot.press("1")  # ready
             await until(pilot, lambda: host.game.phase is not Phase.OPENING)
             await until(pilot, lambda: "Play!" in text(app, "status") or host.game.over)
-            # a signal (SIGHUP, SIGTERM) saves local games: a network board has none to save
-            assert app.save_games_in_progress() == []
+            # a signal (SIGHUP, SIGTERM) saves local games: a network board has none to
+            # save here, the host keeps it; the player is told so
+            (line,) = app.save_games_in_progress()
+            assert "stopped hosting" in line and "'spit resume'" in line
             await pilot.press("escape")  # asks first: it would end the guest's game too
             await pilot.pause(0.05)
             assert guest.ended is None and screen.host is not None
@@ -319,5 +321,59 @@ async def test_the_bot_or_save_choice_is_a_box_that_no_game_key_answers() -> Non
             await pilot.press("enter")
             await until(pilot, lambda: decided == ["bot"])
             assert app.screen is screens[0]
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_quitting_a_joined_game_says_the_host_keeps_the_seat() -> None:
+    """ctrl+q on a guest's board: the terminal is told how to get back in (it was silent)."""
+
+    async def body() -> None:
+        game = new_game("spit", (), 5)
+        host = quick_host(game, remote_seats=(0, 1))
+        await host.start()
+        run = asyncio.create_task(host.run())
+        try:
+            bot, _ = await bot_guest(host, 0, "spit")
+            address = f"127.0.0.1:{host.port}"
+            app = SpitApp(
+                opening=Opening(
+                    screen=lambda dealer: JoinScreen(dealer, address, host.codes[1], auto=True)
+                ),
+                deps=AppDependencies(record=False),
+            )
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                board = app.screen
+                assert isinstance(board, NetGameScreen)
+                await until(pilot, lambda: board.live)
+                (line,) = app.save_games_in_progress()
+                assert "you left the network game" in line and "join again" in line
+                await pilot.press("ctrl+q")
+            while host.match.seats[1].dropped_at is None:  # the host keeps the seat
+                await asyncio.sleep(0.02)
+            assert not host.game.over
+            await bot.close()
+        finally:
+            run.cancel()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_quitting_while_hosting_says_the_game_is_saved_here() -> None:
+    async def body() -> None:
+        app, screens = hosting_app("spit")
+        async with app.run_test(size=SIZE) as pilot:
+            (screen,) = screens
+            await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
+            assert app.save_games_in_progress() == []  # nobody joined: nothing is left behind
+            host = screen.host
+            assert host is not None
+            guest, _ = await bot_guest(host, 1, "spit")
+            await until(pilot, lambda: screen.live)
+            (line,) = app.save_games_in_progress()
+            assert "stopped hosting" in line and "spit resume" in line
+            await guest.close()
 
     await asyncio.wait_for(body(), LIMIT)

@@ -143,3 +143,31 @@ def test_sim_save_replays_writes_verifiable_replays(tmp_path, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 4 and all(line.startswith("ok") for line in lines)
     assert sum("Computer (easy) vs Computer (hard)" in line for line in lines) == 2
+
+
+def test_file_names_never_send_control_characters_to_the_terminal(playout, capsys):
+    """A file named with escape codes (a downloaded replay, a file dropped in the data
+    folder) is printed with them as '?': raw, ESC [2J would clear the screen."""
+    evil = "evil\x1b[2J\x07"
+    game, times = playout(SpitConfig(round_limit=30), seed=9)
+    good = save_replay(game, times, new_meta((ANN, HARD)))
+    replay = good.rename(good.with_name(f"{evil}.json"))
+    spit = SpitGame(SpitConfig(), seed=1)
+    spit.apply(spit.legal_actions(0)[0])
+    save_game(spit, [1.0], new_meta((ANN, BOB)), paths.saved_dir() / f"{evil}.json")
+    (paths.saved_dir() / f"{evil}-bad.json").write_text("{nope")
+    capsys.readouterr()
+    for argv in (
+        ["replay"],
+        ["replay", "--verify"],
+        ["replay", "--verify", str(replay), str(replay.with_name(f"{evil}-gone.json"))],
+        ["coach", str(replay)],
+        ["coach", str(replay.with_name(f"{evil}-gone.json"))],
+        ["resume", "--list"],
+        ["resume", f"{evil}-bad"],
+        ["resume", "--delete", f"{evil}-none"],
+    ):
+        main(argv)
+        out, err = capsys.readouterr()
+        assert "evil" in out + err, argv
+        assert "\x1b" not in out + err and "\x07" not in out + err, (argv, out, err)

@@ -246,5 +246,11 @@ def test_a_long_bad_name_is_cut_with_an_ellipsis(saved, tmp_path, field):
 def test_a_label_never_carries_control_characters():
     """Printed by spit resume --list, stats or coach, they would be terminal escapes."""
     assert PlayerInfo("a\x07b\x1b[31mc").label == "a?b?[31mc"
-    assert PlayerInfo("x", bot="me:\x1bZ").label == "Computer (me:?Z)"
+    assert PlayerInfo("x", bot="me:\x1bZ").label == "Computer (like ?Z)"
     assert PlayerInfo("Ann [b]").label == "Ann [b]"
+
+
+def test_a_match_me_computer_is_labelled_as_on_the_board():
+    """The board calls a "match me" bot 'Computer (like Ann)'; so do the lists."""
+    assert PlayerInfo("Computer (like Ann)", bot="me:Ann").label == "Computer (like Ann)"
+    assert PlayerInfo("Computer (hard)", bot="hard").label == "Computer (hard)"

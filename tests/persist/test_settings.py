@@ -109,7 +109,9 @@ def test_default_key_maps_have_no_problems():
     assert set(DEFAULT_KEYS[0]) == set(ACTIONS)
 
 
-@pytest.mark.parametrize("key", ["escape", "Tab", "ctrl+c", "\t", "\x1b", "ab", " ", "", 5])
+@pytest.mark.parametrize(
+    "key", ["escape", "Tab", "ctrl+c", "\t", "\x1b", "ab", " ", "", 5, "漢", "\uff21", "\u0301"]
+)
 def test_bad_game_keys_are_refused(key):
     assert check_key(key) is not None
 
@@ -306,3 +308,36 @@ def test_the_held_key_window_is_a_setting(tmp_path: Path):
     settings, warnings = load_settings(path)
     assert warnings == [] and settings.repeat_window == 0.2
     assert "repeat_window = 0.2" in dumps_settings(settings)
+
+
+#: Valid TOML a person may write, in shapes the saver must update in place.
+SHAPES = {
+    "inline keys": "# mine\nkeys = {player1 = {left1 = 'q'}}\n",
+    "empty inline keys": "# mine\nkeys = {}\n",
+    "inline players": "# mine\nplayers = {player1 = 'A'} # me\n",
+    "inline player keys": "# mine\n[keys]\nplayer1 = {left1 = 'q'}\n",
+    "dotted": "# mine\nplayers.player1 = 'A'\nkeys.player1.left1 = 'q'\n",
+    "inline game": "# mine\ngame = {variants = ['V1']}\ntiming = {}\n",
+    "array of tables": "# mine\n[[display]]\npalette = 'light'\n",
+}
+
+
+@pytest.mark.parametrize("text", SHAPES.values(), ids=SHAPES.keys())
+def test_saving_updates_any_valid_toml_shape_in_place(tmp_path: Path, text: str):
+    path = tmp_path / "c.toml"
+    path.write_text(text, encoding="utf-8")
+    chosen = Settings(names=("Zed", "Yo"), variants=("V2",), palette="four-colour")
+    save_settings(chosen, path)
+    written = path.read_text(encoding="utf-8")
+    assert "# mine" in written  # the person's comment is kept
+    assert load_settings(path) == (chosen, [])
+
+
+def test_a_file_tomlkit_reads_but_is_not_toml_is_written_afresh(tmp_path: Path):
+    """A key set twice: tomllib refuses the file (so does the game); tomlkit
+    parses it but cannot update it. Saving writes a fresh, valid file."""
+    path = tmp_path / "c.toml"
+    path.write_text("[players]\nplayer1 = 'A'\nplayer1 = 'B'\n", encoding="utf-8")
+    assert "Cannot overwrite a value" in load_settings(path)[1][0]
+    save_settings(Settings(names=("Ann", "Bob")), path)
+    assert load_settings(path) == (Settings(names=("Ann", "Bob")), [])

@@ -25,6 +25,40 @@ async def test_title_menu_starts_a_spit_game(clock: FakeClock) -> None:
         assert isinstance(app.screen, TitleScreen)
 
 
+async def test_a_game_the_command_opened_gives_way_to_the_title_menu_built_then(
+    clock: FakeClock,
+) -> None:
+    app = make_app(clock, playable)  # as 'spit play': straight to a board
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, GameScreen)
+        assert not any(isinstance(s, TitleScreen) for s in app.screen_stack)  # not built yet
+        await pilot.press("escape")  # nothing played: leaves at once
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        await pilot.press("enter")  # Play Spit, from the menu this time
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert sum(isinstance(s, TitleScreen) for s in app.screen_stack) == 1
+
+
+async def test_ctrl_c_says_how_to_quit_and_changes_nothing(clock: FakeClock) -> None:
+    """Players reach for ctrl+c: it neither quits nor plays, and a note names ctrl+q."""
+    app = make_app(clock, playable)
+    notes: list[str] = []
+    app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.screen.session.game
+        before = game.fingerprint()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.is_running
+        assert game.fingerprint() == before
+        assert len(notes) == 1 and "ctrl+q" in notes[0] and "quit" in notes[0]
+
+
 async def test_r5_h2_both_call_spit_with_their_own_keys_then_play(clock: FakeClock) -> None:
     app = make_app(clock, playable)
     async with app.run_test(size=SIZE) as pilot:

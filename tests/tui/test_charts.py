@@ -21,6 +21,7 @@ from spit.tui.charts import (
     draw_reactions,
     load_ratings,
     rating_values,
+    time_marks,
 )
 from spit.tui.library import StatsScreen
 
@@ -122,3 +123,17 @@ async def test_the_statistics_charts_step_through_the_people(
         await pilot.press("p")
         assert screen.data is not None and screen.data.name == "Ann"
         assert "Ann: Spit" in str(screen.query_one("#charts-title").render())
+
+
+def test_the_time_axis_starts_at_zero_with_round_marks() -> None:
+    """plotext pads a histogram's axis below its lowest value (it showed -0.2 s):
+    the reaction axis runs from 0 s and is marked at round times only."""
+    assert time_marks(0.5) == [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
+    assert time_marks(0.74) == [0.0, 0.2, 0.4, 0.6]
+    assert time_marks(2.6) == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5]
+    data = ChartData("Ann", "spit", [], [0.3 + i * 0.01 for i in range(40)])
+    text = chart_text(draw_reactions, data)
+    axis = next(line for line in text.splitlines() if line.strip().startswith("0 "))
+    marks = [float(m) for m in axis.split()]
+    assert marks[0] == 0 and all(m >= 0 for m in marks)
+    assert marks == sorted(marks) and len(marks) >= 3

@@ -117,6 +117,26 @@ async def test_ctrl_q_in_a_game_saves_it_then_quits(clock: FakeClock, capsys) ->
     assert "your game is saved; 'spit resume' carries on" in capsys.readouterr().err
 
 
+async def test_the_unsaved_game_box_and_exit_line_give_the_reason_once(
+    clock: FakeClock, capsys
+) -> None:
+    """They said 'the game was NOT saved: game not saved: Not a directory'."""
+    saved_dir().parent.mkdir(parents=True)
+    saved_dir().write_text("a file where the saved-games folder should be")
+    app = make_app(clock, playable)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_playing(app, pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        text = str(app.screen.query_one("#confirm-text").render()).lower()
+        assert text.count("not saved") == 1, text
+        await pilot.press("enter")  # quit without saving
+        await pilot.pause()
+    err = capsys.readouterr().err.lower()
+    assert err.count("not saved") == 1, err
+
+
 async def test_ctrl_q_asks_when_the_game_cannot_be_saved(clock: FakeClock) -> None:
     saved_dir().parent.mkdir(parents=True)
     saved_dir().write_text("a file where the saved-games folder should be")

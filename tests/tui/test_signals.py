@@ -108,3 +108,56 @@ def test_a_signal_saves_the_game_and_restores_the_terminal(
     assert [a.player for a in saved.replay.final.actions] == [0]
     if signum != signal.SIGHUP:  # (after a hang-up nobody can read the terminal)
         assert b"saved" in after and b"spit resume" in after
+
+
+def stopped(pid: int, timeout: float) -> bool:
+    """Wait until process ``pid`` is stopped (a SIGCONT sent sooner would be lost)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:  # no /proc here: give the stop a moment
+            time.sleep(0.5)
+            return True
+        if stat.rsplit(")", 1)[1].split()[0] == "T":
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_suspended_game_comes_back_paused(isolated_dirs: Path) -> None:
+    """SIGTSTP (a shell's ctrl+z, ``kill -TSTP``): the game clock must not run while
+    the process is stopped (timers fired and the computer played the moment it went
+    on), so the game is paused first and comes back on the pause box."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = dict(os.environ, PYTHONPATH=str(SRC), TERM="xterm-256color", COLUMNS="80", LINES="24")
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spit", "play", "--seed", "5"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    seen = bytearray()
+    try:
+        assert read_until(master, b"call SPIT!", seen, 30), seen[-400:]
+        os.write(master, b"10")
+        assert read_until(master, b"Play!", seen, 10), "the opening spit never showed"
+        mark = len(seen)
+        os.kill(proc.pid, signal.SIGTSTP)
+        assert read_until(master, LEAVE_ALT_SCREEN, seen, 10), "the terminal was not handed back"
+        assert stopped(proc.pid, 10), "the process never stopped"
+        os.kill(proc.pid, signal.SIGCONT)
+        assert read_until(master, b"play on", seen, 10), bytes(seen[mark:])[-600:]
+        os.write(master, b"\x11")  # ctrl+q
+        drain(master, seen, proc, 15)
+        assert proc.wait(timeout=5) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)

@@ -111,3 +111,24 @@ async def test_keys_do_nothing_while_the_terminal_is_too_small(clock: FakeClock)
         await pilot.pause()
         await pilot.press(right)
         assert screen.done
+
+
+async def test_esc_from_the_game_after_spit_tutorial_lands_on_the_title_menu(
+    clock: FakeClock,
+) -> None:
+    """`spit tutorial` builds no menu; its last lesson switches to a game: leaving that
+    game must open the title menu, not the blank screen under everything."""
+    from spit.tui.screens import TitleScreen
+
+    app = make_app(clock, start="tutorial")
+    async with app.run_test(size=SIZE) as pilot:
+        for lesson in LESSONS:
+            session = tutorial_of(app).session
+            assert session is not None
+            await pilot.press(keys_for(sorted(lesson.expected)[0], session.game, KEYMAP)[0])
+            await pilot.press("enter")
+            await pilot.pause()
+        screen_of(app)
+        await pilot.press("escape")  # nobody has played yet: leaves at once
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)

@@ -65,14 +65,28 @@ class Bot:
         action = self.strategy.choose(observation, self.rng)
         if action is None:
             return None
+        planned = None
+        if self._anticipation < 1:
+            planned = self.strategy.follow_up(observation, action)
+        return self.delay_for(action, planned), action
+
+    def delay_for(self, action: Action, planned: Action | None = None) -> float:
+        """Draw the reaction delay before ``action``; ``planned`` is the action this
+        bot plans to make next, if ``action`` lands (None: nothing planned ahead).
+
+        The delay is shorter (times the strategy's anticipation) if ``action``
+        is the one planned ahead with the last action.
+        """
         delay = self.reaction.delay(action.kind, self.rng)
-        anticipation = self._anticipation
         if action == self._expected:
-            delay *= anticipation  # planned ahead: no search needed
-        self._expected = None
-        if anticipation < 1:
-            self._expected = self.strategy.follow_up(observation, action)
-        return delay, action
+            delay *= self._anticipation  # planned ahead: no search needed
+        self._expected = planned
+        return delay
+
+    @property
+    def anticipates(self) -> bool:
+        """True if this bot plans its next action while choosing one (anticipation below 1)."""
+        return self._anticipation < 1
 
     @property
     def skips_when_stuck(self) -> bool:

@@ -4,7 +4,7 @@ a pile, random play, and picking the best-scored play."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from spit.bots.style import Style
@@ -56,36 +56,65 @@ class StyledStrategy:
         raise NotImplementedError
 
 
+_CALL, _SLAP, _CHOOSE = Kind.CALL, Kind.SLAP, Kind.CHOOSE
+
+#: Scores closer than this are equal (``pick_best``).
+TIE = 1e-9
+
+
 def pick_best(scored: Iterable[tuple[float, Action]], rng: random.Random) -> Action:
-    """The action with the highest score; equal scores are broken by ``rng``."""
+    """The action with the highest score; equal scores are broken by ``rng``.
+
+    Scores within ``TIE`` of each other are equal; ``rng.choice`` picks among
+    them in the order they came (the legal actions' order).
+    """
     best: list[Action] = []
     best_score = float("-inf")
     for score, action in scored:
-        if score > best_score + 1e-9:
+        if score > best_score + TIE:
             best_score = score
             best = [action]
-        elif score > best_score - 1e-9:
+        elif score > best_score - TIE:
             best.append(action)
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
 def opening_or_end_action(
-    obs: Any, legal: tuple[Action, ...], style: Style, rng: random.Random
+    obs: Any, legal: Sequence[Action], style: Style, rng: random.Random
 ) -> Action | None:
     """Call "spit!" (or "ready") when it is due; slap or choose the smaller pile (R16, V2).
 
     With probability ``style.wrong_slap`` the larger pile is taken instead.
     On equal piles the bot's own pile is the "smaller" one.
     """
-    kinds = {a.kind for a in legal}
-    if Kind.CALL in kinds:
-        return next(a for a in legal if a.kind is Kind.CALL)
-    if Kind.SLAP in kinds or Kind.CHOOSE in kinds:
-        me = obs.player
-        sizes = [p.size for p in obs.piles]
+    return call_slap_or_choose(obs.player, legal, style, rng, lambda: [p.size for p in obs.piles])
+
+
+def call_slap_or_choose(
+    me: int,
+    legal: Sequence[Action],
+    style: Style,
+    rng: random.Random,
+    pile_sizes: Callable[[], Sequence[int]],
+) -> Action | None:
+    """``opening_or_end_action`` for player ``me``, given the ``legal`` actions and a
+    way to count the spit piles' cards (asked only when a pile is to be taken).
+
+    The one place this decision is made: the observation-based strategies and
+    the simulator's kernel (``spit_kernel``) both call it.
+    """
+    slapping = choosing = False
+    for a in legal:
+        kind = a[0]
+        if kind is _CALL:
+            return a
+        slapping = slapping or kind is _SLAP
+        choosing = choosing or kind is _CHOOSE
+    if slapping or choosing:
+        sizes = pile_sizes()
         smaller = me if sizes[me] <= sizes[1 - me] else 1 - me
         pile = smaller
         if style.wrong_slap and rng.random() < style.wrong_slap:
             pile = 1 - smaller
-        return slap(me, pile) if Kind.SLAP in kinds else choose(me, pile)
+        return slap(me, pile) if slapping else choose(me, pile)
     return None

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from spit.engine.actions import Kind
 
+_PLAY, _MOVE, _CALL, _SLAP, _CHOOSE = Kind.PLAY, Kind.MOVE, Kind.CALL, Kind.SLAP, Kind.CHOOSE
+
 
 @dataclass(frozen=True, slots=True)
 class Reaction:
@@ -42,12 +44,17 @@ class Reaction:
 
     def delay(self, kind: Kind, rng: random.Random) -> float:
         """Draw the delay before an action of ``kind``."""
-        base = max(self.floor, rng.gauss(self.mu, self.sigma))
-        if self.tau > 0:
-            base += rng.expovariate(1.0 / self.tau)
-        if kind is Kind.CALL:
+        base = rng.gauss(self.mu, self.sigma)
+        if base < self.floor:  # max(floor, N(mu, sigma))
+            base = self.floor
+        tau = self.tau
+        if tau > 0:
+            base += rng.expovariate(1.0 / tau)
+        if kind is _PLAY or kind is _MOVE:
+            return base
+        if kind is _CALL:
             return base * self.call_factor
-        if kind is Kind.SLAP or kind is Kind.CHOOSE:
+        if kind is _SLAP or kind is _CHOOSE:
             return base * self.slap_factor
         return base
 

@@ -4,6 +4,11 @@ No wall time passes inside a game: a fake clock jumps straight to the
 arbiter's next deadline (a bot's planned action, a timer), so a game that
 lasts minutes at the table takes milliseconds here. Every game ends: by R20,
 P6/H5 in Speed, V4's target score, or H4's round limit (a draw).
+
+Spit games are played by ``spit_kernel.SpitKernel``, which plays exactly the
+game the arbiter would (tests compare the two) several times faster; Speed
+games, and any game asked for with ``reference=True``, go through the
+``Arbiter`` itself, the reference.
 """
 
 from __future__ import annotations
@@ -14,12 +19,16 @@ import os
 import pickle
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from spit.bots import LEVELS, make_bot
+from spit.bots.bot import Bot
+from spit.bots.spit_kernel import KernelUnsupported, SpitKernel
 from spit.engine import AnyGame, Kind, Phase, Result, get_mode
-from spit.realtime.arbiter import Arbiter, Timing
+from spit.engine.spit_game import SpitGame
+from spit.realtime.arbiter import Arbiter, LogEntry, Timing
 from spit.realtime.clock import ManualClock
 
 #: H4 ends a game by its round limit as a draw; the result string it leaves.
@@ -27,8 +36,23 @@ ROUND_LIMIT = Result.ROUND_LIMIT
 #: A game that needs more arbiter steps than this is a bug, not a long game.
 MAX_STEPS = 5_000_000
 
-#: Called with each finished game, its arbiter and its index in the series.
-FinishHook = Callable[[AnyGame, Arbiter, int], None]
+
+class FinishedRun(Protocol):
+    """How a finished game was played, besides the game itself: its ``Arbiter``,
+    or for a kernel game (``spit_kernel.KernelRun``) the same log and start."""
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every applied action with its time, in order (the replay log)."""
+
+    @property
+    def start_time(self) -> float:
+        """The game clock's reading at the start."""
+
+
+#: Called with each finished game, how it was played (its arbiter, or the
+#: kernel's equivalent) and its index in the series.
+FinishHook = Callable[[AnyGame, FinishedRun, int], None]
 
 
 class SimulationError(RuntimeError):
@@ -174,11 +198,16 @@ def play_game(
     timing: Timing | None = None,
     round_limit: int | None = None,
     on_finish: FinishHook | None = None,
+    reference: bool = False,
 ) -> GameResult:
     """Play game number ``index`` of a series to its end and report it.
 
-    ``on_finish(game, arbiter, index)`` is called once the game is over (the
-    command line uses it to save replays; this layer writes no files).
+    ``on_finish(game, run, index)`` is called once the game is over (the
+    command line uses it to save replays; this layer writes no files): ``run``
+    is the arbiter, or for a Spit game played by the kernel a ``KernelRun``
+    with the same ``log`` and ``start_time``, and ``game`` the engine's game
+    with every logged action applied. ``reference`` plays through the arbiter
+    even where the kernel could (the result is the same; tests compare them).
     """
     game = new_game(mode, variants, derive_seed(seed, index, "game"), round_limit)
     agents = {
@@ -191,6 +220,57 @@ def play_game(
         )
         for p, seat in enumerate(seats)
     }
+    return play_with(game, agents, timing, index, on_finish, reference)
+
+
+def play_with(
+    game: AnyGame,
+    agents: Mapping[int, Bot],
+    timing: Timing | None = None,
+    index: int = 0,
+    on_finish: FinishHook | None = None,
+    reference: bool = False,
+) -> GameResult:
+    """Play a freshly dealt ``game`` between two bots (``agents`` by player) to its end.
+
+    A Spit game is played by the kernel where it can be (Spit strategies
+    without memory, which every Spit level is), else and with ``reference``
+    through the arbiter. ``index`` names the game in messages and for
+    ``on_finish`` (see ``play_game``).
+    """
+    if not reference and isinstance(game, SpitGame):
+        try:
+            kernel = SpitKernel(game, (agents[0], agents[1]), timing)
+        except KernelUnsupported:
+            pass
+        else:
+            return _play_kernel(kernel, game, index, on_finish)
+    return _play_reference(game, agents, timing, index, on_finish)
+
+
+def _play_kernel(
+    kernel: SpitKernel, game: SpitGame, index: int, on_finish: FinishHook | None
+) -> GameResult:
+    """Play a Spit game on the kernel; rebuild it in the engine only for ``on_finish``."""
+    try:
+        kernel.run(MAX_STEPS)
+        if on_finish is not None:
+            run = kernel.replayed(game)
+    except RuntimeError as exc:
+        raise SimulationError(f"game {index}: {exc}") from exc
+    if on_finish is not None:
+        on_finish(game, run, index)
+    return GameResult(kernel.winner, kernel.result, kernel.round_no, kernel.moves, kernel.now)
+
+
+def _play_reference(
+    game: AnyGame,
+    agents: Mapping[int, Bot],
+    timing: Timing | None,
+    index: int,
+    on_finish: FinishHook | None,
+) -> GameResult:
+    """Play a game through the arbiter, the way the app does."""
     clock = ManualClock(0.0)
     arbiter = Arbiter(game, timing or Timing(), clock, agents)
     steps = 0
@@ -355,22 +435,26 @@ def simulate(
     round_limit: int | None = None,
     on_finish: FinishHook | None = None,
     jobs: int = 1,
+    reference: bool = False,
 ) -> Summary:
     """Play ``games`` games; ``progress(done)`` is called as games finish.
 
     ``on_finish`` is passed to ``play_game`` for every game. With ``jobs``
     above 1 the games are shared out among that many processes (see
     ``run_batches``); the results are the same for any number of jobs. A
-    custom ``timing`` runs here, in one process.
+    custom ``timing``, or ``reference`` (every game through the arbiter, see
+    ``play_game``), runs here, in one process.
     """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     check_setup(mode, variants, round_limit)  # check the mode and variants before starting
     summary = Summary(seats, mode, canonical_variants(mode, variants), seed)
     start = time.perf_counter()
-    if timing is not None:
+    if timing is not None or reference:
         for index in range(games):
-            result = play_game(seats, mode, variants, seed, index, timing, round_limit, on_finish)
+            result = play_game(
+                seats, mode, variants, seed, index, timing, round_limit, on_finish, reference
+            )
             summary.results.append(result)
             if progress is not None:
                 progress(index + 1)

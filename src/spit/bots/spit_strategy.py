@@ -9,12 +9,13 @@ card it will turn up is "unknown" (``UNKNOWN``) until it is seen.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from spit.bots.common import StyledStrategy, pick_best
+from spit.bots.common import TIE, StyledStrategy, pick_best
 from spit.bots.style import Style
-from spit.engine.actions import Action, Kind
+from spit.engine.actions import Action, Kind, move, play
 from spit.engine.base import Phase
-from spit.engine.cards import NO_CARD_FITS, adjacency_rows
+from spit.engine.cards import NO_CARD_FITS, adjacency_masks, adjacency_rows
 from spit.engine.spit_game import SpitObservation
 
 #: A stock whose top card is face down until the engine turns it up (R9).
@@ -30,38 +31,55 @@ LOOKAHEAD_DISCOUNT = 0.5
 
 Rows = tuple[tuple[bool, ...], ...]
 
+#: No floor: every score is wanted exactly.
+_NO_FLOOR = float("-inf")
+
 _PLAY = Kind.PLAY
 _MOVE = Kind.MOVE
+#: The engine's interned actions: ``_PLAYS[player][stock][pile]``, ``_MOVES[player][stock]``.
+_PLAYS = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in (0, 1))
+_MOVES = tuple(tuple(move(p, s) for s in range(5)) for p in (0, 1))
 
 
 class SpitStrategy(StyledStrategy):
-    """Chooses Spit actions in the manner of a ``Style``."""
+    """Chooses Spit actions in the manner of a ``Style``.
+
+    The choice in play is made on a ``Search`` of the position
+    (``choose_in_play``, ``follow_up_in``): built here from each observation,
+    or kept up to date by the simulator's kernel (``spit_kernel``); both call
+    the same code.
+    """
 
     def __init__(self, style: Style) -> None:
         super().__init__(style)
         #: the observation last chosen from and its search (reused by ``follow_up``)
-        self._last: tuple[SpitObservation, _Search] | None = None
+        self._last: tuple[SpitObservation, Search] | None = None
 
-    def _search(self, obs: SpitObservation) -> _Search:
-        tops, down, piles, opponent = _visible(obs)
-        return _Search(self.style, obs.config.alternating_colours, tops, down, piles, opponent)
+    def search_for(
+        self,
+        alternating_colours: bool,
+        tops: list[int | None],
+        down: list[int],
+        piles: list[int | None],
+        opponent: list[int],
+    ) -> Search:
+        """A search of the position given by these lists (see ``Search``), in this style."""
+        return Search(self.style, alternating_colours, tops, down, piles, opponent)
+
+    def _search(self, obs: SpitObservation) -> Search:
+        return self.search_for(obs.config.alternating_colours, *_visible(obs))
 
     def follow_up(self, obs: SpitObservation, action: Action) -> Action | None:
         """The best own play or move after ``action``, in the position it would leave."""
         if obs.phase is not Phase.PLAY or action.kind not in (Kind.PLAY, Kind.MOVE):
             return None
         last, self._last = self._last, None
-        # The search of the same observation can be changed in place: it is not used again.
         search = last[1] if last is not None and last[0] is obs else self._search(obs)
-        tops, down, piles = search.tops, search.down, search.piles
-        _after(action, tops, down, piles)
-        best: tuple[Kind, int, int] | None = None
-        best_score = float("-inf")
-        for kind, s, t in _own_moves(tops, down, piles, search.rows):
-            score = search.score(kind, s, t, 0)
-            if score > best_score:
-                best, best_score = (kind, s, t), score
-        return None if best is None else Action(best[0], action.player, best[1], best[2])
+        return self.follow_up_in(search, action)
+
+    def follow_up_in(self, search: Search, action: Action) -> Action | None:
+        """``follow_up`` in the position of ``search`` (a play or move of ``action.player``)."""
+        return search.best_after(action)
 
     # ------------------------------------------------------------------ play
 
@@ -70,14 +88,30 @@ class SpitStrategy(StyledStrategy):
     ) -> Action:
         search = self._search(obs)
         self._last = (obs, search)
-        depth = self.style.lookahead
-        score = search.score
+        return self.choose_in_play(search, legal, rng)
+
+    def choose_in_play(self, search: Search, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The play (or R10 move) to make from the position of ``search``.
+
+        ``legal`` is the player's legal actions in the engine's order (not empty).
+        """
+        if self.style.random_play:
+            return rng.choice(legal)
         if len(legal) == 1:
             return legal[0]
-        return pick_best(((score(a.kind, a.source, a.target, depth), a) for a in legal), rng)
+        return pick_best(search.candidates(legal, self.style.lookahead), rng)
 
 
-class _Search:
+def _mask(cards: list[int | None]) -> int:
+    """The known cards among ``cards`` (not None, not UNKNOWN) as bits."""
+    out = 0
+    for c in cards:
+        if c is not None and c >= 0:
+            out |= 1 << c
+    return out
+
+
+class Search:
     """Scores actions in one imagined position, changing it in place and back.
 
     The position is the bot's own stock tops (``UNKNOWN`` for a card still to
@@ -85,9 +119,30 @@ class _Search:
     (None for a pile not in use); the opponent's visible stock tops stay fixed.
     The score of an action is its own value plus, with ``depth`` left, half
     the best score of the own actions that follow it.
+
+    The lists are the caller's, who may change them between calls (the
+    simulator's kernel keeps them up to date as the game goes on) and then
+    says so with ``update``; each public method leaves them as it found them.
+    Counting is done on bit masks of cards (the known own tops, the
+    opponent's tops, the cards each pile top takes), which gives the same
+    counts as going card by card.
     """
 
-    __slots__ = ("down", "feed", "opponent", "piles", "rows", "style", "tops")
+    __slots__ = (
+        "avoid_feeding",
+        "bounds",
+        "down",
+        "keep_options",
+        "known",
+        "looks_after",
+        "masks",
+        "opponent_mask",
+        "piles",
+        "rows",
+        "style",
+        "tops",
+        "uncover",
+    )
 
     def __init__(
         self,
@@ -99,86 +154,321 @@ class _Search:
         opponent: list[int],
     ) -> None:
         self.style = style
+        self.uncover = style.uncover
+        self.keep_options = style.keep_options
+        self.avoid_feeding = style.avoid_feeding
+        #: the value looks at the position an action leaves
+        self.looks_after = style.keep_options or style.avoid_feeding
         self.rows = adjacency_rows(alternating_colours)
+        self.masks = adjacency_masks(alternating_colours)
         self.tops = tops
         self.down = down
         self.piles = piles
-        self.opponent = opponent
-        #: per pile top: how many of the opponent's visible cards fit it
-        self.feed: dict[int, int] = {}
+        #: the opponent's visible stock tops, as bits
+        self.opponent_mask = _mask(list(opponent))
+        #: the known own tops of the position being scored, as bits
+        self.known = _mask(tops)
+        #: bounds[d]: no action scores more than this at depth d (the value's
+        #: parts at their most, no penalty; each level of lookahead adds half)
+        most = PLAY_VALUE
+        if self.uncover:
+            most += max(UNCOVER_VALUE, OPEN_SLOT_VALUE)
+        if self.keep_options:
+            most += OPTION_VALUE * MAX_OPTIONS
+        bounds = [most]
+        for _ in range(style.lookahead):
+            bounds.append(most + LOOKAHEAD_DISCOUNT * bounds[-1])
+        self.bounds = bounds
 
-    def _fed(self, top: int) -> int:
-        fed = self.feed.get(top)
-        if fed is None:
-            row = self.rows[top]
-            fed = self.feed[top] = sum(1 for c in self.opponent if row[c])
-        return fed
+    def update(self, known: int, opponent: int) -> None:
+        """The caller changed the position's lists in place: its known own tops are
+        now ``known`` and the opponent's visible tops ``opponent`` (bits of cards)."""
+        self.known = known
+        self.opponent_mask = opponent
 
     def score(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The value of the action (``kind``, stock ``s``, pile ``t``) from the position."""
-        style = self.style
+        score = self._score(kind, s, t, depth)
+        assert score is not None  # (no floor: always worked out)
+        return score
+
+    def candidates(self, legal: Sequence[Action], depth: int) -> list[tuple[float, Action]]:
+        """``(score, action)`` for the ``legal`` actions that may score best, in their order.
+
+        An action whose score cannot come within ``pick_best``'s tolerance of
+        the best (its own value plus the most its lookahead could add is lower)
+        is left out without being searched: ``pick_best`` would never pick it,
+        so the choice is the same as from every action's score.
+        """
+        value = self._value
+        if depth == 0:
+            out = []
+            for a in legal:
+                out.append((value(a[0], a[2], a[3], 0), a))
+            return out
+        owns = [value(a[0], a[2], a[3], depth) for a in legal]
+        reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
+        scores: list[float | None] = [None] * len(legal)
+        best = float("-inf")
+        for i in sorted(range(len(legal)), key=owns.__getitem__, reverse=True):
+            own = owns[i]
+            floor = best - TIE  # below this an action cannot be picked
+            if own + reach < floor:
+                continue  # cannot reach the best
+            a = legal[i]
+            score = self._score(a[0], a[2], a[3], depth, own, floor)
+            if score is None:
+                continue  # its lookahead showed it cannot reach the best
+            scores[i] = score
+            if score > best:
+                best = score
+        return [(score, a) for score, a in zip(scores, legal, strict=True) if score is not None]
+
+    def _value(self, kind: Kind, s: int, t: int, depth: int) -> float:
+        """The action's own value, the one formula of the score: what it plays, turns
+        up or opens, and the position it leaves (own options, the opponent fed).
+
+        Reads the position without changing it (``known`` must be up to date).
+        """
+        card = self.tops[s]
+        assert card is not None and card != UNKNOWN
+        down = self.down
+        p0, p1 = self.piles
+        known = self.known
+        if kind is _PLAY:
+            score = PLAY_VALUE
+            if down[s]:
+                if self.uncover:
+                    score += UNCOVER_VALUE
+            # At a leaf, value the R10 move the emptied slot allows; deeper, the
+            # lookahead finds that move itself.
+            elif self.uncover and depth == 0 and any(down):
+                score += OPEN_SLOT_VALUE
+            known ^= 1 << card  # the card leaves the layout
+            if t == 0:
+                p0 = card
+            else:
+                p1 = card
+        else:  # an R10 move: the card goes to an empty slot and stays known
+            score = UNCOVER_VALUE if self.uncover else 0.0
+        if self.looks_after:
+            masks = self.masks
+            m0 = 0 if p0 is None else masks[p0]
+            m1 = 0 if p1 is None else masks[p1]
+            if self.keep_options:
+                # own known tops that fit a pile top afterwards
+                fitting = (known & (m0 | m1)).bit_count()
+                score += OPTION_VALUE * (fitting if fitting < MAX_OPTIONS else MAX_OPTIONS)
+            if self.avoid_feeding:
+                # (opponent top, pile) pairs that fit afterwards
+                opponent = self.opponent_mask
+                fed = (opponent & m0).bit_count() + (opponent & m1).bit_count()
+                score -= FEED_PENALTY * fed
+        return score
+
+    def _score(
+        self,
+        kind: Kind,
+        s: int,
+        t: int,
+        depth: int,
+        own: float | None = None,
+        floor: float = _NO_FLOOR,
+    ) -> float | None:
+        """``_value`` (``own``, if already known) plus, with ``depth`` left, half
+        the best score of the own actions that follow.
+
+        None if the score is below ``floor`` (then not worked out exactly: the
+        caller has no use for a score below it); otherwise the exact score.
+        """
+        score = self._value(kind, s, t, depth) if own is None else own
+        if depth == 0:
+            return score
+        tops = self.tops
+        down = self.down
+        piles = self.piles
+        card = tops[s]
+        assert card is not None
+        known = self.known
+        # The position after the action, a turned-up card unknown (as in ``best_after``).
+        slot = -1
+        old_top: int | None = None
+        if kind is _PLAY:
+            old_top = piles[t]
+            piles[t] = card
+            self.known = known ^ (1 << card)
+            if down[s]:
+                tops[s] = UNKNOWN
+                down[s] -= 1
+            else:
+                tops[s] = None
+        else:  # an R10 move: to the leftmost empty slot
+            slot = tops.index(None)
+            tops[slot] = card
+            tops[s] = UNKNOWN
+            down[s] -= 1
+        need = (floor - score) / LOOKAHEAD_DISCOUNT  # what follows must score this much
+        best = self._best_next(depth - 1, need)
+        below = best is not None and best < need
+        if best is not None:
+            score += LOOKAHEAD_DISCOUNT * best
+        # back as it was
+        self.known = known
+        if kind is _PLAY:
+            if tops[s] is not None:  # UNKNOWN: a card was turned up
+                down[s] += 1
+            piles[t] = old_top
+        else:
+            down[s] += 1
+            tops[slot] = None
+        tops[s] = card
+        return None if below else score
+
+    def _best_next(self, depth: int, need: float = _NO_FLOOR) -> float | None:
+        """The best score at ``depth`` of the own actions open in the position
+        (plays of known cards, R10 moves), or None if there is none; if none
+        scores ``need``, some score below ``need`` (the best is then not worked
+        out exactly).
+
+        Only the best score counts, so an action whose own value plus the most
+        its lookahead could add cannot beat the best so far, or reach ``need``,
+        is not searched.
+        """
+        tops = self.tops
+        down = self.down
+        p0, p1 = self.piles
+        rows = self.rows
+        r0 = NO_CARD_FITS if p0 is None else rows[p0]
+        r1 = NO_CARD_FITS if p1 is None else rows[p1]
+        value = self._value
+        if depth == 0:  # only values: the best is all that is needed
+            top: float | None = None
+            empty = False
+            for ns, c in enumerate(tops):
+                if c is None:
+                    empty = True
+                elif c >= 0:
+                    if r0[c]:
+                        v = value(_PLAY, ns, 0, 0)
+                        if top is None or v > top:
+                            top = v
+                    if r1[c]:
+                        v = value(_PLAY, ns, 1, 0)
+                        if top is None or v > top:
+                            top = v
+            if empty:
+                for ns, c in enumerate(tops):
+                    if c is not None and c >= 0 and down[ns]:
+                        v = value(_MOVE, ns, 0, 0)
+                        if top is None or v > top:
+                            top = v
+            return top
+        nexts: list[tuple[float, Kind, int, int]] = []
+        empty = False
+        for ns, c in enumerate(tops):
+            if c is None:
+                empty = True
+            elif c >= 0:
+                if r0[c]:
+                    nexts.append((value(_PLAY, ns, 0, depth), _PLAY, ns, 0))
+                if r1[c]:
+                    nexts.append((value(_PLAY, ns, 1, depth), _PLAY, ns, 1))
+        if empty:
+            for ns, c in enumerate(tops):
+                if c is not None and c >= 0 and down[ns]:
+                    nexts.append((value(_MOVE, ns, 0, depth), _MOVE, ns, 0))
+        if not nexts:
+            return None
+        reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
+        nexts.sort(reverse=True)
+        found: float | None = None
+        for own, kind, s, t in nexts:
+            most = own + reach
+            if most < need or (found is not None and most <= found):
+                break  # sorted: no later action can matter either
+            score = self._score(kind, s, t, depth, own, need if found is None else max(found, need))
+            if score is not None and (found is None or score > found):
+                found = score
+        # (None here: every action was found below ``need``.)
+        return _NO_FLOOR if found is None else found
+
+    def best_after(self, action: Action) -> Action | None:
+        """The best own play or move (of the same player) after ``action``, scored at
+        depth 0 (the first of equal scores), or None if none would be open.
+
+        The position is changed for the look and put back as it was.
+        """
+        kind, player, s, t = action
         tops = self.tops
         down = self.down
         piles = self.piles
         card = tops[s]
         assert card is not None and card != UNKNOWN
+        known = self.known
+        # the position after the action (as in ``_score``)
         slot = -1
-        uncovered = False
-        old_pile: int | None = None
-        if kind is Kind.PLAY:
-            old_pile = piles[t]
+        old_top: int | None = None
+        if kind is _PLAY:
+            old_top = piles[t]
             piles[t] = card
-            score = PLAY_VALUE
+            self.known ^= 1 << card
             if down[s]:
                 tops[s] = UNKNOWN
                 down[s] -= 1
-                uncovered = True
-                if style.uncover:
-                    score += UNCOVER_VALUE
             else:
                 tops[s] = None
-                # At a leaf, value the R10 move this slot allows; deeper, the
-                # lookahead finds that move itself.
-                if style.uncover and depth == 0 and any(down):
-                    score += OPEN_SLOT_VALUE
-        else:  # an R10 move: the card goes to the leftmost empty slot
+        else:
             slot = tops.index(None)
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-            score = UNCOVER_VALUE if style.uncover else 0.0
-        if style.keep_options or style.avoid_feeding:
+        # The first best of the own actions that follow: plays of known cards in
+        # stock order (pile 1 before pile 2), then R10 moves in stock order.
+        best: Action | None = None
+        plays = _PLAYS[player]
+        p0, p1 = piles
+        after = self.known
+        masks = self.masks
+        fit0 = 0 if p0 is None else after & masks[p0]
+        fit1 = 0 if p1 is None else after & masks[p1]
+        fits = fit0 | fit1
+        if None not in tops and not fits & (fits - 1) and not (fit0 and fit1):
+            # No R10 move and at most one play: that play is the best, whatever it is worth.
+            if fits:
+                best = plays[tops.index(fits.bit_length() - 1)][0 if fit0 else 1]
+        else:
+            best_score = float("-inf")
             rows = self.rows
-            p0, p1 = piles
             r0 = NO_CARD_FITS if p0 is None else rows[p0]
             r1 = NO_CARD_FITS if p1 is None else rows[p1]
-            if style.keep_options:
-                fitting = 0
-                for c in tops:
-                    if c is not None and c >= 0 and (r0[c] or r1[c]):
-                        fitting += 1
-                score += OPTION_VALUE * min(fitting, MAX_OPTIONS)
-            if style.avoid_feeding:
-                fed = (0 if p0 is None else self._fed(p0)) + (0 if p1 is None else self._fed(p1))
-                score -= FEED_PENALTY * fed
-        if depth > 0:
-            best = None
-            for nk, ns, nt in _own_moves(tops, down, piles, self.rows):
-                value = self.score(nk, ns, nt, depth - 1)
-                if best is None or value > best:
-                    best = value
-            if best is not None:
-                score += LOOKAHEAD_DISCOUNT * best
-        # put the position back as it was
-        tops[s] = card
-        if kind is Kind.PLAY:
-            piles[t] = old_pile
-            if uncovered:
+            value_of = self._value
+            for ns, c in enumerate(tops):
+                if c is not None and c >= 0:
+                    if r0[c]:
+                        value = value_of(_PLAY, ns, 0, 0)
+                        if value > best_score:
+                            best, best_score = plays[ns][0], value
+                    if r1[c]:
+                        value = value_of(_PLAY, ns, 1, 0)
+                        if value > best_score:
+                            best, best_score = plays[ns][1], value
+            if None in tops:
+                for ns, c in enumerate(tops):
+                    if c is not None and c >= 0 and down[ns]:
+                        value = value_of(_MOVE, ns, 0, 0)
+                        if value > best_score:
+                            best, best_score = _MOVES[player][ns], value
+        # back as it was
+        self.known = known
+        if kind is _PLAY:
+            if tops[s] is not None:
                 down[s] += 1
+            piles[t] = old_top
         else:
             down[s] += 1
             tops[slot] = None
-        return score
+        tops[s] = card
+        return best
 
 
 def _visible(
@@ -192,48 +482,3 @@ def _visible(
     opponent = [v.top for v in obs.stocks[1 - me] if v.top is not None]
     piles = [p.top if p.in_use else None for p in obs.piles]
     return tops, down, piles, opponent
-
-
-def _after(
-    action: Action, tops: list[int | None], down: list[int], piles: list[int | None]
-) -> None:
-    """Change the imagined position in place as ``action`` would (turned-up cards unknown)."""
-    s = action.source
-    card = tops[s]
-    if action.kind is Kind.PLAY:
-        piles[action.target] = card
-        if down[s]:
-            tops[s] = UNKNOWN
-            down[s] -= 1
-        else:
-            tops[s] = None
-    else:
-        slot = tops.index(None)
-        tops[slot] = card
-        down[slot] = 0
-        tops[s] = UNKNOWN
-        down[s] -= 1
-
-
-def _own_moves(
-    tops: list[int | None], down: list[int], piles: list[int | None], rows: Rows
-) -> list[tuple[Kind, int, int]]:
-    """The plays and moves (kind, stock, pile) open in an imagined position (known cards only)."""
-    out: list[tuple[Kind, int, int]] = []
-    p0, p1 = piles
-    r0 = NO_CARD_FITS if p0 is None else rows[p0]
-    r1 = NO_CARD_FITS if p1 is None else rows[p1]
-    empty = False
-    for s, c in enumerate(tops):
-        if c is None:
-            empty = True
-        elif c >= 0:
-            if r0[c]:
-                out.append((_PLAY, s, 0))
-            if r1[c]:
-                out.append((_PLAY, s, 1))
-    if empty:
-        out.extend(
-            (_MOVE, s, 0) for s, c in enumerate(tops) if c is not None and c >= 0 and down[s]
-        )
-    return out

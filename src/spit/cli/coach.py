@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 def cmd_coach(args: argparse.Namespace) -> int:
     """Print the coaching summary of ``args.replay`` (the newest replay by default)."""
     # the coach's statistics and the replays load only when ``spit coach`` runs
+    from spit.play.texts import printable
     from spit.store.coaching import coach_replay, last_replay
     from spit.store.replays import ReplayFileError, load_replay
 
@@ -27,14 +28,14 @@ def cmd_coach(args: argparse.Namespace) -> int:
     try:
         replay = load_replay(path)
     except ReplayFileError as exc:
-        print(f"spit: {exc}", file=sys.stderr)
+        print(f"spit: {printable(exc)}", file=sys.stderr)
         return 1
     coaching = coach_replay(replay)
     if args.json:
         print(json.dumps(coaching.to_json()))
         return 0
     names = " vs ".join(p.label for p in replay.meta.players)
-    print(f"{path.name}: {replay.final.mode}, {names}, {replay.duration:.0f}s")
+    print(f"{printable(path.name)}: {replay.final.mode}, {names}, {replay.duration:.0f}s")
     print()
     for line in coaching.lines():
         print(line)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import sys
 from collections.abc import Callable
@@ -35,7 +34,7 @@ def register(
     sub: Subparsers, tui: dict[str, Handler]
 ) -> None:
     """Add ``host`` and ``join``; ``tui`` has the screen launchers for both."""
-    from spit.net.host import DEFAULT_PORT, DEFAULT_WINDOW
+    from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
 
     host = sub.add_parser(
         "host",
@@ -216,6 +215,8 @@ def _cmd_host(args: argparse.Namespace, tui: Handler) -> int:
         print(f"spit host: {ended}")
         return 0
 
+    import asyncio
+
     try:
         return asyncio.run(main())
     except KeyboardInterrupt:
@@ -257,6 +258,8 @@ def _cmd_join(args: argparse.Namespace, tui: Handler) -> int:
             return _fail(f"cannot join: {exc}")
         print(f"spit join: {ended}")
         return 0
+
+    import asyncio
 
     try:
         return asyncio.run(main())

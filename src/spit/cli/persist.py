@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spit.play.texts import to_ascii
+from spit.play.texts import printable, to_ascii
 from spit.store.paths import data_dir_problem, database_path, replay_dir, saved_dir
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         results, skipped = load_results()
         standings = load_standings()
     except RecordsError as exc:
-        print(f"spit: cannot read results: {exc}", file=sys.stderr)
+        print(f"spit: cannot read results: {printable(exc)}", file=sys.stderr)
         return 1
     stats = compute_stats(results, skipped)
     if args.json:
@@ -221,6 +221,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         failed = 0
         for path in args.files:
             ok, line = verify_file(path)
+            line = printable(line)
             print(to_ascii(line) if getattr(args, "ascii", False) else line, flush=True)
             failed += not ok
         return 1 if failed else 0
@@ -230,12 +231,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         replay = load_replay(args.files[0])
     except ReplayFileError as exc:
-        print(f"spit: {exc}", file=sys.stderr)
+        print(f"spit: {printable(exc)}", file=sys.stderr)
         return 1
     launch: Launcher | None = getattr(args, "launch", None)
     if launch is None:
         ok, line = verify_file(args.files[0])
-        print(line)
+        print(printable(line))
         print("spit: the replay viewer is not available in this build")
         return 0 if ok else 1
     args.replay = replay
@@ -246,16 +247,17 @@ def list_replays(entries: list[SavedReplay], ascii_only: bool = False) -> int:
     """Print the saved replays (newest first) and the folder they are in."""
     problem = data_dir_problem()
     if problem is not None:
-        print(f"spit: {problem}", file=sys.stderr)
+        print(f"spit: {printable(problem)}", file=sys.stderr)
         return 1
-    folder = replay_dir()
+    folder = printable(replay_dir())
     if not entries:
         print(f"No saved replays yet. Finished games are saved in {folder}")
         return 0
     print(f"Saved replays in {folder} (newest first):")
     for entry in entries:
         who = f"{entry.players}, " if entry.players else ""
-        line = f"  {entry.path.name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
+        name = printable(entry.path.name)
+        line = f"  {name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
         print(to_ascii(line) if ascii_only else line)
     print("Watch one with: spit replay FILE")
     return 0
@@ -278,9 +280,9 @@ def saved_games_table(games: list[SavedGame]) -> list[str]:
     for n, game in enumerate(games, start=1):
         columns = game.columns()
         if game.ok:
-            rows.append([str(n), game.id, *(columns[c] for c in COLUMNS)])
+            rows.append([str(n), printable(game.id), *(columns[c] for c in COLUMNS)])
         else:
-            rows.append([str(n), game.id, f"unreadable: {game.problem}"])
+            rows.append([str(n), printable(game.id), f"unreadable: {printable(game.problem)}"])
     widths = [max(len(r[i]) for r in rows if len(r) > i + 1) for i in range(len(rows[0]) - 1)]
     lines = []
     for row in rows:
@@ -290,7 +292,7 @@ def saved_games_table(games: list[SavedGame]) -> list[str]:
 
 
 def _list_games(games: list[SavedGame]) -> None:
-    print(f"Unfinished games, most recent first (kept in {saved_dir()}):")
+    print(f"Unfinished games, most recent first (kept in {printable(saved_dir())}):")
     for line in saved_games_table(games):
         print("  " + line)
     print("Resume one with 'spit resume N' (or its id); delete one with 'spit resume --delete N'.")
@@ -306,12 +308,13 @@ def cmd_resume(args: argparse.Namespace) -> int:
             game = find_saved_game(args.delete, games)
             delete_saved_game(game)
         except LookupError as exc:
-            print(f"spit: cannot delete: {exc.args[0]}", file=sys.stderr)
+            print(f"spit: cannot delete: {printable(exc.args[0])}", file=sys.stderr)
             return 1
         except OSError as exc:
-            print(f"spit: cannot delete {game.path}: {exc.strerror or exc}", file=sys.stderr)
+            reason = printable(exc.strerror or exc)
+            print(f"spit: cannot delete {printable(game.path)}: {reason}", file=sys.stderr)
             return 1
-        print(f"Deleted the saved game {game.id}.")
+        print(f"Deleted the saved game {printable(game.id)}.")
         return 0
     if not games:
         print("There are no unfinished games to resume.")
@@ -328,15 +331,17 @@ def cmd_resume(args: argparse.Namespace) -> int:
         try:
             chosen = find_saved_game(args.game, games)
         except LookupError as exc:
-            print(f"spit: cannot resume: {exc.args[0]} (see 'spit resume --list')", file=sys.stderr)
+            reason = printable(exc.args[0])
+            print(f"spit: cannot resume: {reason} (see 'spit resume --list')", file=sys.stderr)
             return 1
     if chosen.replay is None:
-        print(f"spit: cannot resume {chosen.id}: {chosen.problem}", file=sys.stderr)
-        print(f"Run 'spit resume --delete {chosen.id}' to delete it.", file=sys.stderr)
+        name = printable(chosen.id)
+        print(f"spit: cannot resume {name}: {printable(chosen.problem)}", file=sys.stderr)
+        print(f"Run 'spit resume --delete {name}' to delete it.", file=sys.stderr)
         return 1
     launch: Launcher | None = getattr(args, "launch", None)
     if launch is None:
-        print(f"Unfinished game: {chosen.describe()}.")
+        print(f"Unfinished game: {printable(chosen.describe())}.")
         print("spit: the game screen is not available in this build")
         return 1
     args.replay = chosen.replay

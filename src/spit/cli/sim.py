@@ -19,10 +19,9 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.table import Table
 
-    from spit.bots.sim import Seat, Summary
+    from spit.bots.sim import FinishedRun, Seat, Summary
     from spit.cli.parsing import Subparsers
     from spit.engine import AnyGame
-    from spit.realtime.arbiter import Arbiter
 
 MAX_GAMES = 10_000_000
 MAX_JOBS = 256
@@ -187,7 +186,7 @@ class ReplaySaver:
         self.mode = mode
         self.seats = seats
 
-    def __call__(self, game: AnyGame, arbiter: Arbiter, index: int) -> None:
+    def __call__(self, game: AnyGame, arbiter: FinishedRun, index: int) -> None:
         """Save game ``index``'s replay."""
         from spit.store.replays import PlayerInfo, new_meta, save_replay, times_from_log
 

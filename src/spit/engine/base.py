@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind, call, choose, move, play, slap
-from spit.engine.cards import DECK_SIZE, adjacency_rows
+from spit.engine.cards import adjacency_rows
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
 from spit.engine.modes import Mode, get_mode
 from spit.engine.results import Result
-from spit.engine.rng import Rng
+from spit.engine.rng import Rng, shuffled_deck
 
 SAVE_FORMAT = "spit-game"
 SAVE_VERSION = 1
@@ -208,9 +207,7 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
 
     def _fresh_deck(self) -> list[int]:
         """The 52 cards shuffled by the game's own generator (R2, P1)."""
-        deck = list(range(DECK_SIZE))
-        self.rng.shuffle(deck)
-        return deck
+        return shuffled_deck(self.rng)
 
     @abstractmethod
     def check(self, action: Action) -> None:
@@ -293,6 +290,8 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
             self.rng.state,
             self.state_key(),
         )
+        import hashlib  # here: loading it (OpenSSL) is not worth it for games never saved
+
         return hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
 
     def to_json(self) -> dict[str, Any]:

@@ -60,6 +60,20 @@ def adjacency_rows(alternating_colours: bool) -> tuple[tuple[bool, ...], ...]:
     return ADJACENT_ALTERNATING_ROWS if alternating_colours else ADJACENT_ROWS
 
 
+#: ADJACENT_MASKS[top]: the same facts as bits, bit ``card`` set if it may go on ``top``.
+ADJACENT_MASKS: tuple[int, ...] = tuple(
+    sum(1 << c for c, fits in enumerate(row) if fits) for row in ADJACENT_ROWS
+)
+ADJACENT_ALTERNATING_MASKS: tuple[int, ...] = tuple(
+    sum(1 << c for c, fits in enumerate(row) if fits) for row in ADJACENT_ALTERNATING_ROWS
+)
+
+
+def adjacency_masks(alternating_colours: bool) -> tuple[int, ...]:
+    """Per top card, the cards that may go on it as a bit mask (V3 or not)."""
+    return ADJACENT_ALTERNATING_MASKS if alternating_colours else ADJACENT_MASKS
+
+
 def card(rank: int | str, suit: int | str) -> int:
     """Build a card id from a rank (1-13 or 'A'..'K') and a suit (0-3 or 'C', 'D', 'H', 'S')."""
     if isinstance(rank, str):

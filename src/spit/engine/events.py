@@ -36,11 +36,16 @@ class CardPlayed(NamedTuple):
 
 
 class CardTurnedUp(NamedTuple):
-    """A stock's new top card was turned face up (R9)."""
+    """A stock's new top card was turned face up (R9).
+
+    ``card`` is None where it is hidden: a Speed player's new hand card as a
+    network guest other than that player sees it (``spit.net.protocol``).
+    The engine itself always names the card.
+    """
 
     player: int
     stock: int
-    card: int
+    card: int | None
 
 
 class CardMoved(NamedTuple):

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from spit.engine.cards import DECK_SIZE
+
 _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
+#: _LIMITS[n]: the largest multiple of n not above 2**64, for the draws of a
+#: shuffle of up to _LIMITED - 1 items (``below``'s rejection bound, worked out once)
+_LIMITED = 128
+_LIMITS = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(_LIMITED))
 
 
 class Rng:
@@ -48,14 +54,16 @@ class Rng:
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates; same draws as ``below``)."""
         state = self.state
+        mask, gamma, mix1, mix2 = _MASK, _GAMMA, _MIX1, _MIX2
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _TWO64 - _TWO64 % n
+            limit = limits[n] if n < _LIMITED else _TWO64 - _TWO64 % n
             while True:
-                state = (state + _GAMMA) & _MASK
+                state = (state + gamma) & mask
                 z = state
-                z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                z = ((z ^ (z >> 30)) * mix1) & mask
+                z = ((z ^ (z >> 27)) * mix2) & mask
                 z ^= z >> 31
                 if z < limit:
                     break
@@ -68,3 +76,10 @@ class Rng:
         other = Rng(0)
         other.state = self.state
         return other
+
+
+def shuffled_deck(rng: Rng) -> list[int]:
+    """The 52 card ids (0..51) shuffled by ``rng`` (R2, P1): every fresh deal starts here."""
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    return deck

@@ -39,6 +39,7 @@ from spit.engine.events import (
 )
 from spit.engine.modes import Mode, register_mode
 from spit.engine.results import Result, RoundEnd
+from spit.engine.rng import Rng, shuffled_deck
 
 #: R3: the stock each successive card of a layout is dealt onto, row by row.
 DEAL_ORDER: dict[int, tuple[int, ...]] = {
@@ -76,6 +77,12 @@ def deal_layout(cards: Sequence[int], n_stocks: int) -> tuple[list[list[int]], l
     spit = list(cards[k:])
     spit.reverse()
     return stocks, spit
+
+
+def fresh_packets(rng: Rng) -> list[list[int]]:
+    """R2: shuffle the deck with ``rng`` and deal 26 cards to each player."""
+    deck = shuffled_deck(rng)
+    return [deck[:26], deck[26:]]
 
 
 class StockView(NamedTuple):
@@ -623,8 +630,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _fresh_packets(self) -> list[list[int]]:
         """R2: shuffle the deck and deal 26 cards to each player."""
-        deck = self._fresh_deck()
-        return [deck[:26], deck[26:]]
+        return fresh_packets(self.rng)
 
     def _deal_round(self, events: list[Event], packets: Sequence[Sequence[int]]) -> None:
         """R3, R4, R17, R18: deal both layouts and open the round (R5)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -216,7 +217,7 @@ class Guest:
                     line, buffer = buffer.split(b"\n", 1)
                     msg = proto.decode(line + b"\n", proto.HOST_TO_GUEST, proto.MAX_HOST_LINE)
                     if self._in is not None:
-                        self._in.put(lambda m=msg: self._receive(m))  # type: ignore[misc]
+                        self._in.put(functools.partial(self._receive, msg))
                     else:
                         self._receive(msg)
                 if len(buffer) > proto.MAX_HOST_LINE:
@@ -256,8 +257,8 @@ class Guest:
             self.ended = self._last_word or reason
             self.done.set()
 
-    async def close(self) -> None:
-        """Close the connection (politely, if it is still open)."""
+    def close_now(self) -> None:
+        """Say goodbye and start closing, without waiting (the app is quitting)."""
         if self.ended is None and self.process is not None:
             with contextlib.suppress(Exception):
                 self.process.stdin.write(proto.encode("bye", reason="left"))
@@ -269,5 +270,10 @@ class Guest:
             self._reader.cancel()
         if self.conn is not None:
             self.conn.close()
+
+    async def close(self) -> None:
+        """Close the connection (politely, if it is still open) and wait until it is."""
+        self.close_now()
+        if self.conn is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.conn.wait_closed(), 2)

@@ -29,6 +29,7 @@ from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
+from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import Match
 from spit.net.stamping import DEFAULT_CAP, Stamper
 from spit.realtime.arbiter import Clock, Timing
@@ -39,8 +40,6 @@ SUBSYSTEM = "spit"
 #: AES-GCM first: as safe as ChaCha20-Poly1305 and, with ``cryptography``, about a
 #: third of its cost for the small packets a game sends (both are standard SSH ciphers).
 CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com")
-DEFAULT_PORT = 7788
-DEFAULT_WINDOW = 0.07
 
 
 @dataclass(slots=True)

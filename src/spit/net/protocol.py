@@ -403,7 +403,7 @@ def event_for(event: ev.Event, mode: str, seat: int | None) -> ev.Event:
     stock cards are face up for all to see.
     """
     if mode == "speed" and isinstance(event, ev.CardTurnedUp) and event.player != seat:
-        return event._replace(card=None)  # type: ignore[arg-type]  # hidden: no card
+        return event._replace(card=None)  # hidden: no card
     return event
 
 

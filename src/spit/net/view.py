@@ -227,9 +227,9 @@ class RemoteSession(Session):
         self.keymap = keymap or KeyMap.default()
         self.clock = clock or time.monotonic
         self.link = _Link(self)
-        self.arbiter = self.link  # type: ignore[assignment]  # the board reads .paused, .timer()
+        self.arbiter = self.link  # the host judges: the link is this session's Referee
         self.shadow = ShadowGame("spit", SpitConfig())
-        self.game = self.shadow  # type: ignore[assignment]  # the board reads it like a Game
+        self.game = self.shadow  # read through GameView, like a local session's Game
         self.config: SpitConfig | SpeedConfig = SpitConfig()
         self.names = ("Player 1", "Player 2")
         self.agents = {}
@@ -366,7 +366,7 @@ class RemoteSession(Session):
     def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
         self.config = proto.config_from_json(msg["mode"], msg["config"])
         self.shadow = ShadowGame(msg["mode"], self.config)
-        self.game = self.shadow  # type: ignore[assignment]
+        self.game = self.shadow
         self._set_names(msg["names"])
         self.seat = msg["seat"]
         self.bottom_player = self.seat if self.seat is not None else 0

@@ -16,6 +16,7 @@ call key) calls "spit!" (H2).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -99,6 +100,9 @@ def check_key(key: object) -> str | None:
         return f"a key must be exactly one character, got {key!r:.30}"
     if not key.isprintable() or key.isspace():
         return f"{key!r} is not a printable key"
+    if unicodedata.east_asian_width(key) in ("W", "F") or unicodedata.combining(key):
+        # the board prints each key in one column: a wide or combining one breaks its rows
+        return f"{key!r} does not take exactly one column on screen"
     return None
 
 

@@ -8,8 +8,9 @@ just landed on. It reads the game but decides nothing about it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from spit.engine import Action, AnyGame, Kind, Result, RoundEnd, card_name
+from spit.engine import Action, Kind, Result, RoundEnd, card_name
 from spit.engine.events import (
     CardMoved,
     CardPlayed,
@@ -28,6 +29,10 @@ from spit.engine.events import (
     Stalemate,
 )
 from spit.realtime.arbiter import Applied, Outcome, Rejected
+
+if TYPE_CHECKING:
+    # types only: the protocols cost start-up time and nothing at run time
+    from spit.play.views import GameView
 
 PILE_NAMES = ("left", "right")
 FLASH_TIME = 1.2  #: seconds a refused move's message stays
@@ -79,7 +84,7 @@ class RoundSummary:
 class Narrator:
     """The words about one game: news, round story, flash and landed piles."""
 
-    def __init__(self, game: AnyGame, names: tuple[str, str]) -> None:
+    def __init__(self, game: GameView, names: tuple[str, str]) -> None:
         self.game = game
         self.names = names
         self.news = ""
@@ -211,7 +216,8 @@ class Narrator:
         card = self._card_in(action.player, action.source)
         if len(pile) < 2 or card is None:
             return False
-        return self.game.fits(card, pile[-2])
+        below = pile[-2]  # None: a card a network guest never saw
+        return below is not None and self.game.fits(card, below)
 
     def _card_in(self, player: int, column: int) -> int | None:
         """The face-up card of a player's stock or hand slot."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from spit.engine import Action, AnyGame, Phase
 from spit.play.keys import Binding, KeyMap, Row
@@ -26,6 +26,10 @@ from spit.play.narration import (
 from spit.play.status import result_text, status_text
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Outcome, Timing
 from spit.realtime.timers import TimerKind
+
+if TYPE_CHECKING:
+    # types only: the protocols cost start-up time and nothing at run time
+    from spit.play.views import GameView, Referee
 
 __all__ = [
     "COUNTDOWN_FROM",
@@ -57,6 +61,10 @@ class Recorder(Protocol):
     #: True if an unfinished game is kept to be resumed
     keep_progress: bool
 
+    @property
+    def begun(self) -> bool:
+        """True once the game has a move (a resumed game has begun already)."""
+
     def __call__(self, outcomes: list[Outcome]) -> None:
         """Look at the game after a tick; save whatever is due."""
 
@@ -64,7 +72,7 @@ class Recorder(Protocol):
         """Save the unfinished game at once (the players leave or quit); a problem, or None."""
 
 
-def key_action(game: AnyGame, binding: Binding) -> Action | str:
+def key_action(game: GameView, binding: Binding) -> Action | str:
     """The action a key means in ``game`` now (the engine's ``action_for``), or a
     hint why it means nothing."""
     p, row, col = binding
@@ -112,10 +120,10 @@ class Session:
     ) -> None:
         import time
 
-        self.game = game
+        self.game: GameView = game
         self.keymap = keymap or KeyMap.default()
         self.clock: Clock = clock or time.monotonic
-        self.arbiter = Arbiter(game, timing, self.clock, agents)
+        self.arbiter: Referee = Arbiter(game, timing, self.clock, agents)
         self.names = names
         self.agents = dict(agents or {})
         #: bumped whenever anything on screen should change

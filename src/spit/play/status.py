@@ -8,12 +8,17 @@ say the same thing.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from spit.engine import AnyGame, Phase, Result
+from spit.engine import Phase, Result
 from spit.realtime.timers import TimerKind
 
+if TYPE_CHECKING:
+    # types only: the protocols cost start-up time and nothing at run time
+    from spit.play.views import GameView
 
-def result_text(game: AnyGame, names: tuple[str, str]) -> str:
+
+def result_text(game: GameView, names: tuple[str, str]) -> str:
     """The game's or match's result in words."""
     winner = game.winner
     if game.result is Result.ROUND_LIMIT:
@@ -34,7 +39,7 @@ def result_text(game: AnyGame, names: tuple[str, str]) -> str:
 
 
 def status_text(
-    game: AnyGame,
+    game: GameView,
     names: tuple[str, str],
     countdown: tuple[float, TimerKind] | None,
     paused: bool,

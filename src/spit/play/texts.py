@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from spit.play.keys import KeyMap, Row
 
 SPIT_RULES = """\
@@ -114,6 +116,12 @@ def to_ascii(text: str) -> str:
     """``text`` with suits as S H D C, box lines as + - |, and any other
     non-ASCII character as ``?``: for terminals that cannot show more."""
     return text.translate(ASCII_CHARS).encode("ascii", "replace").decode("ascii")
+
+
+def printable(text: object) -> str:
+    """``text`` with every control character shown as ``?``: a file name or an
+    error about one, printed to a terminal, must not be read as escape codes."""
+    return "".join("?" if unicodedata.category(c) == "Cc" else c for c in str(text))
 
 
 def can_encode(encoding: str | None, sample: str = "♠♥♦♣╭─│") -> bool:

@@ -71,6 +71,11 @@ class Archiver:
         self._logged: list[float] = []
 
     @property
+    def begun(self) -> bool:
+        """True once the game has a move (a resumed game has begun already)."""
+        return bool(self.arbiter.game.actions)
+
+    @property
     def meta(self) -> ReplayMeta:
         """The replay metadata (players and start date)."""
         return self.keeper.meta

@@ -54,7 +54,10 @@ class PlayerInfo:
         Control characters (from an edited file or ``--vs me:NAME``) show as
         ``?``: printed to a terminal they would be escape sequences.
         """
-        text = self.name if self.bot is None else f"Computer ({self.bot})"
+        bot = self.bot
+        if bot is not None and bot.startswith("me:"):  # "match me": as on the board
+            bot = "like " + bot.removeprefix("me:")
+        text = self.name if bot is None else f"Computer ({bot})"
         return "".join("?" if unicodedata.category(c) == "Cc" else c for c in text)
 
     def to_json(self) -> dict[str, Any]:

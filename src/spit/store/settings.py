@@ -12,14 +12,10 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-
-import tomlkit
-import tomlkit.exceptions
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.engine.config import VARIANT_FIELDS
@@ -108,6 +104,8 @@ def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return Settings(), [f"{path}, line {line}: not UTF-8 text; using defaults"]
+    import tomllib  # only when there is a file to read
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -392,30 +390,62 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
 
 def dumps_settings(settings: Settings, old: str | None = None) -> str:
     """The TOML text of ``settings``: ``old`` (a settings file's text) with the
-    values changed, or a new file if there is none (or it is not valid TOML)."""
-    doc: tomlkit.TOMLDocument | None = None
-    if old is not None:
-        try:
-            doc = tomlkit.parse(old)
-        except tomlkit.exceptions.ParseError:
-            doc = None
-    if doc is None:
-        doc = tomlkit.document()
-        doc.add(tomlkit.comment(HEADER))
-        doc.add(tomlkit.nl())
-    _merge(doc, _values(settings), top=True)
+    values changed, or a new file if there is none (or it is not valid TOML,
+    or cannot be updated in place)."""
+    if old is not None and _is_toml(old):
+        updated = _updated(settings, old)
+        if updated is not None:
+            return updated
+    import tomlkit  # only when saving: reading needs tomllib alone, and start-up reads
+
+    doc = tomlkit.document()
+    doc.add(tomlkit.comment(HEADER))
+    doc.add(tomlkit.nl())
+    _merge(doc, _values(settings))
     return tomlkit.dumps(doc)
 
 
-def _merge(table: Any, values: Mapping[str, Any], top: bool = False) -> None:
+def _is_toml(text: str) -> bool:
+    """Whether ``text`` is valid TOML as the game reads it (tomlkit accepts more,
+    such as a key set twice, and cannot update such a file)."""
+    import tomllib
+
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return True
+
+
+def _updated(settings: Settings, old: str) -> str | None:
+    """``old`` with the values of ``settings`` set in place, or None if tomlkit
+    cannot do it for this file (the result would not be valid TOML)."""
+    import tomlkit
+    import tomlkit.exceptions
+
+    try:
+        doc = tomlkit.parse(old)
+        _merge(doc, _values(settings))
+        text = tomlkit.dumps(doc)
+    except (tomlkit.exceptions.TOMLKitError, ValueError, TypeError, RecursionError):
+        return None
+    return text if _is_toml(text) else None
+
+
+def _merge(table: Any, values: Mapping[str, Any]) -> None:
     """Set ``values`` in a tomlkit table, touching only the values that changed."""
+    import tomlkit
+    from tomlkit.items import InlineTable
+
     for key, value in values.items():
         current = table.get(key)
         if isinstance(value, Mapping):
             if not isinstance(current, Mapping):
-                # a table of tables ("keys") is written as [keys.player1] headers
-                nested = all(isinstance(v, Mapping) for v in value.values())
-                table[key] = tomlkit.table(is_super_table=nested)
+                if isinstance(table, InlineTable):  # {…} holds only {…}
+                    table[key] = tomlkit.inline_table()
+                else:  # a table of tables ("keys") is written as [keys.player1] headers
+                    nested = all(isinstance(v, Mapping) for v in value.values())
+                    table[key] = tomlkit.table(is_super_table=nested)
                 current = table[key]
             _merge(current, value)
         elif (

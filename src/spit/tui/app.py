@@ -15,15 +15,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import signal
 import tempfile
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -50,11 +53,10 @@ from spit.tui.messages import (
     SettingsChanged,
 )
 from spit.tui.screens import GameScreen, TitleScreen
-from spit.tui.tutorial import TutorialScreen
-from spit.tui.viewer import ReplayScreen
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
+    from spit.tui.viewer import ReplayScreen
 
 __all__ = [
     "AppDependencies",
@@ -94,6 +96,8 @@ class SpitApp(App[None]):
     SAVE_SIGNALS = tuple(
         getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
     )
+    #: the signal that suspends the app (a shell's ctrl+z, ``kill -TSTP``): the game pauses
+    SUSPEND_SIGNAL: int | None = getattr(signal, "SIGTSTP", None)
 
     def __init__(
         self,
@@ -111,11 +115,14 @@ class SpitApp(App[None]):
         self.dealer = Dealer(self.settings, self.deps)
         self.last_error_log: Path | None = None
         self._signals: list[int] = []
+        #: whether the title menu has been built (``spit play`` builds it only on leaving)
+        self._menu_built = False
 
     def on_mount(self) -> None:
-        self.use_palette()
+        self.use_theme()
         self.catch_signals()
-        self.push_screen(TitleScreen(self.settings, self.deps.save_settings))
+        if self.opening.is_menu:
+            self.push_screen(self.title_screen())
         if self.settings.warnings:
             from spit.tui.dialogs import WarningsScreen
 
@@ -137,6 +144,11 @@ class SpitApp(App[None]):
             for signum in self.SAVE_SIGNALS:
                 loop.add_signal_handler(signum, self.on_signal, signum)
                 self._signals.append(signum)
+            suspend = self.SUSPEND_SIGNAL
+            stop = None if suspend is None else signal.getsignal(suspend)
+            if suspend is not None and callable(stop):  # the terminal driver suspends the app
+                loop.add_signal_handler(suspend, self.on_suspend, stop)
+                self._signals.append(suspend)
         except (NotImplementedError, RuntimeError, ValueError):
             log.info("signals are not caught here")
 
@@ -156,18 +168,39 @@ class SpitApp(App[None]):
             return_code=128 + signum, message=exit_message([*lines, f"spit: stopped by {name}."])
         )
 
+    def on_suspend(self, stop: Callable[[int, FrameType | None], object]) -> None:
+        """SIGTSTP: pause the game in progress first (its clock must not run while the
+        process is stopped: the timers would fire, and the computer play, the moment
+        it went on), then let the terminal driver's ``stop`` suspend the app as usual.
+        The game comes back on the pause box."""
+        screen = self.screen if self.screen_stack else None
+        if isinstance(screen, GameScreen):
+            screen.suspend()
+        assert self.SUSPEND_SIGNAL is not None
+        stop(self.SUSPEND_SIGNAL, None)
+
     def save_games_in_progress(self) -> list[str]:
         """Save every unfinished game the app holds; one line per game for the player."""
         lines: list[str] = []
         for screen in list(self.screen_stack):
-            if not isinstance(screen, GameScreen) or not screen.in_progress:
+            if not isinstance(screen, GameScreen):
+                continue
+            note = screen.quit_note
+            if note:  # a network game: the host keeps it, say what happens to it
+                lines.append(note)
+            if not screen.in_progress:
                 continue
             problem = screen.save_progress()
-            if problem:
-                lines.append(f"spit: the game was NOT saved: {problem}")
+            if problem:  # "game not saved: <reason>": say it once
+                reason = re.sub(r"^game not saved(?: yet)?: ", "", problem)
+                lines.append(f"spit: the game was NOT saved: {reason}")
             else:
                 lines.append("spit: your game is saved; 'spit resume' carries on with it.")
         return lines
+
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual's copy key): say how to quit, as Textual would for its own quit key."""
+        self.notify(f"Press [b]{QUIT_KEY}[/b] to save and quit", title="Do you want to quit?")
 
     def action_save_and_quit(self) -> None:
         """ctrl+q: quit at once; a game in progress is saved first (nothing is lost).
@@ -202,21 +235,44 @@ class SpitApp(App[None]):
         )
         self.push_screen(box, answer)
 
+    def title_screen(self) -> TitleScreen:
+        """The title menu, showing the settings in force."""
+        self._menu_built = True
+        return TitleScreen(self.settings, self.deps.save_settings)
+
     def open_start(self) -> None:
-        """Open what the command asked for: a game, a resumed match, a replay, a network screen."""
+        """Open what the command asked for: a game, a resumed match, a replay, a network screen.
+
+        The title menu is built only when that screen goes (``pop_screen``), so
+        ``spit play`` shows its board without building the menu first.
+        """
         opening = self.opening
+        screen: Screen[Any]
         if opening.screen is not None:  # spit host / spit join
-            screen = opening.screen(self.dealer)
-            assert isinstance(screen, Screen)
-            self.push_screen(screen)
+            made = opening.screen(self.dealer)
+            assert isinstance(made, Screen)
+            screen = made
         elif opening.replay is not None:
-            self.push_screen(self.replay_screen(opening.replay, leave_exits=True))
+            screen = self.replay_screen(opening.replay, leave_exits=True)
         elif opening.resumed is not None:
-            self.push_screen(self.game_screen(opening.resumed.final.mode, resumed=opening.resumed))
+            screen = self.game_screen(opening.resumed.final.mode, resumed=opening.resumed)
         elif opening.mode == "tutorial":
-            self.push_screen(TutorialScreen(self.dealer))
+            from spit.tui.tutorial import TutorialScreen
+
+            screen = TutorialScreen(self.dealer)
         elif opening.mode is not None:
-            self.push_screen(self.game_screen(opening.mode, opening.opponents))
+            screen = self.game_screen(opening.mode, opening.opponents)
+        else:
+            return
+        self.push_screen(screen)
+
+    def pop_screen(self) -> AwaitComplete:
+        """Close the current screen; the screen the command opened (or one it switched
+        to, as the tutorial's last lesson does) gives way to the title menu, built
+        now (as if it had been under it all along), never to the blank screen."""
+        if not self._menu_built and len(self.screen_stack) <= 2:
+            return self.switch_screen(self.title_screen())
+        return super().pop_screen()
 
     def game_screen(
         self,
@@ -229,6 +285,8 @@ class SpitApp(App[None]):
 
     def replay_screen(self, replay: Replay, leave_exits: bool = False) -> ReplayScreen:
         """The replay viewer on the app's clock."""
+        from spit.tui.viewer import ReplayScreen
+
         return ReplayScreen(
             replay,
             self.dealer.clock,
@@ -237,21 +295,31 @@ class SpitApp(App[None]):
             settings=self.settings,
         )
 
-    def use_palette(self) -> None:
-        """Switch to the settings' palette's theme (dark or light), ASCII or not, and redraw."""
+    def use_theme(self) -> None:
+        """Switch to the settings' palette's theme (dark or light), ASCII or not."""
         theme = self.settings.palette.theme
         if self.theme != theme:
             self.theme = theme
         self.set_class(self.settings.ascii_only, "-ascii")
+
+    def use_palette(self) -> None:
+        """Switch to the settings' palette's theme, ASCII or not, and redraw the board."""
+        self.use_theme()
         screen = self.screen if self.screen_stack else None
-        if isinstance(screen, GameScreen) and screen.session is not None:
-            screen.repaint()
-        elif isinstance(screen, ReplayScreen):
+        if isinstance(screen, GameScreen):
+            if screen.session is not None:
+                screen.repaint()
+            return
+        from spit.tui.viewer import ReplayScreen
+
+        if isinstance(screen, ReplayScreen):
             screen.repaint(screen.clock())
 
     def on_play_requested(self, message: PlayRequested) -> None:
         """A screen asked for a game (or to carry on a saved match, or the tutorial)."""
         if message.mode == "tutorial":
+            from spit.tui.tutorial import TutorialScreen
+
             self.push_screen(TutorialScreen(self.dealer))
             return
         self.push_screen(self.game_screen(message.mode, message.opponents, message.resumed))

@@ -106,9 +106,21 @@ def draw_reactions(plt: Any, data: ChartData) -> None:
     bins = min(30, max(5, len(shown) // 10))
     plt.hist(shown, bins=bins)
     plt.xlabel("seconds from chance to key press")
+    # The time axis starts at 0 s (plotext would pad it below the fastest
+    # play, even to negative seconds), with a few round marks.
+    high = max(shown) * 1.05
+    plt.xlim(0, high)
+    marks = time_marks(high)
+    plt.xticks(marks, [f"{m:g}" for m in marks])
     tallest = max(bin_counts(shown, bins))
     ticks = sorted({round(tallest * i / 4) for i in range(5)})
     plt.yticks(ticks, [str(t) for t in ticks])
+
+
+def time_marks(high: float) -> list[float]:
+    """Round marks from 0 to ``high`` seconds: the finest step giving at most 7 of them."""
+    step = next((s for s in (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0) if high / s <= 6), 10.0)
+    return [round(i * step, 2) for i in range(int(high / step + 1e-9) + 1)]
 
 
 def bin_counts(values: Sequence[float], bins: int) -> list[int]:
@@ -141,7 +153,7 @@ Draw = Callable[[Any, ChartData], None]
 
 def chart_text(draw: Draw, data: ChartData, size: tuple[int, int] = TEXT_SIZE) -> str:
     """One chart as plain text (no colour codes), for printing."""
-    import plotext as plt  # type: ignore[import-untyped]
+    import plotext as plt
 
     plt.clear_figure()
     plt.theme("clear")

@@ -144,6 +144,12 @@ class Opening:
     #: a screen to open instead, made with the app's dealer (``spit host``, ``spit join``)
     screen: Callable[[Dealer], object] | None = None
 
+    @property
+    def is_menu(self) -> bool:
+        """True when nothing but the title menu is asked for."""
+        asked = (self.mode, self.replay, self.resumed, self.screen)
+        return all(choice is None for choice in asked)
+
     def __post_init__(self) -> None:
         for level in self.opponents.values():
             if level in BOT_LEVELS:
@@ -227,6 +233,16 @@ def computer_name(level: str) -> str:
     return f"Computer ({level})"
 
 
+def _match_me_name(level: str, default: str) -> str | None:
+    """The person a "match me" level copies, else None; coaching (and the replays it
+    reads) loads only for such a level, never for a plain computer level."""
+    if level in BOT_LEVELS:
+        return None
+    from spit.store.coaching import match_me_name
+
+    return match_me_name(level, default)
+
+
 class Dealer:
     """Deals game sessions with the settings in force and the app's dependencies."""
 
@@ -269,10 +285,9 @@ class Dealer:
         """
         settings = self.settings.game
         names = list(self.settings.names)
-        from spit.store.coaching import is_match_me, match_me, match_me_name
-        from spit.store.replays import MAX_NAME
-
         if resumed is not None:
+            from spit.store.coaching import is_match_me
+
             game = resumed.final
             players = resumed.meta.players
             names = [players[0].name, players[1].name]
@@ -292,9 +307,11 @@ class Dealer:
                 bot_seed = self.deps.bot_seed
                 if bot_seed is None:
                     bot_seed = random.SystemRandom().getrandbits(63)
-                person = match_me_name(level, self.settings.names[0])
+                person = _match_me_name(level, self.settings.names[0])
                 if person is not None:  # "match me": as fast as that person's saved games
                     from spit.bots import make_bot
+                    from spit.store.coaching import match_me
+                    from spit.store.replays import MAX_NAME
 
                     like = match_me(person)
                     agents[player] = make_bot(

@@ -24,7 +24,8 @@ from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.net.client import Guest, JoinError
-from spit.net.host import DEFAULT_PORT, Host, split_address
+from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.host import Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
 from spit.tui.confirm import ConfirmScreen
@@ -137,6 +138,9 @@ class NetGameScreen(GameScreen):
         self.remote._set_flash("a network game cannot be paused", None, self.now())
         self.run_tick()
 
+    def suspend(self) -> None:
+        """A network game runs on at the host while this process is stopped."""
+
     def action_again(self) -> None:
         """After the game: back to the menu (the host deals any new game)."""
         if self.remote.game.over or self.remote.ended:
@@ -149,6 +153,20 @@ class NetGameScreen(GameScreen):
 
     #: what leaving a running game means, asked before Esc leaves it
     LEAVE_TEXT = "The host keeps the game for a while: join again with the same line to carry on."
+    #: said on the terminal when the app quits (ctrl+q, a signal) during a live game
+    QUIT_TEXT = (
+        "spit: you left the network game; the host keeps your seat for a while: "
+        "join again with the same command to carry on."
+    )
+
+    @property
+    def quit_note(self) -> str | None:
+        """The line for the terminal if the app quits now, or None if nothing is left behind."""
+        if not self.live:
+            return None
+        if self.remote.send is None and not isinstance(self, HostScreen):
+            return "spit: you stopped watching the network game."
+        return self.QUIT_TEXT
 
     @property
     def live(self) -> bool:
@@ -190,6 +208,10 @@ class HostScreen(NetGameScreen):
     LEAVE_TEXT = (
         "You host it: leaving ends the game for the other player too. "
         "It is saved here for 'spit resume'."
+    )
+    QUIT_TEXT = (
+        "spit: you stopped hosting; the game ended for the other player too. "
+        "It is saved here: 'spit resume' carries on with it."
     )
 
     def __init__(self, options: argparse.Namespace, dealer: Dealer) -> None:
@@ -255,8 +277,6 @@ def host_options(
     mode: str, bind: str = "127.0.0.1", port: int = DEFAULT_PORT
 ) -> argparse.Namespace:
     """Hosting options as ``spit host`` would give them (for the menu)."""
-    from spit.net.host import DEFAULT_WINDOW
-
     return argparse.Namespace(
         mode=mode,
         variant=None,
@@ -449,6 +469,11 @@ class JoinScreen(Screen[None]):
             screen.ended(guest.ended or "the connection ended")
 
         self.run_worker(watch_end(), exclusive=False)
+
+    def on_unmount(self) -> None:
+        """The app is closing (ctrl+q, a signal): tell the host we left, so it keeps the seat."""
+        if self.guest is not None:
+            self.guest.close_now()
 
     async def _leave(self) -> None:
         if self.guest is not None:

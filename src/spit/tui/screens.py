@@ -44,6 +44,8 @@ log = logging.getLogger("spit.tui")
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
+#: the pause box's line after the app was suspended (SIGTSTP, a shell's ctrl+z)
+SUSPENDED_NOTICE = "Paused while spit was suspended"
 REGIONS = (
     "topbar",
     "p2-info",
@@ -335,19 +337,32 @@ class GameScreen(KeepsLines, Screen[None]):
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(), self._after_pause)
 
+    def suspend(self) -> None:
+        """The app is about to be suspended (SIGTSTP): pause, so that no timer runs
+        out and no computer plays while the process is stopped."""
+        if self.session is None or self.session.game.over or "user" in self._pauses:
+            return
+        self._set_paused("user", True)
+        self.app.push_screen(PauseScreen(SUSPENDED_NOTICE), self._after_pause)
+
     def _after_pause(self, result: str | None) -> None:
         self._set_paused("user", False)
         if result == "leave":
             self.action_leave()
 
     @property
+    def quit_note(self) -> str | None:
+        """A line for the terminal if the app quits now, besides the saved-game line."""
+        return None
+
+    @property
     def in_progress(self) -> bool:
         """True while leaving would stop a game that has begun (and is kept to resume)."""
         session = self.session
-        if session is None or session.game.over or not session.game.actions:
+        if session is None or session.game.over:
             return False
         archiver = session.archiver
-        return archiver is not None and getattr(archiver, "keep_progress", False)
+        return archiver is not None and archiver.keep_progress and archiver.begun
 
     def action_leave(self) -> None:
         """Esc: back to the title menu; a game in progress asks first (and is saved)."""

@@ -24,6 +24,7 @@ from spit.tui.screens import REGIONS
 from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
+    from spit.engine import AnyGame
     from spit.tui.dealer import Dealer
 
 MIN_WIDTH = 80
@@ -44,6 +45,8 @@ class TutorialScreen(Screen[None]):
         self.dealer = dealer
         self.index = first
         self.session: Session | None = None
+        #: the lesson's position; its key presses are applied here directly (no arbiter)
+        self.game: AnyGame | None = None
         #: the lesson's right key has been pressed
         self.done = False
         #: what the last key press meant (and whether it was right)
@@ -69,7 +72,7 @@ class TutorialScreen(Screen[None]):
     def load(self) -> None:
         """Set up the current lesson's position."""
         settings = self.dealer.settings
-        game = self.lesson.build()
+        game = self.game = self.lesson.build()
         self.session = Session(
             game, keymap=settings.keymap, clock=self.dealer.clock, names=settings.names
         )
@@ -108,8 +111,8 @@ class TutorialScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """A game key is judged by the lesson; other keys go to the bindings."""
-        session = self.session
-        if session is None:
+        session, game = self.session, self.game
+        if session is None or game is None:
             return
         key = key_of_event(event.key, event.character)
         if session.keymap.lookup(key) is None:
@@ -121,9 +124,9 @@ class TutorialScreen(Screen[None]):
         if self.done:
             self.feedback = Text("Done! Press Enter to go on.", style="bold green", no_wrap=True)
         else:
-            verdict = self.lesson.judge(session.game, key, session.keymap)
+            verdict = self.lesson.judge(game, key, session.keymap)
             if verdict.ok and verdict.action is not None:
-                session.game.apply(verdict.action)
+                game.apply(verdict.action)
                 self.done = True
                 self.feedback = Text("✓ " + verdict.text, style="bold green", no_wrap=True)
             else:

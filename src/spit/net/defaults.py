@@ -1,0 +1,12 @@
+"""The network's defaults, in a module that imports nothing.
+
+The command line shows them in ``spit host --help`` and the title menu's
+host screen fills them in; importing them must not load the SSH server
+(``spit.net.host`` and asyncssh take longer to import than the rest of the
+app's start-up).
+"""
+
+#: the TCP port ``spit host`` listens on and ``spit join`` connects to
+DEFAULT_PORT = 7788
+#: seconds the host holds verdicts to order close races fairly
+DEFAULT_WINDOW = 0.07
