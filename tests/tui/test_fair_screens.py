@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from tests.support import FakeClock
 from tui_helpers import make_app, playable, region, screen_of
 
 from spit.bots import make_bot
-from spit.engine import SpeedConfig, SpeedGame, card_name
+from spit.engine import SpeedConfig, SpeedGame, SpitConfig, SpitGame, card_name
 from spit.tui.render import BANNER_STYLE, PileShow, SideShow, draw_centre
 from spit.tui.screens import GameScreen
+from spit.tui.widgets.board import fit_cells
 
 SIZE = (80, 24)
 
@@ -182,3 +184,25 @@ async def test_every_screen_shows_its_keys_without_scrolling_at_80x24(clock: Fak
             assert hidden == [], f"{name}: {hidden}"
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_a_wide_name_leaves_room_for_the_call_key(clock: FakeClock) -> None:
+    """24 wide letters are 48 columns: the name is cut (with "…"), never the call key."""
+    wide = "漢" * 24
+    match = lambda: SpitGame(SpitConfig(scoring=True), seed=7)  # noqa: E731 (V4: a score too)
+    app = make_app(clock, match, names=(wide, "Bo"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        info = region(app, "p1-info")
+        width = screen_of(app).query_one("#p1-info").size.width
+        assert "call key 1" in info and "score 0" in info
+        assert cell_len(info) <= width  # all of it is shown, not cut at the edge
+        assert cell_len(info.split("…")[0]) <= 26  # the name's cells, with its padding
+        assert "Bo" in region(app, "p2-info")
+
+
+def test_fit_cells_counts_terminal_columns() -> None:
+    assert fit_cells("Ann", 24) == "Ann"
+    assert fit_cells("a" * 24, 24) == "a" * 24
+    assert fit_cells("a" * 25, 24) == "a" * 23 + "…"
+    assert fit_cells("漢" * 13, 24) == "漢" * 11 + "…" and cell_len(fit_cells("漢" * 13, 24)) == 23

@@ -183,10 +183,27 @@ def fitted(text: Text, width: int) -> Text:
     return out
 
 
+#: Terminal columns a player's name may take on their line: 24 ordinary
+#: letters, or 12 wide (CJK, emoji) ones, so the keys and score still fit.
+NAME_CELLS = 24
+
+
+def fit_cells(text: str, cells: int) -> str:
+    """``text`` cut to at most ``cells`` terminal columns, ending in "…" if it was cut."""
+    if cell_len(text) <= cells:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > cells - 1:
+            break
+        out += ch
+    return out + "…"
+
+
 def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> Text:
     game = session.game
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(f" {session.name(p)} ", "bold reverse")
+    out.append(f" {fit_cells(session.name(p), NAME_CELLS)} ", "bold reverse")
     info = game.info
     out.append(f"  {info.reserve_name} {game.reserve_size(p)}", "bold")
     phase = game.phase
