@@ -59,7 +59,14 @@ from spit.engine.base import Phase
 from spit.engine.cards import NO_CARD_FITS, adjacency_masks, adjacency_rows
 from spit.engine.errors import EngineError
 from spit.engine.results import Result, RoundEnd
-from spit.engine.spit_game import SpitGame, deal_layout, fresh_packets
+from spit.engine.spit_game import (
+    SpitGame,
+    choice_takes,
+    deal_layout,
+    fresh_packets,
+    one_pile_takes,
+    slap_takes,
+)
 from spit.realtime.arbiter import LogEntry
 from spit.realtime.timers import Timing
 
@@ -643,37 +650,17 @@ class SpitKernel:
             else:
                 self._set_phase(_SLAP, at)  # R16
             return
-        owner = 0 if self.pile_used[0] else 1
-        takes: list[int | None] = [None, None]
-        if reason is RoundEnd.LAYOUT_EMPTIED:
-            assert emptied_by is not None
-            takes[1 - emptied_by] = owner  # R19
-        else:
-            takes[owner] = owner  # H1
-        self._collect(takes, at)
+        self._collect(one_pile_takes(self.pile_used, reason, emptied_by), at)
 
     def _resolve_slaps(self, at: float) -> None:
         """R16: the first slap decides; nobody slapping means each takes their own side."""
-        takes: list[int | None]
-        if not self.slaps:
-            takes = [0, 1]
-        else:
-            first, pile = self.slaps[0]
-            takes = [None, None]
-            takes[first] = pile
-            takes[1 - first] = 1 - pile
-        self._collect(takes, at)
+        self._collect(slap_takes(self.slaps), at)
 
     def _resolve_choice(self, pile: int | None, at: float) -> None:
         """V2: the chooser's pile, or when time ran out the smaller one (own if equal)."""
-        c = self.chooser
-        assert c is not None
-        if pile is None:
-            pile = c if len(self.piles[c]) <= len(self.piles[1 - c]) else 1 - c
-        takes: list[int | None] = [None, None]
-        takes[c] = pile
-        takes[1 - c] = 1 - pile
-        self._collect(takes, at)
+        assert self.chooser is not None
+        sizes = (len(self.piles[0]), len(self.piles[1]))
+        self._collect(choice_takes(self.chooser, pile, sizes), at)
 
     def _collect(self, takes: list[int | None], at: float) -> None:
         """R17, R19, R20: take piles, gather, check for a winner, deal again (or end, H4)."""

@@ -556,37 +556,17 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             else:
                 self._set_phase(events, Phase.SLAP)  # R16
             return
-        owner = 0 if self.pile_used[0] else 1
-        takes: list[int | None] = [None, None]
-        if reason is RoundEnd.LAYOUT_EMPTIED:
-            assert emptied_by is not None
-            takes[1 - emptied_by] = owner  # R19
-        else:
-            takes[owner] = owner  # H1
-        self._collect(events, takes)
+        self._collect(events, one_pile_takes(self.pile_used, reason, emptied_by))
 
     def _resolve_slaps(self, events: list[Event]) -> None:
         """R16: the first slap decides; nobody slapping means each takes their own side."""
-        if not self.slaps:
-            takes: list[int | None] = [0, 1]
-        else:
-            first, pile = self.slaps[0]
-            takes = [None, None]
-            takes[first] = pile
-            takes[1 - first] = 1 - pile
-        self._collect(events, takes)
+        self._collect(events, slap_takes(self.slaps))
 
     def _resolve_choice(self, events: list[Event], pile: int | None) -> None:
         """V2: the chooser's pile, or when time ran out the smaller one (own if equal)."""
-        c = self.chooser
-        assert c is not None
-        if pile is None:
-            mine, other = len(self.piles[c]), len(self.piles[1 - c])
-            pile = c if mine <= other else 1 - c
-        takes: list[int | None] = [None, None]
-        takes[c] = pile
-        takes[1 - c] = 1 - pile
-        self._collect(events, takes)
+        assert self.chooser is not None
+        sizes = (len(self.piles[0]), len(self.piles[1]))
+        self._collect(events, choice_takes(self.chooser, pile, sizes))
 
     def _collect(self, events: list[Event], takes: list[int | None]) -> None:
         """R17, R19, R20: take piles, gather, check for a winner, deal again."""
@@ -649,6 +629,45 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.slaps = []
         self.chooser = None
         self._set_phase(events, Phase.OPENING)
+
+
+def one_pile_takes(
+    pile_used: Sequence[bool], reason: RoundEnd, emptied_by: int | None
+) -> list[int | None]:
+    """The pile each player takes at the end of a one-pile round (``None``: none).
+
+    R19: the player who did not empty their layout takes the one pile; H1: when
+    the spit cards ran out instead, its owner takes it back.
+    """
+    owner = 0 if pile_used[0] else 1
+    takes: list[int | None] = [None, None]
+    if reason is RoundEnd.LAYOUT_EMPTIED:
+        assert emptied_by is not None
+        takes[1 - emptied_by] = owner  # R19
+    else:
+        takes[owner] = owner  # H1
+    return takes
+
+
+def slap_takes(slaps: Sequence[tuple[int, int]]) -> list[int | None]:
+    """R16: the first slap (player, pile) decides; nobody slapping, each takes their own."""
+    if not slaps:
+        return [0, 1]
+    first, pile = slaps[0]
+    takes: list[int | None] = [None, None]
+    takes[first] = pile
+    takes[1 - first] = 1 - pile
+    return takes
+
+
+def choice_takes(chooser: int, pile: int | None, sizes: Sequence[int]) -> list[int | None]:
+    """V2: the chooser takes ``pile``; if time ran out (None), the smaller one (own if equal)."""
+    if pile is None:
+        pile = chooser if sizes[chooser] <= sizes[1 - chooser] else 1 - chooser
+    takes: list[int | None] = [None, None]
+    takes[chooser] = pile
+    takes[1 - chooser] = 1 - pile
+    return takes
 
 
 def _check_packets(packets: object) -> list[list[int]]:
