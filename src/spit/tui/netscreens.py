@@ -164,7 +164,7 @@ class NetGameScreen(GameScreen):
         """The line for the terminal if the app quits now, or None if nothing is left behind."""
         if not self.live:
             return None
-        if self.remote.send is None and not isinstance(self, HostScreen):
+        if self.remote.send is None:  # a spectator (a host's keys are wired before it starts)
             return "spit: you stopped watching the network game."
         return self.QUIT_TEXT
 
