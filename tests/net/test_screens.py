@@ -377,3 +377,39 @@ async def test_quitting_while_hosting_says_the_game_is_saved_here() -> None:
             await guest.close()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_the_join_form_never_shows_around_a_large_board() -> None:
+    """At 100x30 the board is centred: the space around it is the board screen's own
+    (the join form under it showed through there once, when that screen kept its lines)."""
+
+    async def body() -> None:
+        game = new_game("spit", (), 5)
+        host = quick_host(game, remote_seats=(0, 1))
+        await host.start()
+        run = asyncio.create_task(host.run())
+        try:
+            bot, _ = await bot_guest(host, 0, "spit")
+            address = f"127.0.0.1:{host.port}"
+            app = SpitApp(
+                opening=Opening(
+                    screen=lambda dealer: JoinScreen(dealer, address, host.codes[1], auto=True)
+                ),
+                deps=AppDependencies(record=False),
+            )
+            async with app.run_test(size=(100, 30)) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                board = app.screen
+                assert isinstance(board, NetGameScreen)
+                await until(pilot, lambda: board.live)
+                await pilot.press("1")
+                await pilot.pause(0.3)
+                shot = app.export_screenshot().replace("&#160;", " ")
+                assert "left pile" in shot
+                assert "Enter: join" not in shot and "Join a game" not in shot
+            await bot.close()
+        finally:
+            run.cancel()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)

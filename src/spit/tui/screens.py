@@ -31,7 +31,7 @@ from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
-from spit.tui.widgets.board import Board, KeepsLines, TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
 
 if TYPE_CHECKING:
     # loaded when first needed, not before the first board: replays (and the
@@ -60,11 +60,11 @@ REGIONS = (
 )
 
 
-class GameScreen(KeepsLines, Screen[None]):
+class GameScreen(Screen[None]):
     """The board: both players' cards, the spit piles, the phase in words.
 
-    Its own lines (the background around the board) are kept between repaints
-    (``KeepsLines``): the compositor asks for them on every played card.
+    (Not ``KeepsLines``: a screen's own lines kept that way let the screen
+    under it show through around the board, e.g. the join form at 100x30.)
     """
 
     BINDINGS = [  # noqa: RUF012
