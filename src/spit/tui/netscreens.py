@@ -30,9 +30,10 @@ from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.screens import GameScreen
-from spit.tui.widgets.board import TextBox
+from spit.tui.widgets.board import LineKey
 
 if TYPE_CHECKING:
+    from spit.play.session import Session
     from spit.tui.dealer import Dealer
 
 log = logging.getLogger("spit.tui")
@@ -194,12 +195,13 @@ class NetGameScreen(GameScreen):
             self.run_worker(leave(), exclusive=False)
         self.app.pop_screen()
 
-    def repaint(self, now: float | None = None) -> None:
-        """The board, with the replay note once the game is over."""
-        super().repaint(now)
-        note = self.remote.replay_note
-        if note and self.remote.game.over and self.remote.flash is None:
-            self.query_one("#flash", TextBox).set(note)
+    def flash_note(self, session: Session) -> LineKey | None:
+        """The game screen's notes, and the replay note once the game is over."""
+        note = super().flash_note(session)
+        replay_note = self.remote.replay_note
+        if replay_note and self.remote.game.over and self.remote.flash is None:
+            return LineKey(replay_note)
+        return note
 
 
 class HostScreen(NetGameScreen):

@@ -31,7 +31,7 @@ from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
-from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, LineKey, TextBox, board_keys
 
 if TYPE_CHECKING:
     # loaded when first needed, not before the first board: replays (and the
@@ -236,28 +236,39 @@ class GameScreen(Screen[None]):
         self.run_tick()
 
     def repaint(self, now: float | None = None) -> None:
-        """Update every region whose text changed."""
+        """Update every region whose text changed.
+
+        Each region's key (``board_keys``) holds all its text is drawn from;
+        a box whose key is the one it shows is neither drawn nor compared.
+        """
         session = self.session
         if session is None:
             return
         now = self.now() if now is None else now
         self._painted = session.version
         settings = self.dealer.settings
-        texts = board_texts(session, now, settings.palette)
+        keys = board_keys(session, now, settings.palette)
+        flash = self.flash_note(session)
+        if flash is not None:
+            keys["flash"] = flash
+        boxes = self._boxes
+        ascii_only = settings.ascii_only
+        for region, key in keys.items():
+            boxes[region].show(key, ascii_only)
+
+    def flash_note(self, session: Session) -> LineKey | None:
+        """What the flash line shows instead of the session's flash, if anything:
+        an internal error, or what the archiver says of the finished game's save."""
+        if self.error:
+            return LineKey(self.error, "bold red")
         note = session.archive_message
         if note and session.flash is None and (session.game.over or "not saved" in note):
             failed = "not saved" in note
-            texts["flash"] = Text(
+            return LineKey(
                 f"{'✗' if failed else '✓'} {note[:1].upper()}{note[1:]}",
-                style="bold bright_red" if failed else "green",
-                no_wrap=True,
-                overflow="ellipsis",
+                "bold bright_red" if failed else "green",
             )
-        if self.error:
-            texts["flash"] = Text(self.error, style="bold red", no_wrap=True, overflow="ellipsis")
-        boxes = self._boxes
-        for region, text in texts.items():
-            boxes[region].set(ascii_text(text) if settings.ascii_only else text)
+        return None
 
     def schedule(self, now: float) -> None:
         """Wake up when the session next has something to do (only with the real clock).

@@ -7,9 +7,10 @@ nothing and one played card repaints a few lines.
 
 from __future__ import annotations
 
-from typing import Self
+from typing import NamedTuple, Protocol, Self
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual.containers import Vertical
 from textual.filter import LineFilter
@@ -102,9 +103,26 @@ class TextBox(KeepsLines):
         self._made_for: tuple[int, object] | None = None  # (width, base style) of _strips
         self._converter: TextStrips | None = None
         self._painting = False  # in paint_lines: _strips are made for the box as it is
+        #: what ``show`` drew the text from (None: the text was set some other way)
+        self._key: tuple[type, RegionKey, bool] | None = None
+
+    def show(self, key: RegionKey, ascii_only: bool = False) -> bool:
+        """Show what ``key`` draws (in ASCII if asked); True if it differed from what was shown.
+
+        A key equal to the one the box was last shown draws the same text,
+        so then nothing is drawn, converted or compared.
+        """
+        shown = (type(key), key, ascii_only)
+        if shown == self._key:
+            return False
+        text = key.text()
+        changed = self.set(ascii_text(text) if ascii_only else text)
+        self._key = shown
+        return changed
 
     def set(self, text: Text | str) -> bool:
         """Show ``text``; True if it differed from what was shown."""
+        self._key = None
         if isinstance(text, str):
             text = Text(text, no_wrap=True, overflow="ellipsis")
         shown = self._text
@@ -200,27 +218,165 @@ def fit_cells(text: str, cells: int) -> str:
     return out + "…"
 
 
-def _info_line(session: Session, p: int, palette: Palette = DEFAULT_PALETTE) -> Text:
+class RegionKey(Protocol):
+    """What a region of the board shows, as plain values: all its drawing reads.
+
+    ``text()`` draws it from those values alone, so two equal keys of one
+    kind give equal texts: a box whose key did not change (``TextBox.show``)
+    need not be drawn or compared again.
+    """
+
+    def text(self) -> Text:
+        """The region's text, drawn from this key alone."""
+        ...
+
+
+class TopKey(NamedTuple):
+    """The top bar: the game, the round, the variants."""
+
+    title: str
+    round_no: int
+    variants: tuple[str, ...]
+
+    def text(self) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(f" {self.title.upper()} ", "bold reverse")
+        out.append(f"  round {self.round_no}", "bold")
+        if self.variants:
+            out.append("  variants " + " ".join(self.variants), DIM)
+        return out
+
+
+class InfoKey(NamedTuple):
+    """A player's line: name, reserve, ready, hidden hand, call key, score."""
+
+    name: str
+    reserve_name: str
+    reserve: int
+    ready: str | None
+    hand: int | None  #: cards in a hand shown face down
+    call_key: str | None  #: None for a computer or a seat without keys here
+    key_style: Style
+    score: int | None
+    computer: bool
+
+    def text(self) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(f" {fit_cells(self.name, NAME_CELLS)} ", "bold reverse")
+        out.append(f"  {self.reserve_name} {self.reserve}", "bold")
+        if self.ready is not None:
+            out.append(self.ready, "green bold")
+        if self.hand is not None:
+            out.append(f"  hand {self.hand}", "bold")
+        if self.call_key is not None:
+            out.append("   call key ", DIM)
+            out.append(self.call_key, self.key_style)
+        if self.score is not None:
+            out.append(f"   score {self.score}", "bold")
+        if self.computer:
+            out.append("   (computer)", DIM)
+        return out
+
+
+class CardsKey(NamedTuple):
+    """A player's row of cards."""
+
+    slots: tuple[Slot, ...]
+    keys_above: bool
+    palette: Palette
+
+    def text(self) -> Text:
+        return draw_slots(self.slots, self.keys_above, palette=self.palette)
+
+
+class CentreKey(NamedTuple):
+    """The spit piles (and Speed's side piles) with the phase's banner."""
+
+    piles: tuple[PileShow, PileShow]
+    sides: tuple[SideShow, SideShow] | None
+    banner: tuple[str, ...]
+    palette: Palette
+
+    def text(self) -> Text:
+        return draw_centre(self.piles, self.sides, banner=self.banner, palette=self.palette)
+
+
+class LineKey(NamedTuple):
+    """One line of words in one style (the status, the news, a note)."""
+
+    words: str
+    style: str = ""
+
+    def text(self) -> Text:
+        return Text(self.words, style=self.style, no_wrap=True, overflow="ellipsis")
+
+
+class FlashKey(NamedTuple):
+    """A refused move (and how many times it came) and a held key's note."""
+
+    flash: str | None
+    times: int  #: how many times in a row it came
+    held_key: str | None
+    held_by: str  #: the held key's player's name
+    window: str  #: the repeat window, in seconds
+
+    def text(self) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if self.flash is not None:
+            out.append("✗ " + self.flash, "bold bright_red")
+            if self.times > 1:
+                out.append(f" (×{self.times})", "bold reverse bright_red")
+        if self.held_key is not None:
+            if self.flash is None:
+                note = (
+                    f"· {self.held_by}: {self.held_key} again within {self.window} s: "
+                    "taken as a held key, ignored"
+                )
+            else:
+                note = f"   · {self.held_key} held: ignored"
+            out.append(note, DIM)
+        return out
+
+
+class FooterKey(NamedTuple):
+    """The app keys named at the bottom: (key, what it does)."""
+
+    keys: tuple[tuple[str, str], ...]
+    gap: str = "  "  #: after each key's words
+
+    def text(self) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for key, what in self.keys:
+            out.append(f" {key} ", "reverse")
+            out.append(f" {what}{self.gap}")
+        return out
+
+
+def _info_key(session: Session, p: int, palette: Palette) -> InfoKey:
     game = session.game
-    out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(f" {fit_cells(session.name(p), NAME_CELLS)} ", "bold reverse")
     info = game.info
-    out.append(f"  {info.reserve_name} {game.reserve_size(p)}", "bold")
-    phase = game.phase
-    if phase in (Phase.OPENING, Phase.STALEMATE) and game.called[p]:
-        out.append("  ✓ ready" if info.side_piles else "  ✓ called", "green bold")
+    ready = None
+    if game.phase in (Phase.OPENING, Phase.STALEMATE) and game.called[p]:
+        ready = "  ✓ ready" if info.side_piles else "  ✓ called"
     computer = p in session.agents
+    hand = None
     if hidden_hand(session, p):
-        out.append(f"  hand {sum(top is not None for top, _ in game.columns(p))}", "bold")
+        hand = sum(top is not None for top, _ in game.columns(p))
     owner = session.key_owner(p)
+    call_key = None
     if not computer and owner is not None:  # a computer player has no keys
-        out.append("   call key ", DIM)
-        out.append(session.keymap.calls[owner], palette.key_style)
-    if game.is_match:
-        out.append(f"   score {game.scores[p]}", "bold")
-    if computer:
-        out.append("   (computer)", DIM)
-    return out
+        call_key = session.keymap.calls[owner]
+    return InfoKey(
+        session.name(p),
+        info.reserve_name,
+        game.reserve_size(p),
+        ready,
+        hand,
+        call_key,
+        palette.key_style,
+        game.scores[p] if game.is_match else None,
+        computer,
+    )
 
 
 def hidden_hand(session: Session, p: int) -> bool:
@@ -257,20 +413,21 @@ def _slots(session: Session, p: int) -> list[Slot]:
     return slots
 
 
-def _centre(session: Session, palette: Palette = DEFAULT_PALETTE) -> Text:
+def _centre_key(session: Session, palette: Palette) -> CentreKey:
     game = session.game
     side_piles = game.info.side_piles
+    landed = session.landed
     piles = []
     for j in (0, 1):
         pile = game.piles[j]
-        landed = session.landed.get(j)
+        came = landed.get(j)
         label = f"{PILE_NAMES[j]} pile" if side_piles else f"{PILE_NAMES[j]} pile (P{j + 1})"
         piles.append(
             PileShow(
                 pile[-1] if pile else None,
                 len(pile),
                 label,
-                f"P{landed.player + 1}" if landed else None,
+                f"P{came.player + 1}" if came else None,
                 game.pile_in_use(j),
                 face_down=not pile and game.centre_face_down(),
             )
@@ -279,7 +436,7 @@ def _centre(session: Session, palette: Palette = DEFAULT_PALETTE) -> Text:
     sizes = game.side_pile_sizes()
     if sizes is not None:
         sides = (SideShow(sizes[0]), SideShow(sizes[1]))
-    return draw_centre((piles[0], piles[1]), sides, banner=_banner(session), palette=palette)
+    return CentreKey((piles[0], piles[1]), sides, _banner(session), palette)
 
 
 def _banner(session: Session) -> tuple[str, ...]:
@@ -304,24 +461,23 @@ def _banner(session: Session) -> tuple[str, ...]:
     return ()
 
 
+def flash_key(session: Session) -> FlashKey:
+    """What the flash line shows: a refused move (counted when the same message comes
+    again) and a held key's note."""
+    flash = session.flash
+    held = session.held
+    return FlashKey(
+        None if flash is None else flash.text,
+        1 if flash is None else flash.count,
+        None if held is None else held.key,
+        "" if held is None else session.name(held.player),
+        f"{session.keymap.repeat_window:g}",
+    )
+
+
 def flash_line(session: Session) -> Text:
     """A refused move (counted when the same message comes again) and a held key's note."""
-    out = Text(no_wrap=True, overflow="ellipsis")
-    flash = session.flash
-    if flash is not None:
-        out.append("✗ " + flash.text, "bold bright_red")
-        if flash.count > 1:
-            out.append(f" (×{flash.count})", "bold reverse bright_red")
-    held = session.held
-    if held is not None:
-        window = f"{session.keymap.repeat_window:g}"
-        if flash is None:
-            who = session.name(held.player)
-            note = f"· {who}: {held.key} again within {window} s: taken as a held key, ignored"
-        else:
-            note = f"   · {held.key} held: ignored"
-        out.append(note, DIM)
-    return out
+    return flash_key(session).text()
 
 
 def ascii_text(text: Text) -> Text:
@@ -345,38 +501,29 @@ def board_texts(
 
     ``ascii_only``: suits as S H D C and boxes in ASCII, for terminals without them.
     """
-    texts = _board_texts(session, now, palette)
+    texts = {region: key.text() for region, key in board_keys(session, now, palette).items()}
     if ascii_only:
         return {region: ascii_text(text) for region, text in texts.items()}
     return texts
 
 
-def _board_texts(session: Session, now: float, palette: Palette) -> dict[str, Text]:
+def board_keys(
+    session: Session, now: float, palette: Palette = DEFAULT_PALETTE
+) -> dict[str, RegionKey]:
+    """What every region of the board shows, by widget id (``board_texts`` draws them)."""
     game = session.game
-    variants = game.config.variants
-    top = Text(no_wrap=True, overflow="ellipsis")
-    top.append(f" {game.info.title.upper()} ", "bold reverse")
-    top.append(f"  round {game.round_no}", "bold")
-    if variants:
-        top.append("  variants " + " ".join(variants), DIM)
-    flash_text = flash_line(session)
-    status = Text(session.status(now), style="bold yellow", no_wrap=True, overflow="ellipsis")
-    footer = Text(no_wrap=True, overflow="ellipsis")
-    for key, what in session.FOOTER_KEYS:
-        footer.append(f" {key} ", "reverse")
-        footer.append(f" {what}  ")
     # The regions keep their ids (p1 = bottom); a network guest in seat 2 sits at the bottom.
     me = session.bottom_player
     them = 1 - me
     return {
-        "topbar": top,
-        "p2-info": _info_line(session, them, palette),
-        "p2-cards": draw_slots(tuple(_slots(session, them)), keys_above=True, palette=palette),
-        "centre": _centre(session, palette),
-        "p1-cards": draw_slots(tuple(_slots(session, me)), keys_above=False, palette=palette),
-        "p1-info": _info_line(session, me, palette),
-        "status": status,
-        "news": Text(session.news, no_wrap=True, overflow="ellipsis"),
-        "flash": flash_text,
-        "footer": footer,
+        "topbar": TopKey(game.info.title, game.round_no, game.config.variants),
+        "p2-info": _info_key(session, them, palette),
+        "p2-cards": CardsKey(tuple(_slots(session, them)), True, palette),
+        "centre": _centre_key(session, palette),
+        "p1-cards": CardsKey(tuple(_slots(session, me)), False, palette),
+        "p1-info": _info_key(session, me, palette),
+        "status": LineKey(session.status(now), "bold yellow"),
+        "news": LineKey(session.news),
+        "flash": flash_key(session),
+        "footer": FooterKey(session.FOOTER_KEYS),
     }
