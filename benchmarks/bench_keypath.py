@@ -11,8 +11,9 @@ screen update after each. It reports the event loop thread's CPU time per key
   compositor asks the widgets for their changed lines);
 * the rest: Textual's own dispatch of the key, timers.
 
-Headless Textual composes each update but writes nothing, so the terminal
-output is not in these figures (``bench_tui.py`` has it).
+Headless Textual composes each update but writes nothing; here each update
+is also turned into the terminal's bytes (``render_segments``, as the real
+driver does before writing them), timed as "output" and part of the compositor.
 ``--profile N`` prints the N most expensive functions (cProfile, cumulative).
 
 Run: ``PYTHONPATH=src python benchmarks/bench_keypath.py [--keys 400]``.
@@ -54,12 +55,31 @@ from spit.tui.screens import GameScreen  # noqa: E402
 REPEAT_GAP = 0.6  # never the same key twice within the app's repeat window
 
 
+def render_output(meter: Meter) -> None:
+    """Headless apps skip making the terminal's bytes: make them, as a terminal app does."""
+    from textual._compositor import CompositorUpdate
+    from textual.app import App as TextualApp
+
+    display = TextualApp._display
+
+    def _display(self: TextualApp[Any], screen: Screen[Any], renderable: Any) -> None:
+        if isinstance(renderable, CompositorUpdate) and not self._batch_count:
+            t0 = time.thread_time()
+            data = renderable.render_segments(self.console)
+            meter.spent["  output"] = meter.spent.get("  output", 0.0) + time.thread_time() - t0
+            meter.bytes += len(data.encode())
+        display(self, screen, renderable)
+
+    setattr(TextualApp, "_display", _display)  # noqa: B010 (patched for the measurement)
+
+
 class Meter:
     """Thread CPU time spent inside wrapped methods, by name."""
 
     def __init__(self) -> None:
         self.spent: dict[str, float] = {}
         self.inside: set[str] = set()  # labels being timed (a recursive call is not again)
+        self.bytes = 0  # written to the terminal
 
     def wrap(self, owner: object, name: str, label: str) -> None:
         original: Callable[..., Any] | None = getattr(owner, name, None)
@@ -113,6 +133,7 @@ async def drive_minimal(n_keys: int) -> tuple[int, float, Meter]:
     from minimal_app import KeyEcho
 
     meter = Meter()
+    render_output(meter)
     meter.wrap(KeyEcho, "on_key", "handler")
     meter.wrap(Screen, "_on_timer_update", "compositor")
     app = KeyEcho()
@@ -120,6 +141,7 @@ async def drive_minimal(n_keys: int) -> tuple[int, float, Meter]:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
         meter.spent.clear()
+        meter.bytes = 0
         driver = app._driver
         assert driver is not None
         for i in range(n_keys):
@@ -138,6 +160,7 @@ async def drive(
 ) -> tuple[int, float, Meter]:
     """Play ``n_keys`` keys; the keys pressed, the thread's CPU seconds, the split."""
     meter = Meter()
+    render_output(meter)
     meter.wrap(GameScreen, "on_key", "handler")
     meter.wrap(Screen, "_on_timer_update", "compositor")
     if detail:
@@ -163,6 +186,7 @@ async def drive(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
         meter.spent.clear()
+        meter.bytes = 0
         driver = app._driver
         assert driver is not None
         cpu = 0.0
@@ -210,6 +234,7 @@ def main() -> None:
     per = 1000 / pressed
     for label, spent in meter.spent.items():
         print(f"{label}_ms_per_key: {spent * per:.3f}")
+    print(f"bytes_per_key: {meter.bytes / pressed:.0f}")
     rest = cpu - meter.spent.get("handler", 0.0) - meter.spent.get("compositor", 0.0)
     print(f"rest_ms_per_key (Textual's dispatch, timers): {rest * per:.3f}")
     if profile is not None:

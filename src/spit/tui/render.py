@@ -53,11 +53,15 @@ class Canvas:
         self.height = height
         self.chars = [[" "] * width for _ in range(height)]
         self.styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+        #: a write on one of its lines went past its left or right edge (and was clipped)
+        self.spilled = False
 
     def write(self, x: int, y: int, text: str, style: Style | None = None) -> None:
         """Write ``text`` at column ``x`` of line ``y``, clipped to the canvas."""
         if not 0 <= y < self.height:
             return
+        if x < 0 or x + len(text) > self.width:
+            self.spilled = True
         start, stop = max(x, 0), min(x + len(text), self.width)
         if start < stop:
             self.chars[y][start:stop] = text[start - x : stop - x]
@@ -75,17 +79,10 @@ class Canvas:
             if start < stop:
                 self.styles[y][start:stop] = [style] * (stop - start)
 
-    def to_text(self) -> Drawing:
-        """The grid as one Text, lines joined by newlines: one span per run of a style.
-
-        Built as one string and a list of spans (not appended run by run): this
-        runs on every played card. The runs themselves are kept too (``Drawing``).
-        """
-        lines: list[str] = []
-        spans: list[Span] = []
+    def runs(self) -> tuple[Run, ...]:
+        """Each line and its runs of one style (None: unstyled), left to right."""
         runs: list[Run] = []
         width = self.width
-        offset = 0
         for y in range(self.height):
             styles = self.styles[y]
             line = "".join(self.chars[y])
@@ -95,17 +92,19 @@ class Canvas:
             for x in range(1, width):
                 style = styles[x]
                 if style is not run_style and style != run_style:
-                    if run_style is not None:
-                        spans.append(Span(offset + start, offset + x, run_style))
                     pieces.append((line[start:x], run_style))
                     start, run_style = x, style
-            if run_style is not None:
-                spans.append(Span(offset + start, offset + width, run_style))
             pieces.append((line[start:], run_style))
-            lines.append(line)
             runs.append((line, tuple(pieces)))
-            offset += width + 1  # the line and its newline
-        return Drawing("\n".join(lines), spans, tuple(runs))
+        return tuple(runs)
+
+    def to_text(self) -> Drawing:
+        """The grid as one Text, lines joined by newlines: one span per run of a style.
+
+        Built as one string and a list of spans (not appended run by run): this
+        runs on every played card. The runs themselves are kept too (``Drawing``).
+        """
+        return Drawing.from_runs(self.runs())
 
 
 #: one line of a drawing, and its pieces of one style each (None: unstyled), left to right
@@ -125,6 +124,21 @@ class Drawing(Text):
         super().__init__(plain, spans=spans, no_wrap=True, overflow="crop", end="")
         self._runs = runs
         self._drawn = (self.plain, len(spans))
+
+    @classmethod
+    def from_runs(cls, runs: tuple[Run, ...]) -> Drawing:
+        """The drawing whose lines are ``runs``: one span per styled run."""
+        spans: list[Span] = []
+        offset = 0
+        for line, pieces in runs:
+            x = offset
+            for piece, style in pieces:
+                end = x + len(piece)
+                if style is not None:
+                    spans.append(Span(x, end, style))
+                x = end
+            offset += len(line) + 1  # the line and its newline
+        return cls("\n".join(line for line, _ in runs), spans, runs)
 
     @property
     def runs(self) -> tuple[Run, ...] | None:
@@ -306,23 +320,108 @@ def draw_slots(
 ) -> Drawing:
     """A player's row of cards with the keys above (player 2) or below (player 1).
 
-    Cached: the same cards give the same (shared, never changed) Text.
+    Cached: the same cards give the same (shared, never changed) Text. Put
+    together from each column's own drawing (``_slot_part``, cached per card),
+    exactly as ``draw_slots_whole`` draws the row at once.
     """
+    parts = [_margin_part(any(slot.keys for slot in slots), keys_above)]
+    parts += [_slot_part(slot, keys_above, symbols, palette) for slot in slots]
+    used = LEFT_MARGIN + len(slots) * COLUMN_WIDTH
+    if used > BOARD_WIDTH or None in parts:  # a part drawn past its edges
+        return draw_slots_whole(slots, keys_above, symbols, palette)
+    if used < BOARD_WIDTH:
+        parts.append(_blank_part(BOARD_WIDTH - used, CARD_HEIGHT + 1))
+    return join_parts([part for part in parts if part is not None])
+
+
+def draw_slots_whole(
+    slots: tuple[Slot, ...],
+    keys_above: bool,
+    symbols: bool = True,
+    palette: Palette = DEFAULT_PALETTE,
+) -> Drawing:
+    """``draw_slots`` on one canvas for the whole row (what the parts must add up to)."""
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
+    _draw_margin(canvas, any(slot.keys for slot in slots), keys_above)
+    for i, slot in enumerate(slots):
+        _draw_slot(canvas, LEFT_MARGIN + i * COLUMN_WIDTH, slot, keys_above, symbols, palette)
+    return canvas.to_text()
+
+
+def _draw_margin(canvas: Canvas, any_keys: bool, keys_above: bool) -> None:
+    if any_keys:
+        canvas.write(0, 0 if keys_above else CARD_HEIGHT, "keys", DIM)
+
+
+def _draw_slot(
+    canvas: Canvas, x: int, slot: Slot, keys_above: bool, symbols: bool, palette: Palette
+) -> None:
     card_y = 1 if keys_above else 0
     key_y = 0 if keys_above else CARD_HEIGHT
-    if any(slot.keys for slot in slots):
-        canvas.write(0, key_y, "keys", DIM)
-    for i, slot in enumerate(slots):
-        x = LEFT_MARGIN + i * COLUMN_WIDTH
-        border = FLASH_BORDER if slot.flash else BORDER
-        if slot.face_down and slot.top is not None:
-            draw_back(canvas, x, card_y, slot.below)
-        else:
-            draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols, palette=palette)
-        if slot.keys:
-            canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), palette.key_style)
-    return canvas.to_text()
+    border = FLASH_BORDER if slot.flash else BORDER
+    if slot.face_down and slot.top is not None:
+        draw_back(canvas, x, card_y, slot.below)
+    else:
+        draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols, palette=palette)
+    if slot.keys:
+        canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), palette.key_style)
+
+
+#: a part of a drawing: its lines' runs, all of one width; None if it did not fit its width
+Part = tuple[Run, ...] | None
+
+
+def _part(canvas: Canvas) -> Part:
+    """The canvas's runs, or None if anything was drawn past its edges."""
+    return None if canvas.spilled else canvas.runs()
+
+
+@lru_cache(maxsize=4)
+def _margin_part(any_keys: bool, keys_above: bool) -> Part:
+    canvas = Canvas(LEFT_MARGIN, CARD_HEIGHT + 1)
+    _draw_margin(canvas, any_keys, keys_above)
+    return _part(canvas)
+
+
+@lru_cache(maxsize=1024)
+def _slot_part(slot: Slot, keys_above: bool, symbols: bool, palette: Palette) -> Part:
+    canvas = Canvas(COLUMN_WIDTH, CARD_HEIGHT + 1)
+    _draw_slot(canvas, 0, slot, keys_above, symbols, palette)
+    return _part(canvas)
+
+
+@lru_cache(maxsize=16)
+def _blank_part(width: int, height: int) -> tuple[Run, ...]:
+    return Canvas(width, height).runs()
+
+
+def join_parts(parts: list[tuple[Run, ...]]) -> Drawing:
+    """Parts side by side (left to right) as one drawing, with the runs one canvas gives.
+
+    A canvas starts a new run where a cell's style differs from the run's;
+    so, where two parts meet, the runs on either side become one run if
+    their styles are equal (and the left one's style object is kept).
+    """
+    lines: list[Run] = []
+    rows = parts
+    for y in range(len(rows[0])):
+        pieces: list[tuple[str, Style | None]] = []
+        texts: list[str] = []
+        for row in rows:
+            text, row_pieces = row[y]
+            texts.append(text)
+            if pieces:
+                last_text, last_style = pieces[-1]
+                first_text, first_style = row_pieces[0]
+                if first_style is last_style or (
+                    first_style is not None and last_style is not None and first_style == last_style
+                ):
+                    pieces[-1] = (last_text + first_text, last_style)
+                    pieces.extend(row_pieces[1:])
+                    continue
+            pieces.extend(row_pieces)
+        lines.append(("".join(texts), tuple(pieces)))
+    return Drawing.from_runs(tuple(lines))
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,36 +459,52 @@ def draw_centre(
     """The middle of the table: two spit piles (and Speed's side piles at the ends).
 
     ``banner``: up to three short lines shouting the phase ("SPIT!", "SLAP!").
-    Cached like ``draw_slots``.
+    Cached like ``draw_slots``. (Drawn on one canvas: put together from parts
+    as ``draw_slots`` is, it was no faster, as a played card changes the
+    count under the pile's top and the "◀ P1" mark beside it, every time.)
     """
     canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
+    _draw_banner(canvas, banner, sides is not None)
+    for j, pile in enumerate(piles):
+        _draw_pile(canvas, PILE_X[j], pile, symbols, palette)
+    if sides is not None:
+        for j, side in enumerate(sides):
+            _draw_side(canvas, _SIDE_X[j], side, symbols)
+    return canvas.to_text()
+
+
+#: where each Speed side pile stands
+_SIDE_X = (1, BOARD_WIDTH - CARD_WIDTH - 2)
+
+
+def _draw_banner(canvas: Canvas, banner: tuple[str, ...], speed: bool) -> None:
     if banner:
         # Speed: narrower, in the gap between the right pile's "◀ P1" marker and
         # the right side pile, so that it covers neither
-        x, width = (BANNER_X, BANNER_WIDTH) if sides is None else (BANNER_X - 3, BANNER_WIDTH - 1)
+        x, width = (BANNER_X, BANNER_WIDTH) if not speed else (BANNER_X - 3, BANNER_WIDTH - 1)
         lines = ["", *banner, ""][:5]
         for i, line in enumerate(lines):
             canvas.write(x, i, fit(line, width).center(width), BANNER_STYLE)
-    for j, pile in enumerate(piles):
-        x = PILE_X[j]
-        canvas.write(x - 2, 0, pile.label.center(CARD_WIDTH + 4), DIM)
-        if not pile.in_use:
-            draw_card(canvas, x, 1, None, "", BORDER, symbols, empty_word="unused")
-            continue
-        if pile.face_down:
-            draw_back(canvas, x, 1, "")
-            continue
-        border = LANDED_BORDER if pile.landed_by else BORDER
-        draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols, palette=palette)
-        if pile.landed_by:
-            arrow = f"◀ {pile.landed_by}"
-            canvas.write(x + CARD_WIDTH + 1, 2, arrow, LANDED_BORDER)
-    if sides is not None:
-        for j, side in enumerate(sides):
-            x = 1 if j == 0 else BOARD_WIDTH - CARD_WIDTH - 2
-            canvas.write(x, 0, "side".center(CARD_WIDTH), DIM)
-            if side.size:
-                draw_back(canvas, x, 1, f"×{side.size}")
-            else:
-                draw_card(canvas, x, 1, None, "", BORDER, symbols)
-    return canvas.to_text()
+
+
+def _draw_pile(canvas: Canvas, x: int, pile: PileShow, symbols: bool, palette: Palette) -> None:
+    canvas.write(x - 2, 0, pile.label.center(CARD_WIDTH + 4), DIM)
+    if not pile.in_use:
+        draw_card(canvas, x, 1, None, "", BORDER, symbols, empty_word="unused")
+        return
+    if pile.face_down:
+        draw_back(canvas, x, 1, "")
+        return
+    border = LANDED_BORDER if pile.landed_by else BORDER
+    draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols, palette=palette)
+    if pile.landed_by:
+        arrow = f"◀ {pile.landed_by}"
+        canvas.write(x + CARD_WIDTH + 1, 2, arrow, LANDED_BORDER)
+
+
+def _draw_side(canvas: Canvas, x: int, side: SideShow, symbols: bool) -> None:
+    canvas.write(x, 0, "side".center(CARD_WIDTH), DIM)
+    if side.size:
+        draw_back(canvas, x, 1, f"×{side.size}")
+    else:
+        draw_card(canvas, x, 1, None, "", BORDER, symbols)
