@@ -194,7 +194,7 @@ async def test_a_wide_name_leaves_room_for_the_call_key(clock: FakeClock) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         info = region(app, "p1-info")
-        width = screen_of(app).query_one("#p1-info").size.width
+        width = screen_of(app).query_one("#board").size.width
         assert "call key 1" in info and "score 0" in info
         assert cell_len(info) <= width  # all of it is shown, not cut at the edge
         assert cell_len(info.split("…")[0]) <= 26  # the name's cells, with its padding

@@ -18,7 +18,7 @@ from textual.widget import Widget
 from tui_helpers import make_app, playable, screen_of
 
 from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import Board, TextBox
+from spit.tui.widgets.board import BOARD_ROWS, Board, TextBox
 
 FIVE = "\n".join(f"line {n}" for n in range(5))
 
@@ -144,21 +144,82 @@ async def test_a_resized_box_paints_at_its_new_width() -> None:
         assert lines == fresh_lines(box)
 
 
-async def test_after_each_key_every_box_paints_what_its_text_says() -> None:
-    """A game: whatever the cache kept, the painted board is the board's text."""
+async def test_after_each_key_the_board_paints_what_each_box_says() -> None:
+    """A game: whatever the board kept, its rows are its boxes' texts, at their rows."""
     app = make_app(FakeClock(), playable)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = screen_of(app)
+        board = screen.query_one(Board)
         # the opening; P1's 6D onto 5C; P2's QD onto KD; a refused move (a flash)
         for key in ("1", "0", "q", "j", "w"):
             await pilot.press(key)
             await pilot.pause()
-            for region in REGIONS:
+            painted = texts(board.render_lines(board.size.region))
+            assert painted == texts(fresh_lines(board)), key
+            shown = set()
+            for region, top, height in BOARD_ROWS:
                 box = screen.query_one(f"#{region}", TextBox)
-                painted = texts(box.render_lines(box.size.region))
+                assert not box.display  # the board paints it
                 lines = box.text.plain.splitlines() or [""]
-                assert painted[: len(lines)] == [line.rstrip() for line in lines], (key, region)
-                assert painted == texts(fresh_lines(box)), (key, region)
+                assert painted[top : top + len(lines)] == [line.rstrip() for line in lines], (
+                    key,
+                    region,
+                )
+                shown.update(range(top, top + height))
+            assert all(not painted[y].strip() for y in range(24) if y not in shown)
+        assert {region for region, _, _ in BOARD_ROWS} == set(REGIONS)
+
+
+class MarkedBoard(Board):
+    """A board that notes the rows it was asked to repaint (None: all of it)."""
+
+    def __init__(self, *children: Widget, id: str | None = None) -> None:
+        self.marked: list[int | None] = []
+        super().__init__(*children, id=id)
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if repaint and hasattr(self, "marked"):
+            if regions:
+                self.marked.extend(y for region in regions for y in region.line_range)
+            else:
+                self.marked.append(None)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+class TwoBoxes(App[None]):
+    CSS = "Board { width: 40; height: 24; }"
+
+    def compose(self) -> ComposeResult:
+        with MarkedBoard(id="board"):
+            yield TextBox(id="p1-cards")
+            yield TextBox(id="news")
+
+
+async def test_a_box_marks_only_the_boards_rows_of_its_changed_lines() -> None:
+    app = TwoBoxes()
+    async with app.run_test(size=(40, 24)) as pilot:
+        board = app.query_one(MarkedBoard)
+        cards = app.query_one("#p1-cards", TextBox)
+        news = app.query_one("#news", TextBox)
+        cards.set(FIVE)
+        news.set("hello")
+        await pilot.pause()
+        board.marked.clear()
+        cards.set(FIVE.replace("line 3", "line three"))
+        news.set("hello")  # the same text: nothing
+        assert board.marked == [14 + 3]  # p1-cards starts at row 14
+        news.set("bye")
+        assert board.marked == [17, 21]
+        await pilot.pause()
+        lines = texts(board.render_lines(board.size.region))
+        assert lines[14:19] == ["line 0", "line 1", "line 2", "line three", "line 4"]
+        assert lines[21] == "bye" and lines == texts(fresh_lines(board))
 
 
 class OnBoard(App[None]):

@@ -12,7 +12,6 @@ from typing import NamedTuple, Protocol, Self
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.containers import Vertical
 from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -78,8 +77,130 @@ class KeepsLines(Widget):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
-class Board(KeepsLines, Vertical):
-    """The column the board's boxes stand in (it paints only its own background)."""
+#: The board's regions, top to bottom: (the box's id, its first row, its rows).
+#: The rows between them (above and below the centre) are blank.
+BOARD_ROWS: tuple[tuple[str, int, int], ...] = (
+    ("topbar", 0, 1),
+    ("p2-info", 1, 1),
+    ("p2-cards", 2, 5),
+    ("centre", 8, 5),
+    ("p1-cards", 14, 5),
+    ("p1-info", 19, 1),
+    ("status", 20, 1),
+    ("news", 21, 1),
+    ("flash", 22, 1),
+    ("footer", 23, 1),
+)
+
+
+class Board(Widget):
+    """The board: one widget that paints the lines of all its boxes.
+
+    Its ``TextBox`` children hold the regions' texts (and are what a screen
+    or a test looks up by id) but are not displayed: the board paints their
+    lines at the rows ``BOARD_ROWS`` gives them, and a box's changed lines
+    mark the board's rows. So a played card, which changes a few lines of
+    three or four regions, is one widget for Textual to update and one
+    compositor pass, not one per region. The board keeps the lines it
+    painted until they are marked, it is resized, or the app's filters change.
+    """
+
+    DEFAULT_CSS = """
+    Board > TextBox { display: none; }
+    """
+    ALLOW_SELECT = False  # a board, not a document
+
+    def __init__(self, *children: Widget, id: str | None = None) -> None:
+        #: painted lines by row, for the size and filters in ``_kept_for``
+        self._kept: dict[int, Strip] = {}
+        self._kept_for: tuple[Size, tuple[LineFilter, ...]] | None = None
+        #: the list last handed to the compositor, and what it asked for
+        self._handed: tuple[Region, list[Strip]] | None = None
+        self._rows: dict[int, tuple[TextBox, int]] | None = None
+        self._row_of: dict[TextBox, int] = {}
+        self._children_seen = -1
+        super().__init__(*children, id=id)
+
+    def _layout(self) -> dict[int, tuple[TextBox, int]]:
+        """Which box and which of its lines each row shows (built once its boxes are in)."""
+        children = self.children
+        if self._rows is None or self._children_seen != len(children):
+            boxes = {box.id: box for box in children if isinstance(box, TextBox)}
+            rows: dict[int, tuple[TextBox, int]] = {}
+            self._row_of = {}
+            for region, top, height in BOARD_ROWS:
+                box = boxes.get(region)
+                if box is not None:
+                    self._row_of[box] = top
+                    rows.update((top + line, (box, line)) for line in range(height))
+            self._rows = rows
+            self._children_seen = len(children)
+        return self._rows
+
+    def mark(self, box: TextBox, lines: list[int] | None) -> None:
+        """``box``'s ``lines`` changed (None: all of them): mark its rows for repainting."""
+        self._layout()
+        top = self._row_of.get(box)
+        if top is None:
+            return
+        height = next(rows for region, _, rows in BOARD_ROWS if region == box.id)
+        width = self.size.width
+        if lines is None:
+            self.refresh(Region(0, top, width, height))
+        else:
+            self.refresh(*(Region(0, top + y, width, 1) for y in lines if 0 <= y < height))
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y``: its box's line, or a blank line."""
+        row = self._layout().get(y)
+        if row is not None:
+            box, line = row
+            strip = box.line(line)
+            if strip is not None:
+                return strip
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``: those painted before and not marked since, the rest anew."""
+        handed = self._handed
+        if handed is not None and handed[0] == crop:
+            return handed[1]
+        key = (self.outer_size, tuple(self.get_line_filters()))
+        if key != self._kept_for:
+            self._kept.clear()
+            self._kept_for = key
+        kept = self._kept
+        rows = crop.line_range
+        if crop.column_span != (0, self.size.width):  # a part of the width: not kept
+            lines = super().render_lines(crop)
+        else:
+            missing = [y for y in rows if y not in kept]
+            if missing:
+                first, last = missing[0], missing[-1]
+                painted = super().render_lines(Region(0, first, crop.width, last - first + 1))
+                kept.update(zip(range(first, last + 1), painted, strict=True))
+            lines = [kept[y] for y in rows]
+        self._handed = (crop, lines)
+        return lines
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        """Textual's ``refresh``; the rows marked (all, without regions) are painted anew."""
+        if repaint or recompose:
+            self._handed = None
+            if regions and not recompose:
+                kept = self._kept
+                for region in regions:
+                    for y in region.line_range:
+                        kept.pop(y, None)
+            else:
+                self._kept.clear()
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class TextBox(KeepsLines):
@@ -132,18 +253,41 @@ class TextBox(KeepsLines):
         made, old = self._made_for, self._strips
         self._made_for = None
         if made is None or old is None:
-            self.refresh()
+            self._mark(None)
             return True
         new = self._make_strips()
         if self._made_for != made or new is None or len(new) != len(old):
-            self.refresh()
+            self._mark(None)
             return True
         # only the lines that differ are painted again
-        width = made[0]
         changed = [y for y, (was, now) in enumerate(zip(old, new, strict=True)) if was != now]
         if changed:
-            self.refresh(*(Region(0, y, width, 1) for y in changed))
+            self._mark(changed)
         return True
+
+    @property
+    def board(self) -> Board | None:
+        """The board that paints this box's lines (None: the box paints them itself)."""
+        parent = self.parent
+        return parent if isinstance(parent, Board) else None
+
+    def _mark(self, lines: list[int] | None) -> None:
+        """Have ``lines`` (None: all) painted again, by the board or by the box."""
+        board = self.board
+        if board is not None:
+            board.mark(self, lines)
+        elif lines is None:
+            self.refresh()
+        else:
+            width = self.size.width
+            self.refresh(*(Region(0, y, width, 1) for y in lines))
+
+    def line(self, y: int) -> Strip | None:
+        """Line ``y`` as the board paints it (None: a blank line)."""
+        strips = self._make_strips()
+        if strips is not None and 0 <= y < len(strips):
+            return strips[y]
+        return None
 
     @property
     def text(self) -> Text:
@@ -154,9 +298,12 @@ class TextBox(KeepsLines):
         return self._text
 
     def _make_strips(self) -> list[Strip] | None:
-        """The text's lines at the box's width and style (kept until either changes)."""
-        width = self.size.width
-        base = self.visual_style
+        """The text's lines at the width and style of the box (or of its board), kept
+        until either changes."""
+        board = self.board
+        painter = self if board is None else board
+        width = painter.size.width
+        base = painter.visual_style
         if self._made_for != (width, base):
             converter = self._converter
             if converter is None or converter.base is not base:
