@@ -149,3 +149,28 @@ def test_a_drawing_changed_after_it_was_drawn_is_read_from_its_spans() -> None:
     first, rest = list((strips.strips(drawing, 10) or [])[0])
     assert (first.text, rest.text) == (" " * 4, " " * 6)
     assert first.style is not None and first.style.bold
+
+
+def test_a_drawing_after_another_keeps_the_lines_drawn_alike_and_makes_the_others() -> None:
+    """Given the drawing before and its lines, a line drawn alike is that very line."""
+    strips = TextStrips(TextualStyle.null(), Console().get_style, None)
+    rng = random.Random(3)
+    for _ in range(200):
+        before = random_drawing(rng)
+        canvas = Canvas(len(before.plain.split("\n")[0]), len(before.plain.split("\n")))
+        for y, (_line, pieces) in enumerate(before.runs or ()):
+            x = 0
+            for piece, style in pieces:
+                canvas.write(x, y, piece, style)
+                x += len(piece)
+        if rng.random() < 0.7:  # change one line
+            canvas.write(rng.randint(0, canvas.width - 1), rng.randrange(canvas.height), "Q", DIM)
+        after = canvas.to_text()
+        old = strips.strips(before, 30)
+        assert old is not None
+        new = strips.strips(after, 30, (before, old))
+        assert new == strips.strips(after, 30)
+        assert new is not None
+        for y, (was, now) in enumerate(zip(old, new, strict=True)):
+            alike = (before.runs or ())[y] == (after.runs or ())[y]
+            assert (now is was) == alike, y

@@ -170,7 +170,7 @@ class Palette:
     @property
     def key_style(self) -> Style:
         """The style of the keys printed beside the cards."""
-        return KEY_STYLE if self.key is None else Style(color=self.key, bold=True)
+        return KEY_STYLE if self.key is None else _key_style(self.key)
 
     def card_style(self, c: int) -> Style:
         """The style of card ``c``'s rank and suit on its face."""
@@ -180,6 +180,22 @@ class Palette:
     def face_style(self) -> Style:
         """The blank part of a face-up card."""
         return _card_style(None, self.face)
+
+    def below_style(self, c: int) -> Style:
+        """The style of the count under card ``c``: its ink, not bold, on its face."""
+        return _below_style(self.inks[SUIT[c]], self.face)
+
+
+# The styles are cached, so a drawing uses one object per style: finding its
+# runs (``Canvas.runs``) then mostly compares objects, not their values.
+@lru_cache(maxsize=8)
+def _key_style(colour: str) -> Style:
+    return Style(color=colour, bold=True)
+
+
+@lru_cache(maxsize=64)
+def _below_style(ink: str, face: str) -> Style:
+    return _card_style(ink, face) + Style(bold=False)
 
 
 @lru_cache(maxsize=64)
@@ -286,7 +302,7 @@ def draw_card(
     canvas.write_text(x + 1 + left, y + 1, label)
     canvas.write(x + CARD_WIDTH - 1, y + 1, "│", border)
     canvas.write(x, y + 2, "│", border)
-    canvas.write(x + 1, y + 2, below.center(inner), palette.card_style(top) + Style(bold=False))
+    canvas.write(x + 1, y + 2, below.center(inner), palette.below_style(top))
     canvas.write(x + CARD_WIDTH - 1, y + 2, "│", border)
     canvas.write(x, y + 3, "╰" + "─" * inner + "╯", border)
 

@@ -223,6 +223,9 @@ class TextBox(KeepsLines):
         self._strips: list[Strip] | None = None
         self._made_for: tuple[int, object] | None = None  # (width, base style) of _strips
         self._converter: TextStrips | None = None
+        #: what the lines were made for, the text and the lines, before the text changed
+        self._before: tuple[tuple[int, object], Text, list[Strip]] | None = None
+        self._fitted = False  # the lines are those of the text cut to the width
         self._painting = False  # in paint_lines: _strips are made for the box as it is
         #: what ``show`` drew the text from (None: the text was set some other way)
         self._key: tuple[type, RegionKey, bool] | None = None
@@ -249,9 +252,13 @@ class TextBox(KeepsLines):
         shown = self._text
         if text is shown or (text == shown and text.style == shown.style):
             return False
-        self._text = text
+        before, self._text = shown, text
         made, old = self._made_for, self._strips
         self._made_for = None
+        # lines drawn as before are the lines made before (for the same width and style)
+        self._before = None
+        if made is not None and old is not None and not self._fitted:
+            self._before = (made, before, old)
         if made is None or old is None:
             self._mark(None)
             return True
@@ -260,7 +267,8 @@ class TextBox(KeepsLines):
             self._mark(None)
             return True
         # only the lines that differ are painted again
-        changed = [y for y, (was, now) in enumerate(zip(old, new, strict=True)) if was != now]
+        pairs = enumerate(zip(old, new, strict=True))
+        changed = [y for y, (was, now) in pairs if was is not now and was != now]
         if changed:
             self._mark(changed)
         return True
@@ -310,7 +318,11 @@ class TextBox(KeepsLines):
                 app = self.app
                 converter = TextStrips(base, app.console.get_style, app.ansi_theme)
                 self._converter = converter
-            strips = converter.strips(self._text, width)
+            before = self._before
+            self._before = None
+            reuse = before[1:] if before is not None and before[0] == (width, base) else None
+            strips = converter.strips(self._text, width, reuse)
+            self._fitted = strips is None
             if strips is None:  # a line too wide: cut it to end in "…"
                 strips = converter.strips(fitted(self._text, width), width)
             self._strips = strips

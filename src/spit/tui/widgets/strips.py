@@ -73,10 +73,19 @@ class TextStrips:
             done = self._styles[stack] = (self.base + Style.combine(parts)).rich_style
         return done
 
-    def strips(self, text: Text, width: int) -> list[Strip] | None:
-        """The lines of ``text`` at ``width``; None if a line is wider (Textual wraps those)."""
+    def strips(
+        self, text: Text, width: int, before: tuple[Text, list[Strip]] | None = None
+    ) -> list[Strip] | None:
+        """The lines of ``text`` at ``width``; None if a line is wider (Textual wraps those).
+
+        ``before``: a drawing and its lines made by this converter at this
+        width; a line of ``text`` drawn as that one was is handed back as it was.
+        """
         runs = text.runs if isinstance(text, Drawing) else None
         if runs is not None:
+            old = before[0].runs if before and isinstance(before[0], Drawing) else None
+            if old is not None and before is not None:
+                return self._drawn(runs, width, old, before[1])
             return self._drawn(runs, width)
         plain = text.plain
         lines = plain.split("\n")
@@ -113,12 +122,23 @@ class TextStrips:
             offset = end + 1
         return out
 
-
-    def _drawn(self, runs: tuple[Run, ...], width: int) -> list[Strip] | None:
-        """A drawing's lines from its runs: a segment per run, as ``strips`` would cut them."""
+    def _drawn(
+        self,
+        runs: tuple[Run, ...],
+        width: int,
+        old_runs: tuple[Run, ...] = (),
+        old_lines: list[Strip] | tuple[()] = (),
+    ) -> list[Strip] | None:
+        """A drawing's lines from its runs: a segment per run, as ``strips`` would cut them
+        (a line whose runs are those of ``old_runs`` is that line of ``old_lines``)."""
         single = self._single
         out: list[Strip] = []
-        for line, pieces in runs:
+        reuse = len(old_lines) == len(old_runs)
+        for y, run in enumerate(runs):
+            if reuse and y < len(old_runs) and run == old_runs[y]:
+                out.append(old_lines[y])
+                continue
+            line, pieces = run
             length = cell_len(line)
             if length > width:
                 return None
