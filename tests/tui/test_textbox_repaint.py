@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Self
 
+import pytest
 from rich.text import Text
 from tests.support import FakeClock
 from textual.app import App, ComposeResult
@@ -260,3 +261,26 @@ async def test_the_game_screens_own_lines_follow_the_theme() -> None:
         await pilot.pause()
         light = screen.render_lines(screen.size.region)
         assert light != dark and light == fresh_lines(screen)
+
+
+async def test_a_played_card_refreshes_the_board_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The regions a card changes are marked together: one refresh of the board."""
+    app = make_app(FakeClock(), playable)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = screen_of(app)
+        board = screen.query_one(Board)
+        for key in ("1", "0"):  # the opening
+            await pilot.press(key)
+        await pilot.pause()
+        calls: list[tuple[Region, ...]] = []
+        refresh = board.refresh
+
+        def counted(*regions: Region, **kwargs: bool) -> Board:
+            calls.append(regions)
+            return refresh(*regions, **kwargs)
+
+        monkeypatch.setattr(board, "refresh", counted)
+        await pilot.press("q")  # P1's 6D onto 5C: the cards, the centre, the news
+        rows = {y for regions in calls for region in regions for y in region.line_range}
+        assert len(calls) == 1
+        assert {15, 10, 21} <= rows  # a card line of p1-cards, of the centre, the news

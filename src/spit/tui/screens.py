@@ -104,7 +104,7 @@ class GameScreen(Screen[None]):
         self._boxes: dict[str, TextBox] = {}
 
     def compose(self) -> ComposeResult:
-        with Board(id="board"):
+        with Board(id="board") as self._board:
             for region in REGIONS:
                 box = self._boxes[region] = TextBox(id=region)
                 yield box
@@ -253,8 +253,9 @@ class GameScreen(Screen[None]):
             keys["flash"] = flash
         boxes = self._boxes
         ascii_only = settings.ascii_only
-        for region, key in keys.items():
-            boxes[region].show(key, ascii_only)
+        with self._board.marking():  # one refresh of the board for all the regions
+            for region, key in keys.items():
+                boxes[region].show(key, ascii_only)
 
     def flash_note(self, session: Session) -> LineKey | None:
         """What the flash line shows instead of the session's flash, if anything:

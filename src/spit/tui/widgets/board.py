@@ -7,6 +7,8 @@ nothing and one played card repaints a few lines.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple, Protocol, Self
 
 from rich.cells import cell_len
@@ -119,6 +121,7 @@ class Board(Widget):
         self._rows: dict[int, tuple[TextBox, int]] | None = None
         self._row_of: dict[TextBox, int] = {}
         self._children_seen = -1
+        self._pending: list[Region] | None = None  # marks collected by ``marking``
         super().__init__(*children, id=id)
 
     def _layout(self) -> dict[int, tuple[TextBox, int]]:
@@ -146,9 +149,25 @@ class Board(Widget):
         height = next(rows for region, _, rows in BOARD_ROWS if region == box.id)
         width = self.size.width
         if lines is None:
-            self.refresh(Region(0, top, width, height))
+            regions = [Region(0, top, width, height)]
         else:
-            self.refresh(*(Region(0, top + y, width, 1) for y in lines if 0 <= y < height))
+            regions = [Region(0, top + y, width, 1) for y in lines if 0 <= y < height]
+        pending = self._pending
+        if pending is not None:
+            pending.extend(regions)
+        elif regions:
+            self.refresh(*regions)
+
+    @contextmanager
+    def marking(self) -> Iterator[None]:
+        """Collect the boxes' marks while in it; mark the board once at the end."""
+        self._pending = []
+        try:
+            yield
+        finally:
+            pending, self._pending = self._pending, None
+            if pending:
+                self.refresh(*pending)
 
     def render_line(self, y: int) -> Strip:
         """Row ``y``: its box's line, or a blank line."""
