@@ -15,7 +15,7 @@ from spit.bots.common import TIE, StyledStrategy, pick_best
 from spit.bots.style import Style
 from spit.engine.actions import Action, Kind, move, play
 from spit.engine.base import Phase
-from spit.engine.cards import NO_CARD_FITS, adjacency_masks, adjacency_rows
+from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_masks, adjacency_rows
 from spit.engine.spit_game import SpitObservation
 
 #: A stock whose top card is face down until the engine turns it up (R9).
@@ -36,6 +36,8 @@ _NO_FLOOR = float("-inf")
 
 _PLAY = Kind.PLAY
 _MOVE = Kind.MOVE
+#: _OPTION_VALUES[n]: the value of n own cards that fit a pile top afterwards
+_OPTION_VALUES = tuple(OPTION_VALUE * min(n, MAX_OPTIONS) for n in range(DECK_SIZE + 1))
 #: The engine's interned actions: ``_PLAYS[player][stock][pile]``, ``_MOVES[player][stock]``.
 _PLAYS = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in (0, 1))
 _MOVES = tuple(tuple(move(p, s) for s in range(5)) for p in (0, 1))
@@ -136,8 +138,12 @@ class Search:
         "known",
         "looks_after",
         "masks",
+        "move_value",
         "opponent_mask",
+        "option_values",
         "piles",
+        "play_opens",
+        "play_turns_up",
         "rows",
         "style",
         "tops",
@@ -159,6 +165,13 @@ class Search:
         self.avoid_feeding = style.avoid_feeding
         #: the value looks at the position an action leaves
         self.looks_after = style.keep_options or style.avoid_feeding
+        # The value's parts that depend on the style alone, worked out once.
+        #: a play that turns up a card / that empties a slot with a card
+        #: face down elsewhere, at a leaf (see ``_value``) / a move
+        self.play_turns_up = PLAY_VALUE + UNCOVER_VALUE if self.uncover else PLAY_VALUE
+        self.play_opens = PLAY_VALUE + OPEN_SLOT_VALUE if self.uncover else PLAY_VALUE
+        self.move_value = UNCOVER_VALUE if self.uncover else 0.0
+        self.option_values = _OPTION_VALUES
         self.rows = adjacency_rows(alternating_colours)
         self.masks = adjacency_masks(alternating_colours)
         self.tops = tops
@@ -229,41 +242,44 @@ class Search:
         up or opens, and the position it leaves (own options, the opponent fed).
 
         Reads the position without changing it (``known`` must be up to date).
+        A move's value does not depend on its stock: the card stays known and
+        the piles stay as they are.
         """
-        card = self.tops[s]
-        assert card is not None and card != UNKNOWN
-        down = self.down
-        p0, p1 = self.piles
-        known = self.known
         if kind is _PLAY:
-            score = PLAY_VALUE
+            down = self.down
             if down[s]:
-                if self.uncover:
-                    score += UNCOVER_VALUE
+                score = self.play_turns_up
             # At a leaf, value the R10 move the emptied slot allows; deeper, the
             # lookahead finds that move itself.
-            elif self.uncover and depth == 0 and any(down):
-                score += OPEN_SLOT_VALUE
-            known ^= 1 << card  # the card leaves the layout
-            if t == 0:
-                p0 = card
+            elif depth == 0 and any(down):
+                score = self.play_opens
             else:
-                p1 = card
-        else:  # an R10 move: the card goes to an empty slot and stays known
-            score = UNCOVER_VALUE if self.uncover else 0.0
-        if self.looks_after:
+                score = PLAY_VALUE
+            if not self.looks_after:
+                return score
+            card = self.tops[s]
+            assert card is not None and card != UNKNOWN
+            known = self.known ^ (1 << card)  # the card leaves the layout
             masks = self.masks
+            other = self.piles[1 - t]
+            m0 = masks[card]  # the pile played on, then the other one
+            m1 = 0 if other is None else masks[other]
+        else:  # an R10 move: the card goes to an empty slot and stays known
+            score = self.move_value
+            if not self.looks_after:
+                return score
+            known = self.known
+            masks = self.masks
+            p0, p1 = self.piles
             m0 = 0 if p0 is None else masks[p0]
             m1 = 0 if p1 is None else masks[p1]
-            if self.keep_options:
-                # own known tops that fit a pile top afterwards
-                fitting = (known & (m0 | m1)).bit_count()
-                score += OPTION_VALUE * (fitting if fitting < MAX_OPTIONS else MAX_OPTIONS)
-            if self.avoid_feeding:
-                # (opponent top, pile) pairs that fit afterwards
-                opponent = self.opponent_mask
-                fed = (opponent & m0).bit_count() + (opponent & m1).bit_count()
-                score -= FEED_PENALTY * fed
+        if self.keep_options:
+            # own known tops that fit a pile top afterwards
+            score += self.option_values[(known & (m0 | m1)).bit_count()]
+        if self.avoid_feeding:
+            # (opponent top, pile) pairs that fit afterwards
+            opponent = self.opponent_mask
+            score -= FEED_PENALTY * ((opponent & m0).bit_count() + (opponent & m1).bit_count())
         return score
 
     def _score(
@@ -359,9 +375,10 @@ class Search:
             if empty:
                 for ns, c in enumerate(tops):
                     if c is not None and c >= 0 and down[ns]:
-                        v = value(_MOVE, ns, 0, 0)
+                        v = value(_MOVE, ns, 0, 0)  # (every move has this value)
                         if top is None or v > top:
                             top = v
+                        break
             return top
         nexts: list[tuple[float, Kind, int, int]] = []
         empty = False
@@ -374,9 +391,12 @@ class Search:
                 if r1[c]:
                     nexts.append((value(_PLAY, ns, 1, depth), _PLAY, ns, 1))
         if empty:
+            moved: float | None = None  # (every move has the same value)
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
-                    nexts.append((value(_MOVE, ns, 0, depth), _MOVE, ns, 0))
+                    if moved is None:
+                        moved = value(_MOVE, ns, 0, depth)
+                    nexts.append((moved, _MOVE, ns, 0))
         if not nexts:
             return None
         reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
@@ -455,9 +475,10 @@ class Search:
             if None in tops:
                 for ns, c in enumerate(tops):
                     if c is not None and c >= 0 and down[ns]:
-                        value = value_of(_MOVE, ns, 0, 0)
-                        if value > best_score:
-                            best, best_score = _MOVES[player][ns], value
+                        # every move has the same value: only the first can be the best
+                        if value_of(_MOVE, ns, 0, 0) > best_score:
+                            best = _MOVES[player][ns]
+                        break
         # back as it was
         self.known = known
         if kind is _PLAY:
