@@ -421,17 +421,44 @@ class Search:
         kind, player, s, t = action
         tops = self.tops
         down = self.down
-        piles = self.piles
         card = tops[s]
         assert card is not None and card != UNKNOWN
         known = self.known
-        # the position after the action (as in ``_score``)
+        # What the position after the action (as in ``_score``) offers: its
+        # pile tops, its known own tops and whether it has an empty slot.
+        p0, p1 = self.piles
+        if kind is _PLAY:
+            after = known ^ (1 << card)
+            if t == 0:
+                p0 = card
+            else:
+                p1 = card
+            empty = not down[s] or None in tops
+        else:
+            after = known
+            empty = tops.count(None) > 1  # the move fills the leftmost one
+        masks = self.masks
+        fit0 = 0 if p0 is None else after & masks[p0]
+        fit1 = 0 if p1 is None else after & masks[p1]
+        fits = fit0 | fit1
+        plays = _PLAYS[player]
+        if not empty and not fits & (fits - 1) and not (fit0 and fit1):
+            # No R10 move and at most one play: that play is the best, whatever it is worth.
+            if not fits:
+                return None
+            c = fits.bit_length() - 1
+            ns = tops.index(None) if kind is _MOVE and c == card else tops.index(c)
+            return plays[ns][0 if fit0 else 1]
+        # The first best of the own actions that follow: plays of known cards in
+        # stock order (pile 1 before pile 2), then R10 moves in stock order; worked
+        # out in the position after the action.
+        piles = self.piles
         slot = -1
         old_top: int | None = None
         if kind is _PLAY:
             old_top = piles[t]
             piles[t] = card
-            self.known ^= 1 << card
+            self.known = after
             if down[s]:
                 tops[s] = UNKNOWN
                 down[s] -= 1
@@ -442,43 +469,29 @@ class Search:
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-        # The first best of the own actions that follow: plays of known cards in
-        # stock order (pile 1 before pile 2), then R10 moves in stock order.
         best: Action | None = None
-        plays = _PLAYS[player]
-        p0, p1 = piles
-        after = self.known
-        masks = self.masks
-        fit0 = 0 if p0 is None else after & masks[p0]
-        fit1 = 0 if p1 is None else after & masks[p1]
-        fits = fit0 | fit1
-        if None not in tops and not fits & (fits - 1) and not (fit0 and fit1):
-            # No R10 move and at most one play: that play is the best, whatever it is worth.
-            if fits:
-                best = plays[tops.index(fits.bit_length() - 1)][0 if fit0 else 1]
-        else:
-            best_score = float("-inf")
-            rows = self.rows
-            r0 = NO_CARD_FITS if p0 is None else rows[p0]
-            r1 = NO_CARD_FITS if p1 is None else rows[p1]
-            value_of = self._value
+        best_score = float("-inf")
+        rows = self.rows
+        r0 = NO_CARD_FITS if p0 is None else rows[p0]
+        r1 = NO_CARD_FITS if p1 is None else rows[p1]
+        value_of = self._value
+        for ns, c in enumerate(tops):
+            if c is not None and c >= 0:
+                if r0[c]:
+                    value = value_of(_PLAY, ns, 0, 0)
+                    if value > best_score:
+                        best, best_score = plays[ns][0], value
+                if r1[c]:
+                    value = value_of(_PLAY, ns, 1, 0)
+                    if value > best_score:
+                        best, best_score = plays[ns][1], value
+        if empty:
             for ns, c in enumerate(tops):
-                if c is not None and c >= 0:
-                    if r0[c]:
-                        value = value_of(_PLAY, ns, 0, 0)
-                        if value > best_score:
-                            best, best_score = plays[ns][0], value
-                    if r1[c]:
-                        value = value_of(_PLAY, ns, 1, 0)
-                        if value > best_score:
-                            best, best_score = plays[ns][1], value
-            if None in tops:
-                for ns, c in enumerate(tops):
-                    if c is not None and c >= 0 and down[ns]:
-                        # every move has the same value: only the first can be the best
-                        if value_of(_MOVE, ns, 0, 0) > best_score:
-                            best = _MOVES[player][ns]
-                        break
+                if c is not None and c >= 0 and down[ns]:
+                    # every move has the same value: only the first can be the best
+                    if value_of(_MOVE, ns, 0, 0) > best_score:
+                        best = _MOVES[player][ns]
+                    break
         # back as it was
         self.known = known
         if kind is _PLAY:
