@@ -446,8 +446,8 @@ class Search:
             # No R10 move and at most one play: that play is the best, whatever it is worth.
             if not fits:
                 return None
-            c = fits.bit_length() - 1
-            ns = tops.index(None) if kind is _MOVE and c == card else tops.index(c)
+            only = fits.bit_length() - 1  # the one card that fits
+            ns = tops.index(None) if kind is _MOVE and only == card else tops.index(only)
             return plays[ns][0 if fit0 else 1]
         # The first best of the own actions that follow: plays of known cards in
         # stock order (pile 1 before pile 2), then R10 moves in stock order; worked
