@@ -302,43 +302,39 @@ class Search:
             return score
         tops = self.tops
         down = self.down
-        piles = self.piles
         card = tops[s]
-        assert card is not None
         known = self.known
-        # The position after the action, a turned-up card unknown (as in ``best_after``).
-        slot = -1
-        old_top: int | None = None
+        need = (floor - score) / LOOKAHEAD_DISCOUNT  # what follows must score this much
+        # The position after the action, a turned-up card unknown (as in
+        # ``best_after``); what follows is scored there, then all is put back.
         if kind is _PLAY:
+            assert card is not None
+            piles = self.piles
             old_top = piles[t]
             piles[t] = card
             self.known = known ^ (1 << card)
-            if down[s]:
+            under = down[s]
+            if under:
                 tops[s] = UNKNOWN
-                down[s] -= 1
+                down[s] = under - 1
             else:
                 tops[s] = None
+            best = self._best_next(depth - 1, need)
+            down[s] = under
+            piles[t] = old_top
+            self.known = known
         else:  # an R10 move: to the leftmost empty slot
             slot = tops.index(None)
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-        need = (floor - score) / LOOKAHEAD_DISCOUNT  # what follows must score this much
-        best = self._best_next(depth - 1, need)
-        below = best is not None and best < need
-        if best is not None:
-            score += LOOKAHEAD_DISCOUNT * best
-        # back as it was
-        self.known = known
-        if kind is _PLAY:
-            if tops[s] is not None:  # UNKNOWN: a card was turned up
-                down[s] += 1
-            piles[t] = old_top
-        else:
+            best = self._best_next(depth - 1, need)
             down[s] += 1
             tops[slot] = None
         tops[s] = card
-        return None if below else score
+        if best is None:
+            return score
+        return None if best < need else score + LOOKAHEAD_DISCOUNT * best
 
     def _best_next(self, depth: int, need: float = _NO_FLOOR) -> float | None:
         """The best score at ``depth`` of the own actions open in the position
