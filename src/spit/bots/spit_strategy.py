@@ -467,20 +467,29 @@ class Search:
             down[s] -= 1
         best: Action | None = None
         best_score = float("-inf")
-        rows = self.rows
-        r0 = NO_CARD_FITS if p0 is None else rows[p0]
-        r1 = NO_CARD_FITS if p1 is None else rows[p1]
         value_of = self._value
-        for ns, c in enumerate(tops):
-            if c is not None and c >= 0:
-                if r0[c]:
-                    value = value_of(_PLAY, ns, 0, 0)
-                    if value > best_score:
-                        best, best_score = plays[ns][0], value
-                if r1[c]:
-                    value = value_of(_PLAY, ns, 1, 0)
-                    if value > best_score:
-                        best, best_score = plays[ns][1], value
+        if fits and not fits & (fits - 1):  # one card to play (on one pile or both)
+            ns = tops.index(fits.bit_length() - 1)
+            if fit0:
+                best, best_score = plays[ns][0], value_of(_PLAY, ns, 0, 0)
+            if fit1:
+                value = value_of(_PLAY, ns, 1, 0)
+                if value > best_score:
+                    best, best_score = plays[ns][1], value
+        elif fits:
+            rows = self.rows
+            r0 = NO_CARD_FITS if p0 is None else rows[p0]
+            r1 = NO_CARD_FITS if p1 is None else rows[p1]
+            for ns, c in enumerate(tops):
+                if c is not None and c >= 0:
+                    if r0[c]:
+                        value = value_of(_PLAY, ns, 0, 0)
+                        if value > best_score:
+                            best, best_score = plays[ns][0], value
+                    if r1[c]:
+                        value = value_of(_PLAY, ns, 1, 0)
+                        if value > best_score:
+                            best, best_score = plays[ns][1], value
         if empty:
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
