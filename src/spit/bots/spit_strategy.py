@@ -368,7 +368,7 @@ class Search:
                         v = value(_PLAY, ns, 1, 0)
                         if top is None or v > top:
                             top = v
-            if empty:
+            if empty and any(down):
                 for ns, c in enumerate(tops):
                     if c is not None and c >= 0 and down[ns]:
                         v = value(_MOVE, ns, 0, 0)  # (every move has this value)
@@ -386,7 +386,7 @@ class Search:
                     nexts.append((value(_PLAY, ns, 0, depth), _PLAY, ns, 0))
                 if r1[c]:
                     nexts.append((value(_PLAY, ns, 1, depth), _PLAY, ns, 1))
-        if empty:
+        if empty and any(down):
             moved: float | None = None  # (every move has the same value)
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
@@ -490,7 +490,7 @@ class Search:
                         value = value_of(_PLAY, ns, 1, 0)
                         if value > best_score:
                             best, best_score = plays[ns][1], value
-        if empty:
+        if empty and any(down):
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
                     # every move has the same value: only the first can be the best
