@@ -1,5 +1,5 @@
 """Allow ``python -m spit``."""
 
-from spit.cli import main
+from spit.cli import entry
 
-raise SystemExit(main())
+entry()

@@ -1,6 +1,8 @@
-"""Spit: lone spits, the end of a round, slaps, relayouts and winning (R14-R20, H1-H4, V2, V4)."""
+"""Spit: lone spits, round ends, slaps, relayouts and winning (R14-R20, H1-H4, H7, V2, V4)."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -34,6 +36,7 @@ from .helpers import (
     CHAIN5,
     DEAD_TOPS,
     chain_game,
+    check_round_start,
     frozen_game,
     hand,
     make_game,
@@ -542,3 +545,44 @@ def test_h4_v4_match_at_the_limit_is_a_draw_even_after_an_r20_win() -> None:
     assert GameWon(1, "R20") in events
     assert GameOver(None, "round_limit") in events
     assert game.winner is None and game.over
+
+
+# ------------------------------------------------------------------------ H7
+
+
+def _deals_of_a_random_game(seed: int, actions_seed: int, rounds: int) -> list[tuple]:
+    """The deal of every round of a game played with random legal actions.
+
+    The actions are drawn by index from their own generator, so two games of
+    the same seed see the same actions; each deal is the layout and spit cards
+    of both players, in order, as the round starts.
+    """
+    rng = random.Random(actions_seed)
+    game = SpitGame(SpitConfig(), seed)
+    deals = []
+    seen_round = 0
+    while not game.over and len(deals) < rounds:
+        if game.round_no != seen_round:
+            seen_round = game.round_no
+            check_round_start(game)
+            deals.append(
+                (
+                    [[list(s) for s in game.stocks[p]] for p in (0, 1)],
+                    [list(game.spit[p]) for p in (0, 1)],
+                )
+            )
+        actions = game.legal_actions(0) + game.legal_actions(1) + game.legal_actions(SYSTEM)
+        game.apply(actions[rng.randrange(len(actions))])
+    return deals
+
+
+def test_h7_every_deal_is_fixed_by_the_seed_and_keeps_the_shapes_of_r3_r18() -> None:
+    # Same seed and same play: the same cards in the same places, round after round
+    # (the first deal, and the R17 re-deals of gathered cards).
+    for seed in (4, 11, 2**40 + 3):
+        first = _deals_of_a_random_game(seed, actions_seed=seed, rounds=4)
+        again = _deals_of_a_random_game(seed, actions_seed=seed, rounds=4)
+        assert len(first) >= 2  # at least one re-deal was compared
+        assert first == again
+    # Another seed deals otherwise (the shapes, checked above, stay those of R3 and R18).
+    assert _deals_of_a_random_game(4, 4, 1) != _deals_of_a_random_game(5, 4, 1)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 
 from tests.support.net import LIMIT, bot_guest, quick_host
+from textual.widgets import Input
 
 from spit.bots.sim import new_game
-from spit.engine import Phase
+from spit.engine import AnyGame, Phase
 from spit.net.codes import split_code
+from spit.net.host import Host
 from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.dealer import Dealer
 from spit.tui.netscreens import HostScreen, JoinScreen, NetGameScreen, host_options
@@ -42,6 +45,34 @@ def hosting_app(mode: str) -> tuple[SpitApp, list[HostScreen]]:
         return screens[0]
 
     return SpitApp(opening=Opening(screen=host_screen), deps=AppDependencies(record=False)), screens
+
+
+@contextlib.asynccontextmanager
+async def hosted(game: AnyGame) -> AsyncIterator[Host]:
+    """A host on loopback for ``game`` (any free port), a computer guest in seat 1;
+    seat 2 is the test's to join. Everything is closed on the way out."""
+    host = quick_host(game, remote_seats=(0, 1))
+    await host.start()
+    run = asyncio.create_task(host.run())
+    try:
+        bot, _ = await bot_guest(host, 0, game.mode)
+        try:
+            yield host
+        finally:
+            await bot.close()
+    finally:
+        run.cancel()
+        await host.close()
+
+
+def joining_app(host: Host, name: str | None = None) -> SpitApp:
+    """An app that opens on the join screen, filled in for seat 2 of ``host``, and joins."""
+    address = f"127.0.0.1:{host.port}"
+
+    def join_screen(dealer: Dealer) -> JoinScreen:
+        return JoinScreen(dealer, address, host.codes[1], auto=True, name=name)
+
+    return SpitApp(opening=Opening(screen=join_screen), deps=AppDependencies(record=False))
 
 
 async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
@@ -110,14 +141,8 @@ async def test_quitting_the_host_mid_game_does_not_say_the_game_is_over() -> Non
 async def test_join_screen_connects_and_shows_the_board() -> None:
     async def body() -> None:
         game = new_game("speed", (), 21)
-        host = quick_host(game, remote_seats=(0, 1))
-        await host.start()
-        run = asyncio.create_task(host.run())
-        try:
-            bot, _ = await bot_guest(host, 0, "speed")
-            app = SpitApp(
-                opening=Opening(screen=JoinScreen), deps=AppDependencies(record=False)
-            )
+        async with hosted(game) as host:
+            app = SpitApp(opening=Opening(screen=JoinScreen), deps=AppDependencies(record=False))
             async with app.run_test(size=SIZE) as pilot:
                 # a wrong code first: a clear message, the form stays
                 fp, _secret = split_code(host.codes[1])
@@ -126,8 +151,8 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
                 note = app.screen.query_one("#join-note")
                 await until(pilot, lambda: "Cannot join" in str(note.render()))
                 assert isinstance(app.screen, JoinScreen)
-                code_input = app.screen.query_one("#join-code")
-                code_input.value = host.codes[1]  # type: ignore[attr-defined]
+                code_input = app.screen.query_one("#join-code", Input)
+                code_input.value = host.codes[1]
                 code_input.focus()
                 await pilot.press("enter")
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
@@ -143,10 +168,6 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
                 await pilot.press("enter")
                 await pilot.pause(0.1)
                 assert isinstance(app.screen, JoinScreen)
-            await bot.close()
-        finally:
-            run.cancel()
-            await host.close()
 
     await asyncio.wait_for(body(), LIMIT)
 
@@ -155,31 +176,14 @@ async def test_spit_join_name_reaches_the_host() -> None:
     """``spit join --name Jo`` opens a JoinScreen with the name: the host seats Jo."""
 
     async def body() -> None:
-        game = new_game("spit", (), 4)
-        host = quick_host(game, remote_seats=(0, 1))
-        await host.start()
-        run = asyncio.create_task(host.run())
-        try:
-            bot, _ = await bot_guest(host, 0, "spit")
-            address = f"127.0.0.1:{host.port}"
-            app = SpitApp(
-                opening=Opening(
-                    screen=lambda dealer: JoinScreen(
-                        dealer, address, host.codes[1], auto=True, name="Jo"
-                    )
-                ),
-                deps=AppDependencies(record=False),
-            )
+        async with hosted(new_game("spit", (), 4)) as host:
+            app = joining_app(host, name="Jo")
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
                 await until(pilot, lambda: host.match.names[1] == "Jo")
                 board = app.screen
                 assert isinstance(board, NetGameScreen)
                 await until(pilot, lambda: board.remote.names[1] == "Jo")
-            await bot.close()
-        finally:
-            run.cancel()
-            await host.close()
 
     await asyncio.wait_for(body(), LIMIT)
 
@@ -329,19 +333,8 @@ async def test_quitting_a_joined_game_says_the_host_keeps_the_seat() -> None:
     """ctrl+q on a guest's board: the terminal is told how to get back in (it was silent)."""
 
     async def body() -> None:
-        game = new_game("spit", (), 5)
-        host = quick_host(game, remote_seats=(0, 1))
-        await host.start()
-        run = asyncio.create_task(host.run())
-        try:
-            bot, _ = await bot_guest(host, 0, "spit")
-            address = f"127.0.0.1:{host.port}"
-            app = SpitApp(
-                opening=Opening(
-                    screen=lambda dealer: JoinScreen(dealer, address, host.codes[1], auto=True)
-                ),
-                deps=AppDependencies(record=False),
-            )
+        async with hosted(new_game("spit", (), 5)) as host:
+            app = joining_app(host)
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
                 board = app.screen
@@ -353,10 +346,6 @@ async def test_quitting_a_joined_game_says_the_host_keeps_the_seat() -> None:
             while host.match.seats[1].dropped_at is None:  # the host keeps the seat
                 await asyncio.sleep(0.02)
             assert not host.game.over
-            await bot.close()
-        finally:
-            run.cancel()
-            await host.close()
 
     await asyncio.wait_for(body(), LIMIT)
 
@@ -384,19 +373,8 @@ async def test_the_join_form_never_shows_around_a_large_board() -> None:
     (the join form under it showed through there once, when that screen kept its lines)."""
 
     async def body() -> None:
-        game = new_game("spit", (), 5)
-        host = quick_host(game, remote_seats=(0, 1))
-        await host.start()
-        run = asyncio.create_task(host.run())
-        try:
-            bot, _ = await bot_guest(host, 0, "spit")
-            address = f"127.0.0.1:{host.port}"
-            app = SpitApp(
-                opening=Opening(
-                    screen=lambda dealer: JoinScreen(dealer, address, host.codes[1], auto=True)
-                ),
-                deps=AppDependencies(record=False),
-            )
+        async with hosted(new_game("spit", (), 5)) as host:
+            app = joining_app(host)
             async with app.run_test(size=(100, 30)) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
                 board = app.screen
@@ -407,9 +385,5 @@ async def test_the_join_form_never_shows_around_a_large_board() -> None:
                 shot = app.export_screenshot().replace("&#160;", " ")
                 assert "left pile" in shot
                 assert "Enter: join" not in shot and "Join a game" not in shot
-            await bot.close()
-        finally:
-            run.cancel()
-            await host.close()
 
     await asyncio.wait_for(body(), LIMIT)

@@ -216,6 +216,30 @@ async def test_too_small_terminal_shows_a_message_and_recovers(clock: FakeClock)
         assert not screen.session.arbiter.paused
 
 
+async def test_boxes_over_a_too_small_board_fit_the_terminal(clock: FakeClock) -> None:
+    """Below 80x24 the help, pause and leave boxes shrink to the terminal (they were cut
+    off at their full width); the help page still scrolls to its end."""
+    app = make_app(clock, playable)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "0", "q")  # a card played: leaving asks first
+        await pilot.resize_terminal(60, 18)
+        await pilot.pause()
+        boxes = (("f1", "#help-box"), ("space", "#pause-box"), ("escape", "#confirm-box"))
+        for key, box_id in boxes:
+            await pilot.press(key)
+            await pilot.pause()
+            box = app.screen.query_one(box_id)
+            region = box.region
+            assert region.x >= 0 and region.right <= 60, (box_id, region)
+            assert region.y >= 0 and region.bottom <= 18, (box_id, region)
+            if box_id == "#help-box":
+                page = app.screen.query_one("#help-text")
+                assert page.max_scroll_y > 0  # the rest is there, a scroll away
+            await pilot.press("escape" if box_id != "#pause-box" else "space")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+
+
 async def test_internal_error_becomes_a_message_not_a_crash(clock: FakeClock) -> None:
     app = make_app(clock, playable)
     async with app.run_test(size=SIZE) as pilot:

@@ -112,3 +112,25 @@ def test_the_app_runs_with_what_was_loaded_before_it_kept_from_the_collector(
     assert cli.main(["play"]) == 0
     assert frozen and frozen[0] > before  # full collections skip it while the app runs
     assert gc.get_freeze_count() == before  # and it is handed back when the app ends
+
+
+def test_the_command_freezes_what_it_built_before_the_interpreter_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+    import runpy
+    from importlib.metadata import entry_points
+
+    # Both ways in (the console script and ``python -m spit``) go through ``entry``.
+    (script,) = entry_points(group="console_scripts", name="spit")
+    assert script.value == "spit.cli:entry"
+    monkeypatch.setattr(cli, "main", lambda argv=None: 3)
+    before = gc.get_freeze_count()
+    try:
+        with pytest.raises(SystemExit) as leaving:
+            runpy.run_module("spit", run_name="__main__")
+        assert leaving.value.code == 3  # main's exit code, unchanged
+        # The objects left are kept from the interpreter's last full collections.
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import sys
 import unicodedata
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from spit import __version__
 from spit.bots import DEFAULT_LEVEL
@@ -375,5 +376,18 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
 
 
+def entry() -> NoReturn:
+    """The ``spit`` command and ``python -m spit``: run ``main``, then leave at once.
+
+    Whatever the program built is frozen out of the cyclic collector first:
+    the interpreter's last collections would otherwise go over all of it
+    again, which after a long session of games, help pages and screens took
+    over a second, with the game gone and the terminal showing nothing.
+    """
+    code = main()
+    gc.freeze()
+    raise SystemExit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()
