@@ -219,7 +219,9 @@ class Search:
             for a in legal:
                 out.append((value(a[0], a[2], a[3], 0), a))
             return out
-        owns = [value(a[0], a[2], a[3], depth) for a in legal]
+        owns = []
+        for kind, _, s, t in legal:
+            owns.append(value(kind, s, t, depth))
         reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
         scores: list[float | None] = [None] * len(legal)
         best = float("-inf")
@@ -235,7 +237,11 @@ class Search:
             scores[i] = score
             if score > best:
                 best = score
-        return [(score, a) for score, a in zip(scores, legal, strict=True) if score is not None]
+        out = []
+        for score, a in zip(scores, legal, strict=True):
+            if score is not None:
+                out.append((score, a))
+        return out
 
     def _value(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The action's own value, the one formula of the score: what it plays, turns
@@ -402,7 +408,8 @@ class Search:
             most = own + reach
             if most < need or (found is not None and most <= found):
                 break  # sorted: no later action can matter either
-            score = self._score(kind, s, t, depth, own, need if found is None else max(found, need))
+            floor = need if found is None or found < need else found
+            score = self._score(kind, s, t, depth, own, floor)
             if score is not None and (found is None or score > found):
                 found = score
         # (None here: every action was found below ``need``.)
