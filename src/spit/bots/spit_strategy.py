@@ -264,7 +264,7 @@ class Search:
             if not self.looks_after:
                 return score
             card = self.tops[s]
-            assert card is not None and card != UNKNOWN
+            assert card is not None  # (and known: only known cards are scored)
             known = self.known ^ (1 << card)  # the card leaves the layout
             masks = self.masks
             other = self.piles[1 - t]
