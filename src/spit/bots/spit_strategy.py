@@ -38,6 +38,7 @@ _PLAY = Kind.PLAY
 _MOVE = Kind.MOVE
 #: _OPTION_VALUES[n]: the value of n own cards that fit a pile top afterwards
 _OPTION_VALUES = tuple(OPTION_VALUE * min(n, MAX_OPTIONS) for n in range(DECK_SIZE + 1))
+_NO_OPTION_VALUES = (0.0,) * (DECK_SIZE + 1)
 #: The engine's interned actions: ``_PLAYS[player][stock][pile]``, ``_MOVES[player][stock]``.
 _PLAYS = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in (0, 1))
 _MOVES = tuple(tuple(move(p, s) for s in range(5)) for p in (0, 1))
@@ -134,6 +135,7 @@ class Search:
         "avoid_feeding",
         "bounds",
         "down",
+        "feed_penalty",
         "keep_options",
         "known",
         "looks_after",
@@ -171,7 +173,8 @@ class Search:
         self.play_turns_up = PLAY_VALUE + UNCOVER_VALUE if self.uncover else PLAY_VALUE
         self.play_opens = PLAY_VALUE + OPEN_SLOT_VALUE if self.uncover else PLAY_VALUE
         self.move_value = UNCOVER_VALUE if self.uncover else 0.0
-        self.option_values = _OPTION_VALUES
+        self.option_values = _OPTION_VALUES if self.keep_options else _NO_OPTION_VALUES
+        self.feed_penalty = FEED_PENALTY if self.avoid_feeding else 0.0
         self.rows = adjacency_rows(alternating_colours)
         self.masks = adjacency_masks(alternating_colours)
         self.tops = tops
@@ -279,14 +282,14 @@ class Search:
             p0, p1 = self.piles
             m0 = 0 if p0 is None else masks[p0]
             m1 = 0 if p1 is None else masks[p1]
-        if self.keep_options:
-            # own known tops that fit a pile top afterwards
-            score += self.option_values[(known & (m0 | m1)).bit_count()]
-        if self.avoid_feeding:
-            # (opponent top, pile) pairs that fit afterwards
-            opponent = self.opponent_mask
-            score -= FEED_PENALTY * ((opponent & m0).bit_count() + (opponent & m1).bit_count())
-        return score
+        # own known tops that fit a pile top afterwards (all worth 0 without
+        # ``keep_options``), then (opponent top, pile) pairs that fit afterwards
+        # (a penalty of 0 without ``avoid_feeding``)
+        score += self.option_values[(known & (m0 | m1)).bit_count()]
+        opponent = self.opponent_mask
+        return score - self.feed_penalty * (
+            (opponent & m0).bit_count() + (opponent & m1).bit_count()
+        )
 
     def _score(
         self,
