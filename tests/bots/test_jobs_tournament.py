@@ -6,13 +6,16 @@ bots are seeded from the run seed and the game's index alone.
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import multiprocessing
+import threading
 from pathlib import Path
 
 import pytest
 
-from spit.bots.sim import Seat, batch_size, default_jobs, simulate
+from spit.bots.sim import Seat, batch_size, default_jobs, simulate, start_method
 from spit.bots.tournament import (
     expected_score,
     fit_ratings,
@@ -53,6 +56,39 @@ def test_batches_and_default_jobs() -> None:
     assert 1 <= batch_size(10_000, 2) <= 50
     assert default_jobs() >= 1
     assert default_jobs(3) == 1  # a short run is not worth a second process
+
+
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform"
+)
+def test_workers_are_forked_unless_another_thread_runs() -> None:
+    # A forked worker starts at once with everything loaded; a spawned one first
+    # starts an interpreter and imports the simulator. Forking a process that
+    # runs other threads is unsafe, so then the workers are spawned.
+    assert threading.active_count() == 1
+    assert start_method() == "fork"
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"
+    finally:
+        release.set()
+        other.join()
+    assert start_method() == "fork"
+
+
+def test_the_progress_bar_runs_no_thread_of_its_own() -> None:
+    # (else the simulator could not fork its workers while the bar is shown)
+    from rich.console import Console
+
+    from spit.cli.sim import progress_bar
+
+    before = threading.active_count()
+    with progress_bar(Console(file=io.StringIO()), "simulating") as progress:
+        task = progress.add_task("games", total=3)
+        progress.update(task, completed=2, refresh=True)
+        assert threading.active_count() == before
 
 
 def test_tournament_is_the_same_on_one_or_two_processes() -> None:

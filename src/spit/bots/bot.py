@@ -77,7 +77,7 @@ class Bot:
         The delay is shorter (times the strategy's anticipation) if ``action``
         is the one planned ahead with the last action.
         """
-        delay = self.reaction.delay(action.kind, self.rng)
+        delay = self.reaction.delay(action[0], self.rng)  # (its kind)
         if action == self._expected:
             delay *= self._anticipation  # planned ahead: no search needed
         self._expected = planned

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -320,7 +321,7 @@ def _init_worker(hook: FinishHook | None) -> None:
 
 
 def _start_worker(hook: FinishHook | None) -> None:
-    """Set up a spawned worker: ctrl+c is the parent's to handle (it stops the
+    """Set up a worker process: ctrl+c is the parent's to handle (it stops the
     pool), so a worker never prints a traceback of its own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _init_worker(hook)
@@ -355,11 +356,22 @@ def _batches(
 
 
 def batch_size(games: int, jobs: int) -> int:
-    """Games per batch: small enough to share the work out evenly and move the
-    progress bar, large enough that sending a batch costs little."""
+    """Games per batch: small enough to share the work out evenly (the last
+    batches keep every worker busy to the end) and move the progress bar, large
+    enough that sending a batch and its results (a few hundred bytes) costs little."""
     if jobs <= 1:
         return 1
-    return max(1, min(50, games // (jobs * 8) or 1))
+    return max(1, min(20, games // (jobs * 16) or 1))
+
+
+def start_method() -> str:
+    """How worker processes start: ``fork`` where the platform has it and this
+    process runs no other thread (a forked worker starts at once, with every
+    module already loaded), else ``spawn`` (a fresh interpreter that imports
+    the simulator first, which costs a few tenths of a second per worker)."""
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
 
 
 def _picklable(value: object) -> bool:
@@ -380,9 +392,9 @@ def run_batches(
 
     The results do not depend on ``jobs``: every game's deal and bots are
     seeded from its run seed and index alone. With ``jobs`` above 1 the games
-    run in spawned worker processes; ``on_finish`` must then be picklable (a
-    top-level function or an instance of a top-level class), else the games
-    run here. ``progress(done)`` is called as games finish.
+    run in worker processes (``start_method``); ``on_finish`` must then be
+    picklable (a top-level function or an instance of a top-level class),
+    else the games run here. ``progress(done)`` is called as games finish.
     """
     if jobs > 1 and on_finish is not None and not _picklable(on_finish):
         jobs = 1
@@ -401,7 +413,7 @@ def run_batches(
         finally:
             _init_worker(None)
     else:
-        context = multiprocessing.get_context("spawn")
+        context = multiprocessing.get_context(start_method())
         with context.Pool(jobs, initializer=_start_worker, initargs=(on_finish,)) as pool:
             for series, start, rows in pool.imap_unordered(_play_batch, batches):
                 found[(series, start)] = rows

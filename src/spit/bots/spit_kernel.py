@@ -409,9 +409,14 @@ class SpitKernel:
         # The legal plays and moves, in the engine's order (``_legal``, inlined).
         plays = _PLAYS[p]
         fits = fit0 | fit1
-        if not movable and not fits & (fits - 1):  # one card to play: no need to look further
-            s = tops.index(fits.bit_length() - 1)
-            legal = [plays[s][0], plays[s][1]] if fit0 and fit1 else [plays[s][0 if fit0 else 1]]
+        if not fits & (fits - 1):  # at most one card to play: no need to look for others
+            legal = []
+            if fits:
+                s = tops.index(fits.bit_length() - 1)
+                if fit0:
+                    legal.append(plays[s][0])
+                if fit1:
+                    legal.append(plays[s][1])
         else:
             rows = self.rows
             r0 = NO_CARD_FITS if a is None else rows[a]
@@ -423,9 +428,11 @@ class SpitKernel:
                         legal.append(plays[s][0])
                     if r1[c]:
                         legal.append(plays[s][1])
-            if movable:
-                moves = _MOVES[p]
-                legal.extend([moves[s] for s, d in enumerate(down) if d])
+        if movable:  # then the R10 moves, in stock order
+            moves = _MOVES[p]
+            for s, d in enumerate(down):
+                if d:
+                    legal.append(moves[s])
         bot, strategy, search, anticipates = self._agents[p]
         search.update(known, self.known[1 - p])
         action = strategy.choose_in_play(search, legal, bot.rng)

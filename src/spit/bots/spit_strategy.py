@@ -15,7 +15,7 @@ from spit.bots.common import TIE, StyledStrategy, pick_best
 from spit.bots.style import Style
 from spit.engine.actions import Action, Kind, move, play
 from spit.engine.base import Phase
-from spit.engine.cards import NO_CARD_FITS, adjacency_masks, adjacency_rows
+from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_masks, adjacency_rows
 from spit.engine.spit_game import SpitObservation
 
 #: A stock whose top card is face down until the engine turns it up (R9).
@@ -36,6 +36,9 @@ _NO_FLOOR = float("-inf")
 
 _PLAY = Kind.PLAY
 _MOVE = Kind.MOVE
+#: _OPTION_VALUES[n]: the value of n own cards that fit a pile top afterwards
+_OPTION_VALUES = tuple(OPTION_VALUE * min(n, MAX_OPTIONS) for n in range(DECK_SIZE + 1))
+_NO_OPTION_VALUES = (0.0,) * (DECK_SIZE + 1)
 #: The engine's interned actions: ``_PLAYS[player][stock][pile]``, ``_MOVES[player][stock]``.
 _PLAYS = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in (0, 1))
 _MOVES = tuple(tuple(move(p, s) for s in range(5)) for p in (0, 1))
@@ -132,12 +135,17 @@ class Search:
         "avoid_feeding",
         "bounds",
         "down",
+        "feed_penalty",
         "keep_options",
         "known",
         "looks_after",
         "masks",
+        "move_value",
         "opponent_mask",
+        "option_values",
         "piles",
+        "play_opens",
+        "play_turns_up",
         "rows",
         "style",
         "tops",
@@ -159,6 +167,14 @@ class Search:
         self.avoid_feeding = style.avoid_feeding
         #: the value looks at the position an action leaves
         self.looks_after = style.keep_options or style.avoid_feeding
+        # The value's parts that depend on the style alone, worked out once.
+        #: a play that turns up a card / that empties a slot with a card
+        #: face down elsewhere, at a leaf (see ``_value``) / a move
+        self.play_turns_up = PLAY_VALUE + UNCOVER_VALUE if self.uncover else PLAY_VALUE
+        self.play_opens = PLAY_VALUE + OPEN_SLOT_VALUE if self.uncover else PLAY_VALUE
+        self.move_value = UNCOVER_VALUE if self.uncover else 0.0
+        self.option_values = _OPTION_VALUES if self.keep_options else _NO_OPTION_VALUES
+        self.feed_penalty = FEED_PENALTY if self.avoid_feeding else 0.0
         self.rows = adjacency_rows(alternating_colours)
         self.masks = adjacency_masks(alternating_colours)
         self.tops = tops
@@ -206,7 +222,9 @@ class Search:
             for a in legal:
                 out.append((value(a[0], a[2], a[3], 0), a))
             return out
-        owns = [value(a[0], a[2], a[3], depth) for a in legal]
+        owns = []
+        for kind, _, s, t in legal:
+            owns.append(value(kind, s, t, depth))
         reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
         scores: list[float | None] = [None] * len(legal)
         best = float("-inf")
@@ -222,49 +240,56 @@ class Search:
             scores[i] = score
             if score > best:
                 best = score
-        return [(score, a) for score, a in zip(scores, legal, strict=True) if score is not None]
+        out = []
+        for score, a in zip(scores, legal, strict=True):
+            if score is not None:
+                out.append((score, a))
+        return out
 
     def _value(self, kind: Kind, s: int, t: int, depth: int) -> float:
         """The action's own value, the one formula of the score: what it plays, turns
         up or opens, and the position it leaves (own options, the opponent fed).
 
         Reads the position without changing it (``known`` must be up to date).
+        A move's value does not depend on its stock: the card stays known and
+        the piles stay as they are.
         """
-        card = self.tops[s]
-        assert card is not None and card != UNKNOWN
-        down = self.down
-        p0, p1 = self.piles
-        known = self.known
         if kind is _PLAY:
-            score = PLAY_VALUE
+            down = self.down
             if down[s]:
-                if self.uncover:
-                    score += UNCOVER_VALUE
+                score = self.play_turns_up
             # At a leaf, value the R10 move the emptied slot allows; deeper, the
             # lookahead finds that move itself.
-            elif self.uncover and depth == 0 and any(down):
-                score += OPEN_SLOT_VALUE
-            known ^= 1 << card  # the card leaves the layout
-            if t == 0:
-                p0 = card
+            elif depth == 0 and any(down):
+                score = self.play_opens
             else:
-                p1 = card
-        else:  # an R10 move: the card goes to an empty slot and stays known
-            score = UNCOVER_VALUE if self.uncover else 0.0
-        if self.looks_after:
+                score = PLAY_VALUE
+            if not self.looks_after:
+                return score
+            card = self.tops[s]
+            assert card is not None  # (and known: only known cards are scored)
+            known = self.known ^ (1 << card)  # the card leaves the layout
             masks = self.masks
+            other = self.piles[1 - t]
+            m0 = masks[card]  # the pile played on, then the other one
+            m1 = 0 if other is None else masks[other]
+        else:  # an R10 move: the card goes to an empty slot and stays known
+            score = self.move_value
+            if not self.looks_after:
+                return score
+            known = self.known
+            masks = self.masks
+            p0, p1 = self.piles
             m0 = 0 if p0 is None else masks[p0]
             m1 = 0 if p1 is None else masks[p1]
-            if self.keep_options:
-                # own known tops that fit a pile top afterwards
-                fitting = (known & (m0 | m1)).bit_count()
-                score += OPTION_VALUE * (fitting if fitting < MAX_OPTIONS else MAX_OPTIONS)
-            if self.avoid_feeding:
-                # (opponent top, pile) pairs that fit afterwards
-                opponent = self.opponent_mask
-                fed = (opponent & m0).bit_count() + (opponent & m1).bit_count()
-                score -= FEED_PENALTY * fed
-        return score
+        # own known tops that fit a pile top afterwards (all worth 0 without
+        # ``keep_options``), then (opponent top, pile) pairs that fit afterwards
+        # (a penalty of 0 without ``avoid_feeding``)
+        score += self.option_values[(known & (m0 | m1)).bit_count()]
+        opponent = self.opponent_mask
+        return score - self.feed_penalty * (
+            (opponent & m0).bit_count() + (opponent & m1).bit_count()
+        )
 
     def _score(
         self,
@@ -286,43 +311,39 @@ class Search:
             return score
         tops = self.tops
         down = self.down
-        piles = self.piles
         card = tops[s]
-        assert card is not None
         known = self.known
-        # The position after the action, a turned-up card unknown (as in ``best_after``).
-        slot = -1
-        old_top: int | None = None
+        need = (floor - score) / LOOKAHEAD_DISCOUNT  # what follows must score this much
+        # The position after the action, a turned-up card unknown (as in
+        # ``best_after``); what follows is scored there, then all is put back.
         if kind is _PLAY:
+            assert card is not None
+            piles = self.piles
             old_top = piles[t]
             piles[t] = card
             self.known = known ^ (1 << card)
-            if down[s]:
+            under = down[s]
+            if under:
                 tops[s] = UNKNOWN
-                down[s] -= 1
+                down[s] = under - 1
             else:
                 tops[s] = None
+            best = self._best_next(depth - 1, need)
+            down[s] = under
+            piles[t] = old_top
+            self.known = known
         else:  # an R10 move: to the leftmost empty slot
             slot = tops.index(None)
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-        need = (floor - score) / LOOKAHEAD_DISCOUNT  # what follows must score this much
-        best = self._best_next(depth - 1, need)
-        below = best is not None and best < need
-        if best is not None:
-            score += LOOKAHEAD_DISCOUNT * best
-        # back as it was
-        self.known = known
-        if kind is _PLAY:
-            if tops[s] is not None:  # UNKNOWN: a card was turned up
-                down[s] += 1
-            piles[t] = old_top
-        else:
+            best = self._best_next(depth - 1, need)
             down[s] += 1
             tops[slot] = None
         tops[s] = card
-        return None if below else score
+        if best is None:
+            return score
+        return None if best < need else score + LOOKAHEAD_DISCOUNT * best
 
     def _best_next(self, depth: int, need: float = _NO_FLOOR) -> float | None:
         """The best score at ``depth`` of the own actions open in the position
@@ -356,12 +377,13 @@ class Search:
                         v = value(_PLAY, ns, 1, 0)
                         if top is None or v > top:
                             top = v
-            if empty:
+            if empty and any(down):
                 for ns, c in enumerate(tops):
                     if c is not None and c >= 0 and down[ns]:
-                        v = value(_MOVE, ns, 0, 0)
+                        v = value(_MOVE, ns, 0, 0)  # (every move has this value)
                         if top is None or v > top:
                             top = v
+                        break
             return top
         nexts: list[tuple[float, Kind, int, int]] = []
         empty = False
@@ -373,10 +395,13 @@ class Search:
                     nexts.append((value(_PLAY, ns, 0, depth), _PLAY, ns, 0))
                 if r1[c]:
                     nexts.append((value(_PLAY, ns, 1, depth), _PLAY, ns, 1))
-        if empty:
+        if empty and any(down):
+            moved: float | None = None  # (every move has the same value)
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
-                    nexts.append((value(_MOVE, ns, 0, depth), _MOVE, ns, 0))
+                    if moved is None:
+                        moved = value(_MOVE, ns, 0, depth)
+                    nexts.append((moved, _MOVE, ns, 0))
         if not nexts:
             return None
         reach = LOOKAHEAD_DISCOUNT * self.bounds[depth - 1]
@@ -386,7 +411,8 @@ class Search:
             most = own + reach
             if most < need or (found is not None and most <= found):
                 break  # sorted: no later action can matter either
-            score = self._score(kind, s, t, depth, own, need if found is None else max(found, need))
+            floor = need if found is None or found < need else found
+            score = self._score(kind, s, t, depth, own, floor)
             if score is not None and (found is None or score > found):
                 found = score
         # (None here: every action was found below ``need``.)
@@ -401,17 +427,44 @@ class Search:
         kind, player, s, t = action
         tops = self.tops
         down = self.down
-        piles = self.piles
         card = tops[s]
         assert card is not None and card != UNKNOWN
         known = self.known
-        # the position after the action (as in ``_score``)
+        # What the position after the action (as in ``_score``) offers: its
+        # pile tops, its known own tops and whether it has an empty slot.
+        p0, p1 = self.piles
+        if kind is _PLAY:
+            after = known ^ (1 << card)
+            if t == 0:
+                p0 = card
+            else:
+                p1 = card
+            empty = not down[s] or None in tops
+        else:
+            after = known
+            empty = tops.count(None) > 1  # the move fills the leftmost one
+        masks = self.masks
+        fit0 = 0 if p0 is None else after & masks[p0]
+        fit1 = 0 if p1 is None else after & masks[p1]
+        fits = fit0 | fit1
+        plays = _PLAYS[player]
+        if not empty and not fits & (fits - 1) and not (fit0 and fit1):
+            # No R10 move and at most one play: that play is the best, whatever it is worth.
+            if not fits:
+                return None
+            only = fits.bit_length() - 1  # the one card that fits
+            ns = tops.index(None) if kind is _MOVE and only == card else tops.index(only)
+            return plays[ns][0 if fit0 else 1]
+        # The first best of the own actions that follow: plays of known cards in
+        # stock order (pile 1 before pile 2), then R10 moves in stock order; worked
+        # out in the position after the action.
+        piles = self.piles
         slot = -1
         old_top: int | None = None
         if kind is _PLAY:
             old_top = piles[t]
             piles[t] = card
-            self.known ^= 1 << card
+            self.known = after
             if down[s]:
                 tops[s] = UNKNOWN
                 down[s] -= 1
@@ -422,26 +475,21 @@ class Search:
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
-        # The first best of the own actions that follow: plays of known cards in
-        # stock order (pile 1 before pile 2), then R10 moves in stock order.
         best: Action | None = None
-        plays = _PLAYS[player]
-        p0, p1 = piles
-        after = self.known
-        masks = self.masks
-        fit0 = 0 if p0 is None else after & masks[p0]
-        fit1 = 0 if p1 is None else after & masks[p1]
-        fits = fit0 | fit1
-        if None not in tops and not fits & (fits - 1) and not (fit0 and fit1):
-            # No R10 move and at most one play: that play is the best, whatever it is worth.
-            if fits:
-                best = plays[tops.index(fits.bit_length() - 1)][0 if fit0 else 1]
-        else:
-            best_score = float("-inf")
+        best_score = float("-inf")
+        value_of = self._value
+        if fits and not fits & (fits - 1):  # one card to play (on one pile or both)
+            ns = tops.index(fits.bit_length() - 1)
+            if fit0:
+                best, best_score = plays[ns][0], value_of(_PLAY, ns, 0, 0)
+            if fit1:
+                value = value_of(_PLAY, ns, 1, 0)
+                if value > best_score:
+                    best, best_score = plays[ns][1], value
+        elif fits:
             rows = self.rows
             r0 = NO_CARD_FITS if p0 is None else rows[p0]
             r1 = NO_CARD_FITS if p1 is None else rows[p1]
-            value_of = self._value
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0:
                     if r0[c]:
@@ -452,12 +500,13 @@ class Search:
                         value = value_of(_PLAY, ns, 1, 0)
                         if value > best_score:
                             best, best_score = plays[ns][1], value
-            if None in tops:
-                for ns, c in enumerate(tops):
-                    if c is not None and c >= 0 and down[ns]:
-                        value = value_of(_MOVE, ns, 0, 0)
-                        if value > best_score:
-                            best, best_score = _MOVES[player][ns], value
+        if empty and any(down):
+            for ns, c in enumerate(tops):
+                if c is not None and c >= 0 and down[ns]:
+                    # every move has the same value: only the first can be the best
+                    if value_of(_MOVE, ns, 0, 0) > best_score:
+                        best = _MOVES[player][ns]
+                    break
         # back as it was
         self.known = known
         if kind is _PLAY:

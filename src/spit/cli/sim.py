@@ -81,7 +81,12 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def progress_bar(console: Console, label: str) -> Progress:
-    """The transient progress bar ``sim`` and ``tournament`` show on stderr."""
+    """The transient progress bar ``sim`` and ``tournament`` show on stderr.
+
+    It is redrawn as games finish (``update(..., refresh=True)``), not by a
+    thread of its own: the simulator forks its workers only from a process
+    without other threads (``spit.bots.sim.start_method``).
+    """
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -91,7 +96,7 @@ def progress_bar(console: Console, label: str) -> Progress:
     )
 
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    return Progress(*columns, console=console, transient=True)
+    return Progress(*columns, console=console, transient=True, auto_refresh=False)
 
 
 def add_sim_parser(subparsers: Subparsers) -> CommandParser:
@@ -233,7 +238,7 @@ def run_sim(args: argparse.Namespace) -> int:
                 task = progress.add_task("games", total=args.games)
 
                 def advance(done: int) -> None:
-                    progress.update(task, completed=done)
+                    progress.update(task, completed=done, refresh=True)
 
                 summary = simulate(
                     (args.p1, args.p2),

@@ -120,7 +120,7 @@ def run_tournament(args: argparse.Namespace) -> int:
                 task = progress.add_task("games", total=total)
 
                 def advance(done: int) -> None:
-                    progress.update(task, completed=done)
+                    progress.update(task, completed=done, refresh=True)
 
                 result = tournament(
                     levels, args.games, args.seed, args.mode, args.variant, jobs, advance
