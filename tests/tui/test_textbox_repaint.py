@@ -284,3 +284,36 @@ async def test_a_played_card_refreshes_the_board_once(monkeypatch: pytest.Monkey
         rows = {y for regions in calls for region in regions for y in region.line_range}
         assert len(calls) == 1
         assert {15, 10, 21} <= rows  # a card line of p1-cards, of the centre, the news
+
+
+async def test_after_each_key_the_boards_lines_are_textuals_own_cell_for_cell() -> None:
+    """The board paints its changed rows itself: the same strips, styles and all."""
+    app = make_app(FakeClock(), playable)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = screen_of(app).query_one(Board)
+        for key in ("1", "0", "q", "j", "w"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert board.render_lines(board.size.region) == fresh_lines(board), key
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert board.render_lines(board.size.region) == fresh_lines(board)
+
+
+class FramedBoard(App[None]):
+    CSS = "Board { width: 30; height: 8; border: round red; padding: 1; tint: blue 20%; }"
+
+    def compose(self) -> ComposeResult:
+        with Board(id="board"):
+            yield TextBox(id="p2-info")
+
+
+async def test_a_board_with_a_border_and_padding_is_painted_by_textual() -> None:
+    app = FramedBoard()
+    async with app.run_test(size=(40, 10)) as pilot:
+        board = app.query_one(Board)
+        board.query_one(TextBox).set("a framed line")
+        await pilot.pause()
+        lines = board.render_lines(board.size.region)
+        assert lines == fresh_lines(board)
+        assert "a framed line" in lines[3].text and "╭" in lines[0].text

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import NamedTuple, Protocol, Self
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.strip import Strip
+from textual.style import Style as TextualStyle
 from textual.widget import Widget
 
 from spit.engine import Phase
@@ -196,11 +199,48 @@ class Board(Widget):
             missing = [y for y in rows if y not in kept]
             if missing:
                 first, last = missing[0], missing[-1]
-                painted = super().render_lines(Region(0, first, crop.width, last - first + 1))
+                painted = self._paint_rows(Region(0, first, crop.width, last - first + 1))
                 kept.update(zip(range(first, last + 1), painted, strict=True))
             lines = [kept[y] for y in rows]
         self._handed = (crop, lines)
         return lines
+
+    def _paint_rows(self, rows: Region) -> list[Strip]:
+        """The full-width lines of ``rows``, painted anew.
+
+        Textual's styles cache paints a widget's line through its borders,
+        padding, outline, tint, hatch and opacity. The board has none of
+        these, so each row is its line padded to the width with the
+        background, and the app's filters applied: what the cache would give.
+        Should a style add any of them, Textual paints the rows itself.
+        """
+        if not self._plain_styles():
+            return super().render_lines(rows)
+        width = self.size.width
+        base, background = self.background_colors
+        fill = _background_style(base + background)
+        filters = self.get_line_filters()
+        lines: list[Strip] = []
+        for y in rows.line_range:
+            line = self.render_line(y).adjust_cell_length(width, fill)
+            for line_filter in filters:
+                line = line.apply_filter(line_filter, background)
+            lines.append(line)
+        return lines
+
+    def _plain_styles(self) -> bool:
+        """True if the board's styles add nothing around or over its lines."""
+        styles = self.styles
+        return (
+            not any(styles.gutter)
+            and all(not edge for edge, _ in styles.outline)
+            and self.content_region.size == self.region.size
+            and not styles.tint.a
+            and self.opacity == 1.0
+            and styles.text_opacity == 1.0
+            and (not styles.has_rule("hatch") or styles.hatch == "none")
+            and not self.auto_links
+        )
 
     def refresh(
         self,
@@ -220,6 +260,12 @@ class Board(Widget):
             else:
                 self._kept.clear()
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+@lru_cache(maxsize=16)
+def _background_style(colour: Color) -> Style:
+    """The Rich style of a widget's blank cells on ``colour`` (as Textual paints them)."""
+    return TextualStyle(background=colour).rich_style
 
 
 class TextBox(KeepsLines):
