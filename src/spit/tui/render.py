@@ -91,7 +91,10 @@ class Canvas:
             run_style = styles[0] if width else None
             for x in range(1, width):
                 style = styles[x]
-                if style is not run_style and style != run_style:
+                if style is run_style:
+                    continue
+                # (None against a style needs no comparing of values)
+                if style is None or run_style is None or style != run_style:
                     pieces.append((line[start:x], run_style))
                     start, run_style = x, style
             pieces.append((line[start:], run_style))
@@ -294,12 +297,12 @@ def draw_card(
         return
     canvas.write(x, y, "╭" + "─" * inner + "╮", border)
     canvas.write(x, y + 1, "│", border)
-    label = card_label(top, symbols, palette)
-    pad = inner - len(label.plain)
+    label = card_name(top, symbols)  # as ``card_label``, without making a Text
+    pad = inner - len(label)
     left = pad // 2 + (pad % 2)
     face = palette.face_style
     canvas.write(x + 1, y + 1, " " * inner, face)
-    canvas.write_text(x + 1 + left, y + 1, label)
+    canvas.write(x + 1 + left, y + 1, label, palette.card_style(top))
     canvas.write(x + CARD_WIDTH - 1, y + 1, "│", border)
     canvas.write(x, y + 2, "│", border)
     canvas.write(x + 1, y + 2, below.center(inner), palette.below_style(top))
