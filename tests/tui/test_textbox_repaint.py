@@ -286,15 +286,28 @@ async def test_a_played_card_refreshes_the_board_once(monkeypatch: pytest.Monkey
         assert {15, 10, 21} <= rows  # a card line of p1-cards, of the centre, the news
 
 
-async def test_after_each_key_the_boards_lines_are_textuals_own_cell_for_cell() -> None:
+async def test_after_each_key_the_boards_lines_are_textuals_own_cell_for_cell(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The board paints its changed rows itself: the same strips, styles and all."""
     app = make_app(FakeClock(), playable)
     async with app.run_test(size=(80, 24)) as pilot:
         board = screen_of(app).query_one(Board)
+        by_textual: list[Region] = []  # rows Textual's styles cache painted for the board
+        render_widget = board._styles_cache.render_widget
+
+        def noted(widget: Widget, crop: Region) -> list[Strip]:
+            by_textual.append(crop)
+            return render_widget(widget, crop)
+
+        monkeypatch.setattr(board._styles_cache, "render_widget", noted)
         for key in ("1", "0", "q", "j", "w"):
             await pilot.press(key)
             await pilot.pause()
-            assert board.render_lines(board.size.region) == fresh_lines(board), key
+            painted = board.render_lines(board.size.region)
+            assert by_textual == [], key  # the board's own painting, in the game screen too
+            assert painted == fresh_lines(board), key
+            by_textual.clear()  # (fresh_lines asks Textual)
         app.theme = "textual-light"
         await pilot.pause()
         assert board.render_lines(board.size.region) == fresh_lines(board)

@@ -126,6 +126,9 @@ class Board(Widget):
         self._children_seen = -1
         self._pending: list[Region] | None = None  # marks collected by ``marking``
         super().__init__(*children, id=id)
+        # The board's texts hold no links: without this (Textual's default is on)
+        # every row would go through Textual's styles cache, to style links on hover.
+        self.set_reactive(Board.auto_links, False)
 
     def _layout(self) -> dict[int, tuple[TextBox, int]]:
         """Which box and which of its lines each row shows (built once its boxes are in)."""
