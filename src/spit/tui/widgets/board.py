@@ -201,15 +201,13 @@ class Board(Widget):
         else:
             missing = [y for y in rows if y not in kept]
             if missing:
-                first, last = missing[0], missing[-1]
-                painted = self._paint_rows(Region(0, first, crop.width, last - first + 1))
-                kept.update(zip(range(first, last + 1), painted, strict=True))
+                kept.update(zip(missing, self._paint_rows(missing), strict=True))
             lines = [kept[y] for y in rows]
         self._handed = (crop, lines)
         return lines
 
-    def _paint_rows(self, rows: Region) -> list[Strip]:
-        """The full-width lines of ``rows``, painted anew.
+    def _paint_rows(self, rows: list[int]) -> list[Strip]:
+        """The full-width lines of ``rows`` (in order), painted anew.
 
         Textual's styles cache paints a widget's line through its borders,
         padding, outline, tint, hatch and opacity. The board has none of
@@ -217,14 +215,15 @@ class Board(Widget):
         background, and the app's filters applied: what the cache would give.
         Should a style add any of them, Textual paints the rows itself.
         """
-        if not self._plain_styles():
-            return super().render_lines(rows)
         width = self.size.width
+        if not self._plain_styles():
+            paint = super().render_lines
+            return [paint(Region(0, y, width, 1))[0] for y in rows]
         base, background = self.background_colors
         fill = _background_style(base + background)
         filters = self.get_line_filters()
         lines: list[Strip] = []
-        for y in rows.line_range:
+        for y in rows:  # only these: the kept rows between them stay as they are
             line = self.render_line(y).adjust_cell_length(width, fill)
             for line_filter in filters:
                 line = line.apply_filter(line_filter, background)
