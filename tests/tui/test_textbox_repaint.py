@@ -257,6 +257,7 @@ async def test_the_game_screens_own_lines_follow_the_theme() -> None:
         app.theme = "textual-dark"
         await pilot.pause()
         dark = screen.render_lines(screen.size.region)
+        assert screen.render_lines(screen.size.region) is dark  # kept while nothing changed
         app.theme = "textual-light"
         await pilot.pause()
         light = screen.render_lines(screen.size.region)

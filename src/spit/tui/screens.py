@@ -12,8 +12,10 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
@@ -63,8 +65,11 @@ REGIONS = (
 class GameScreen(Screen[None]):
     """The board: both players' cards, the spit piles, the phase in words.
 
-    (Not ``KeepsLines``: a screen's own lines kept that way let the screen
-    under it show through around the board, e.g. the join form at 100x30.)
+    The compositor asks the screen for all its lines (under the board) on
+    every update; it hands back those it gave last until Textual marks it
+    dirty or its size, background or the app's filters change.
+    (``KeepsLines``, which kept them until a refresh only, let the screen
+    under it show through around the board once, e.g. the join form at 100x30.)
     """
 
     BINDINGS = [  # noqa: RUF012
@@ -102,6 +107,23 @@ class GameScreen(Screen[None]):
         self._wake_at: float | None = None  # when ``_timer`` fires
         #: the board's boxes by region (looked up once, not on every key)
         self._boxes: dict[str, TextBox] = {}
+        #: the screen's own lines last handed to the compositor, and what they were for
+        self._handed: tuple[tuple[object, ...], list[Strip]] | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The screen's own lines in ``crop``: those handed last if nothing changed since."""
+        key = (crop, self.outer_size, self.background_colors, tuple(self.get_line_filters()))
+        handed = self._handed
+        if handed is not None and handed[0] == key:
+            return handed[1]
+        lines = super().render_lines(crop)
+        self._handed = (key, lines)
+        return lines
+
+    def _set_dirty(self, *regions: Region) -> None:
+        """Textual's own: its styles cache paints the marked lines again, and so must we."""
+        self._handed = None
+        super()._set_dirty(*regions)
 
     def compose(self) -> ComposeResult:
         with Board(id="board") as self._board:
