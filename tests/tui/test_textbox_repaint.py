@@ -248,6 +248,11 @@ async def test_the_board_column_paints_again_after_a_theme_change_or_a_resize() 
         narrow = board.render_lines(board.size.region)
         assert [line.cell_length for line in narrow] == [20] * 4
         assert narrow == fresh_lines(board)
+        board.styles.padding = (0, 2)  # a style that the board's own painting leaves to Textual
+        await pilot.pause()
+        whole = board.outer_size.region  # what the compositor asks for
+        padded = board.render_lines(whole)
+        assert padded == Widget.render_lines(board, whole)
 
 
 async def test_the_game_screens_own_lines_follow_the_theme() -> None:

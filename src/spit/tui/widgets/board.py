@@ -125,6 +125,7 @@ class Board(Widget):
         self._row_of: dict[TextBox, int] = {}
         self._children_seen = -1
         self._pending: list[Region] | None = None  # marks collected by ``marking``
+        self._look: _Look | None = None  # how the rows are painted, until marked dirty
         super().__init__(*children, id=id)
         # The board's texts hold no links: without this (Textual's default is on)
         # every row would go through Textual's styles cache, to style links on hover.
@@ -153,7 +154,7 @@ class Board(Widget):
         if top is None:
             return
         height = next(rows for region, _, rows in BOARD_ROWS if region == box.id)
-        width = self.size.width
+        width = self.look().width
         if lines is None:
             regions = [Region(0, top, width, height)]
         else:
@@ -183,7 +184,7 @@ class Board(Widget):
             strip = box.line(line)
             if strip is not None:
                 return strip
-        return Strip.blank(self.size.width, self.visual_style.rich_style)
+        return Strip.blank(self.look().width, self.visual_style.rich_style)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines in ``crop``: those painted before and not marked since, the rest anew."""
@@ -194,9 +195,10 @@ class Board(Widget):
         if key != self._kept_for:
             self._kept.clear()
             self._kept_for = key
+            self._look = None
         kept = self._kept
         rows = crop.line_range
-        if crop.column_span != (0, self.size.width):  # a part of the width: not kept
+        if crop.column_span != (0, self.look().width):  # a part of the width: not kept
             lines = super().render_lines(crop)
         else:
             missing = [y for y in rows if y not in kept]
@@ -215,12 +217,10 @@ class Board(Widget):
         background, and the app's filters applied: what the cache would give.
         Should a style add any of them, Textual paints the rows itself.
         """
-        width = self.size.width
-        if not self._plain_styles():
+        width, plain, fill, background = self.look()
+        if not plain:
             paint = super().render_lines
             return [paint(Region(0, y, width, 1))[0] for y in rows]
-        base, background = self.background_colors
-        fill = _background_style(base + background)
         filters = self.get_line_filters()
         lines: list[Strip] = []
         for y in rows:  # only these: the kept rows between them stay as they are
@@ -229,6 +229,22 @@ class Board(Widget):
                 line = line.apply_filter(line_filter, background)
             lines.append(line)
         return lines
+
+    def look(self) -> _Look:
+        """The board's width and colours as its rows are painted (worked out once, until
+        Textual marks the whole board dirty: a new size, style or theme)."""
+        look = self._look
+        if look is None:
+            base, background = self.background_colors
+            fill = _background_style(base + background)
+            look = self._look = _Look(self.size.width, self._plain_styles(), fill, background)
+        return look
+
+    def _set_dirty(self, *regions: Region) -> None:
+        """Textual's own (all of the board, without regions: its look is worked out again)."""
+        if not regions:
+            self._look = None
+        super()._set_dirty(*regions)
 
     def _plain_styles(self) -> bool:
         """True if the board's styles add nothing around or over its lines."""
@@ -262,6 +278,15 @@ class Board(Widget):
             else:
                 self._kept.clear()
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+class _Look(NamedTuple):
+    """What painting the board's rows needs of its styles."""
+
+    width: int  #: of its content
+    plain: bool  #: ``Board._plain_styles``
+    fill: Style  #: its blank cells
+    background: Color  #: for the app's line filters
 
 
 @lru_cache(maxsize=16)
@@ -376,9 +401,10 @@ class TextBox(KeepsLines):
         """The text's lines at the width and style of the box (or of its board), kept
         until either changes."""
         board = self.board
-        painter = self if board is None else board
-        width = painter.size.width
-        base = painter.visual_style
+        if board is None:
+            width, base = self.size.width, self.visual_style
+        else:
+            width, base = board.look().width, board.visual_style
         if self._made_for != (width, base):
             converter = self._converter
             if converter is None or converter.base is not base:
