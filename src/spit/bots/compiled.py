@@ -52,11 +52,13 @@ def source_hashes(root: Path, patterns: Sequence[str] = SOURCES) -> dict[str, st
     return hashes
 
 
-def manifest_text(root: Path, modules: Sequence[str] = COMPILED) -> str:
+def manifest_text(
+    root: Path, modules: Sequence[str] = COMPILED, patterns: Sequence[str] = SOURCES
+) -> str:
     """The manifest of a build of ``modules`` from the sources under ``root`` now."""
     import json
 
-    data = {"modules": list(modules), "sources": source_hashes(root)}
+    data = {"modules": list(modules), "sources": source_hashes(root, patterns)}
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
@@ -140,9 +142,9 @@ def running_compiled() -> bool:
     return all(str(importlib.import_module(name).__file__).endswith(suffixes) for name in COMPILED)
 
 
-def stale_warning() -> str | None:
+def stale_warning(guard: Guard | None = None) -> str | None:
     """One line for a command's stderr when a compiled build exists but is out of date."""
-    if state() != STALE:
+    if (guard or install()).verdict() != STALE:
         return None
     return (
         "spit: the compiled simulator is older than its sources, so the pure-Python "

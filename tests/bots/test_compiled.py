@@ -1,0 +1,156 @@
+"""The mypyc build (hatch_build.py) and its guard (spit.bots.compiled).
+
+The guard is tested on a tiny package of its own: a package directory
+``mod/`` beside ``mod.py`` stands for the extension module beside the ``.py``
+(Python's finders prefer either to the ``.py``). The real build is checked
+where it exists: the compiled modules must play the same games as the pure
+ones, and in CI (``.ci/run`` sets ``SPIT_REQUIRE_COMPILED=1``) they must be
+the ones the suite runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from spit.bots import compiled
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+MODULES = ("fakepkg.mod",)
+PATTERNS = ("fakepkg/*.py",)
+MANIFEST = "fakepkg/_compiled.json"
+
+
+def _not_compiled(why: str) -> None:
+    """Fail in CI (which must test the compiled modules), else say clearly why not."""
+    message = f"the mypyc-compiled bot modules are not in use ({why}): `pip install -e .` builds"
+    message += " them"
+    if os.environ.get("SPIT_REQUIRE_COMPILED") == "1":
+        pytest.fail(message + " and CI requires them (SPIT_REQUIRE_COMPILED=1)")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A package ``fakepkg`` whose ``mod`` exists pure (``mod.py``) and "built" (``mod/``)."""
+    pkg = tmp_path / "fakepkg"
+    (pkg / "mod").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "other.py").write_text("LIMIT = 3\n")
+    (pkg / "mod.py").write_text("KIND = 'pure'\n")
+    (pkg / "mod" / "__init__.py").write_text("KIND = 'compiled'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    yield tmp_path
+    for name in ("fakepkg", "fakepkg.mod", "fakepkg.other"):
+        sys.modules.pop(name, None)
+
+
+def _kind(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """Import ``fakepkg.mod`` behind a fresh guard: which one loaded, and the verdict."""
+    guard = compiled.Guard(root, MODULES, PATTERNS, MANIFEST)
+    monkeypatch.setattr(sys, "meta_path", [guard, *sys.meta_path])
+    importlib.invalidate_caches()
+    module = importlib.import_module("fakepkg.mod")
+    return module.KIND, guard.verdict()
+
+
+def _write_manifest(root: Path, modules: tuple[str, ...] = MODULES) -> None:
+    (root / MANIFEST).write_text(compiled.manifest_text(root, modules, PATTERNS))
+
+
+def test_a_current_build_is_used(package: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_manifest(package)
+    assert _kind(package, monkeypatch) == ("compiled", compiled.COMPILED_OK)
+
+
+def test_a_changed_source_makes_the_pure_module_load(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_manifest(package)
+    (package / "fakepkg" / "other.py").write_text("LIMIT = 4\n")  # not the guarded module itself
+    assert _kind(package, monkeypatch) == ("pure", compiled.STALE)
+
+
+def test_a_missing_manifest_makes_the_pure_module_load(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _kind(package, monkeypatch) == ("pure", compiled.NOT_BUILT)
+
+
+def test_an_unreadable_manifest_makes_the_pure_module_load(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (package / MANIFEST).write_text("{not json")
+    assert _kind(package, monkeypatch) == ("pure", compiled.NOT_BUILT)
+
+
+def test_a_manifest_of_other_modules_makes_the_pure_module_load(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_manifest(package, ("fakepkg.elsewhere",))
+    assert _kind(package, monkeypatch) == ("pure", compiled.STALE)
+
+
+def test_spit_pure_python_makes_the_pure_module_load(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_manifest(package)
+    monkeypatch.setenv(compiled.PURE_ENV, "1")
+    assert _kind(package, monkeypatch) == ("pure", compiled.FORCED)
+
+
+def test_only_a_stale_build_is_worth_a_warning(package: Path) -> None:
+    guard = compiled.Guard(package, MODULES, PATTERNS, MANIFEST)
+    assert compiled.stale_warning(guard) is None  # never built: pure on purpose
+    _write_manifest(package)
+    (package / "fakepkg" / "other.py").write_text("LIMIT = 4\n")
+    guard = compiled.Guard(package, MODULES, PATTERNS, MANIFEST)
+    assert "pip install -e ." in (compiled.stale_warning(guard) or "")
+
+
+def test_the_manifest_covers_every_module_the_compiled_ones_import() -> None:
+    hashes = compiled.source_hashes(SRC)
+    for name in ("spit/engine/cards.py", "spit/realtime/arbiter.py", "spit/bots/common.py"):
+        assert name in hashes
+    for module in compiled.COMPILED:
+        assert module.replace(".", "/") + ".py" in hashes
+
+
+def test_the_suite_runs_the_compiled_modules() -> None:
+    if compiled.pure_forced():
+        pytest.skip(f"{compiled.PURE_ENV} is set: the pure-Python modules run on purpose")
+    state = compiled.state()
+    if state != compiled.COMPILED_OK:
+        _not_compiled(state)
+    assert compiled.running_compiled(), "the manifest is current but the .py files were loaded"
+
+
+def _games(pure: bool) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    env["PYTHONPATH"] = str(SRC)
+    if pure:
+        env[compiled.PURE_ENV] = "1"
+    script = ROOT / "tests" / "support" / "games_digest.py"
+    done = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_the_compiled_and_pure_modules_play_the_same_games() -> None:
+    pure = _games(pure=True)
+    assert pure[:2] == [compiled.FORCED, "False"]
+    fast = _games(pure=False)
+    if fast[1] != "True":
+        _not_compiled(fast[0])
+    assert fast[:2] == [compiled.COMPILED_OK, "True"]
+    assert fast[2] == pure[2]
