@@ -154,3 +154,31 @@ def test_the_compiled_and_pure_modules_play_the_same_games() -> None:
         _not_compiled(fast[0])
     assert fast[:2] == [compiled.COMPILED_OK, "True"]
     assert fast[2] == pure[2]
+
+
+@pytest.mark.parametrize("stale", [True, False])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["sim", "--games", "1", "--jobs", "1", "--json"],
+        ["tournament", "--levels", "easy,medium", "--games", "1", "--jobs", "1", "--json"],
+    ],
+    ids=["sim", "tournament"],
+)
+def test_sim_and_tournament_say_when_the_build_is_stale(
+    package: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stale: bool,
+    command: list[str],
+) -> None:
+    from spit.cli import main
+
+    _write_manifest(package)
+    if stale:
+        (package / "fakepkg" / "other.py").write_text("LIMIT = 4\n")
+    guard = compiled.Guard(package, MODULES, PATTERNS, MANIFEST)
+    monkeypatch.setattr(compiled, "install", lambda root=None: guard)
+    assert main(command) == 0
+    err = capsys.readouterr().err
+    assert ("older than its sources" in err) == stale
