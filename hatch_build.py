@@ -102,7 +102,7 @@ def _remove_old_build(src: Path, guard: ModuleType) -> None:
             (src / (name.replace(".", "/") + suffix)).unlink(missing_ok=True)
 
 
-class MypycHook(BuildHookInterface):  # type: ignore[type-arg]
+class MypycHook(BuildHookInterface[Any]):
     """Compile ``spit.bots.compiled.COMPILED`` with mypyc into the wheel or next to the sources."""
 
     PLUGIN_NAME = "custom"
@@ -139,6 +139,10 @@ class MypycHook(BuildHookInterface):  # type: ignore[type-arg]
         build_data["infer_tag"] = True
         seconds = time.monotonic() - started
         print(f"spit build: compiled {', '.join(built)} in {seconds:.0f} s", file=sys.stderr)
+
+    def clean(self, versions: list[str]) -> None:
+        """``hatch clean``: take an editable build out of ``src``."""
+        _remove_old_build(Path(self.root) / "src", _load_guard(Path(self.root)))
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work = getattr(self, "_work", None)

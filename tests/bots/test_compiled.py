@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -182,3 +183,32 @@ def test_sim_and_tournament_say_when_the_build_is_stale(
     assert main(command) == 0
     err = capsys.readouterr().err
     assert ("older than its sources" in err) == stale
+
+
+def test_an_edited_copy_of_the_real_build_runs_its_py_files(tmp_path: Path) -> None:
+    """End to end, on a copy of ``src`` with its compiled modules: one edit and they are off."""
+    if compiled.state() != compiled.COMPILED_OK or compiled.pure_forced():
+        _not_compiled(compiled.state())
+    copy = tmp_path / "src"
+    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    code = (
+        "from spit.bots import compiled\n"
+        "import spit.bots.spit_kernel as k\n"
+        "print(compiled.state(), compiled.running_compiled(), k.__file__)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    env["PYTHONPATH"] = str(copy)
+
+    def run() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    state, running, path = run()
+    assert (state, running) == (compiled.COMPILED_OK, "True")
+    assert Path(path).parent == copy / "spit" / "bots"
+    with (copy / "spit" / "engine" / "cards.py").open("a") as cards:
+        cards.write("# an edit\n")
+    assert run() == [compiled.STALE, "False", str(copy / "spit" / "bots" / "spit_kernel.py")]
