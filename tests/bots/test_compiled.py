@@ -11,6 +11,7 @@ the ones the suite runs.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import shutil
 import subprocess
@@ -134,7 +135,8 @@ def test_the_suite_runs_the_compiled_modules() -> None:
     assert compiled.running_compiled(), "the manifest is current but the .py files were loaded"
 
 
-def _games(pure: bool) -> list[str]:
+def _games(pure: bool) -> tuple[str, bool, str]:
+    """The verdict, whether the compiled modules ran, and the games' digest."""
     env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
     env["PYTHONPATH"] = str(SRC)
     if pure:
@@ -144,16 +146,17 @@ def _games(pure: bool) -> list[str]:
         [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    return done.stdout.split()
+    state, running, digest = json.loads(done.stdout)
+    return state, running, digest
 
 
 def test_the_compiled_and_pure_modules_play_the_same_games() -> None:
     pure = _games(pure=True)
-    assert pure[:2] == [compiled.FORCED, "False"]
+    assert pure[:2] == (compiled.FORCED, False)
     fast = _games(pure=False)
-    if fast[1] != "True":
+    if not fast[1]:
         _not_compiled(fast[0])
-    assert fast[:2] == [compiled.COMPILED_OK, "True"]
+    assert fast[:2] == (compiled.COMPILED_OK, True)
     assert fast[2] == pure[2]
 
 

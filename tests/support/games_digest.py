@@ -10,6 +10,7 @@ engine fingerprint.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from spit.bots import LEVELS, compiled
@@ -40,4 +41,4 @@ def digest() -> str:
 
 
 if __name__ == "__main__":
-    print(compiled.state(), compiled.running_compiled(), digest())
+    print(json.dumps([compiled.state(), compiled.running_compiled(), digest()]))
