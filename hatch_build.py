@@ -93,13 +93,19 @@ def _compile(src: Path, work: Path, modules: list[str]) -> list[str]:
 
 
 def _remove_old_build(src: Path, guard: ModuleType) -> None:
-    """Take an earlier editable build out of ``src``: the manifest first."""
+    """Take an earlier editable build out of ``src``, the manifest first.
+
+    Builds for every interpreter go (``*.so`` and ``*.pyd`` of the compiled
+    modules, whatever their tag): the new manifest must not vouch for an
+    older build that another Python version would load.
+    """
     (src / guard.MANIFEST).unlink(missing_ok=True)
-    for suffix in EXTENSION_SUFFIXES:
-        for path in src.glob(f"*__mypyc{suffix}"):
-            path.unlink()
-        for name in guard.COMPILED:
-            (src / (name.replace(".", "/") + suffix)).unlink(missing_ok=True)
+    built = [src.glob("*__mypyc.*")]
+    built += [src.glob(name.replace(".", "/") + ".*") for name in guard.COMPILED]
+    for paths in built:
+        for path in paths:
+            if path.suffix in (".so", ".pyd"):
+                path.unlink()
 
 
 class MypycHook(BuildHookInterface[Any]):
