@@ -2,7 +2,9 @@
 
 Run: ``PYTHONPATH=src python3 benchmarks/bench_sim.py [GAMES] [LEVEL] [MODE]``
 (defaults: 1000 games, medium vs medium, Spit). Time is the process's own CPU
-time (the machine is shared). The last line is the figure: ``sim games/s: N``.
+time (the machine is shared). It says whether the mypyc-compiled modules ran
+(``SPIT_PURE_PYTHON=1`` forces the pure-Python ones). The last line is the
+figure: ``sim games/s: N``.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import sys
 import time
 
+from spit.bots import compiled
 from spit.bots.sim import Seat, simulate
 
 
@@ -21,6 +24,8 @@ def main() -> None:
     start = time.process_time()
     summary = simulate(seats, games, seed=1, mode=mode)
     cpu = time.process_time() - start
+    kind = "compiled" if compiled.running_compiled() else f"pure Python ({compiled.state()})"
+    print(f"bots: {kind}")
     print(f"{games} games of {level} vs {level} ({mode}) in {cpu:.1f} s of CPU time")
     print(f"mean rounds {summary.rounds_mean:.2f}, mean moves {summary.moves_mean:.1f}")
     print(f"sim games/s: {games / cpu:.1f}")
