@@ -18,7 +18,7 @@ from tui_helpers import make_app, screen_of
 from spit.engine import Kind, Phase
 from spit.play.keys import Row
 from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import LineKey, TextBox, board_texts
+from spit.tui.widgets.board import Board, LineKey, TextBox, board_texts
 
 
 class Counted(LineKey):
@@ -33,7 +33,8 @@ class Counted(LineKey):
 
 class OneBox(App[None]):
     def compose(self) -> ComposeResult:
-        yield TextBox(id="box")
+        with Board(id="board"):
+            yield TextBox(id="news")
 
 
 async def test_an_equal_key_is_not_drawn_again_and_a_text_set_in_between_is_replaced() -> None:

@@ -5,23 +5,25 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from spit.tui.widgets.board import TextBox, fitted
+from spit.tui.widgets.board import Board, TextBox, fitted
 
 
 class OneBox(App[None]):
-    CSS = "TextBox { width: 20; height: 2; }"
+    CSS = "Board { width: 20; height: 24; }"
 
     def compose(self) -> ComposeResult:
-        yield TextBox(id="box")
+        with Board(id="board"):
+            yield TextBox(id="centre")  # rows 8-12 of the board
 
 
 async def test_a_line_wider_than_its_box_ends_in_an_ellipsis() -> None:
     app = OneBox()
     async with app.run_test(size=(40, 5)) as pilot:
-        box = app.query_one("#box", TextBox)
+        board = app.query_one(Board)
+        box = app.query_one("#centre", TextBox)
         box.set(Text("GAME OVER: Computer (expert) wins\nshort", style="bold"))
         await pilot.pause()
-        first, second = (box.render_line(y).text for y in (0, 1))
+        first, second = (line.text for line in board.render_lines(board.size.region)[8:10])
         assert first == "GAME OVER: Computer…"
         assert second.rstrip() == "short"
 

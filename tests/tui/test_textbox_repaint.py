@@ -1,8 +1,9 @@
 """A board box repaints only the lines that changed, and never shows stale lines.
 
-``TextBox`` marks only the changed lines of a new text for repainting and hands
-the compositor the lines it painted last while nothing is marked: these tests
-check both halves, and that a theme, a size or a game never leaves old lines up.
+A ``TextBox`` marks only the board's rows of the changed lines of a new text,
+and the ``Board`` hands the compositor the rows it painted last while nothing
+is marked: these tests check both halves, and that a theme, a size or a game
+never leaves old lines up.
 """
 
 from __future__ import annotations
@@ -24,30 +25,17 @@ from spit.tui.widgets.board import BOARD_ROWS, Board, TextBox
 FIVE = "\n".join(f"line {n}" for n in range(5))
 
 
-class Recording(TextBox):
-    """A box that notes what it was asked to repaint: None for the whole box."""
-
-    def __init__(self) -> None:
-        super().__init__(id="box")
-        self.marked: list[Region | None] = []
-
-    def refresh(
-        self,
-        *regions: Region,
-        repaint: bool = True,
-        layout: bool = False,
-        recompose: bool = False,
-    ) -> Self:
-        if repaint:
-            self.marked.extend(regions or [None])
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
-
 class OneBox(App[None]):
-    CSS = "TextBox { height: 5; width: 30; }"
+    """One five-line box on a board that notes the rows it was asked to repaint."""
+
+    CSS = "Board { width: 30; height: 24; }"
 
     def compose(self) -> ComposeResult:
-        yield Recording()
+        with MarkedBoard(id="board"):
+            yield TextBox(id="p1-cards")  # rows 14-18 of the board
+
+
+TOP = 14  # p1-cards' first row
 
 
 def texts(lines: list[Strip]) -> list[str]:
@@ -59,20 +47,26 @@ def fresh_lines(box: Widget) -> list[Strip]:
     return Widget.render_lines(box, box.size.region)
 
 
+def box_lines(board: Board) -> list[Strip]:
+    """The board's rows of the five-line box (as the compositor gets them)."""
+    return board.render_lines(board.size.region)[TOP : TOP + 5]
+
+
 async def test_a_changed_line_alone_is_marked_and_every_line_shows_the_new_text() -> None:
     app = OneBox()
-    async with app.run_test(size=(40, 8)) as pilot:
-        box = app.query_one(Recording)
+    async with app.run_test(size=(40, 24)) as pilot:
+        board = app.query_one(MarkedBoard)
+        box = app.query_one(TextBox)
         box.set(Text(FIVE, style="bold"))
         await pilot.pause()
-        painted = box.render_lines(box.size.region)
+        painted = box_lines(board)
         assert texts(painted) == FIVE.splitlines()
-        box.marked.clear()
+        board.marked.clear()
         changed = FIVE.replace("line 2", "line two")
         assert box.set(Text(changed, style="bold"))
-        assert box.marked == [Region(0, 2, box.size.width, 1)]
+        assert board.marked == [TOP + 2]
         await pilot.pause()
-        shown = box.render_lines(box.size.region)
+        shown = box_lines(board)
         assert texts(shown) == changed.splitlines()
         assert [a == b for a, b in zip(painted, shown, strict=True)] == [
             True,
@@ -85,64 +79,66 @@ async def test_a_changed_line_alone_is_marked_and_every_line_shows_the_new_text(
 
 async def test_the_same_text_again_marks_nothing_and_a_new_style_marks_its_lines() -> None:
     app = OneBox()
-    async with app.run_test(size=(40, 8)) as pilot:
-        box = app.query_one(Recording)
+    async with app.run_test(size=(40, 24)) as pilot:
+        board = app.query_one(MarkedBoard)
+        box = app.query_one(TextBox)
         box.set(Text(FIVE))
         await pilot.pause()
-        box.marked.clear()
+        board.marked.clear()
         assert not box.set(Text(FIVE))
-        assert box.marked == []
+        assert board.marked == []
         restyled = Text(FIVE)
         restyled.stylize("red", 7, 13)  # all of "line 1" (the newline before it is offset 6)
         assert box.set(restyled)
-        assert box.marked == [Region(0, 1, box.size.width, 1)]
+        assert board.marked == [TOP + 1]
         await pilot.pause()
-        line = box.render_lines(box.size.region)[1]
+        line = box_lines(board)[1]
         assert any(s.style is not None and s.style.color is not None for s in line)
         assert line.text.rstrip() == "line 1"
 
 
 async def test_a_text_of_another_height_repaints_the_whole_box() -> None:
     app = OneBox()
-    async with app.run_test(size=(40, 8)) as pilot:
-        box = app.query_one(Recording)
+    async with app.run_test(size=(40, 24)) as pilot:
+        board = app.query_one(MarkedBoard)
+        box = app.query_one(TextBox)
         box.set(Text(FIVE))
         await pilot.pause()
-        box.marked.clear()
+        board.marked.clear()
         box.set(Text("one line"))
-        assert box.marked == [None]
+        assert board.marked == list(range(TOP, TOP + 5))
         await pilot.pause()
-        assert texts(box.render_lines(box.size.region)) == ["one line", "", "", "", ""]
+        assert texts(box_lines(board)) == ["one line", "", "", "", ""]
 
 
 async def test_lines_painted_before_a_theme_change_are_painted_again() -> None:
     app = OneBox()
-    async with app.run_test(size=(40, 8)) as pilot:
+    async with app.run_test(size=(40, 24)) as pilot:
         app.theme = "textual-dark"
-        box = app.query_one(Recording)
-        box.set(Text(FIVE))
+        board = app.query_one(MarkedBoard)
+        app.query_one(TextBox).set(Text(FIVE))
         await pilot.pause()
-        dark = box.render_lines(box.size.region)
+        dark = board.render_lines(board.size.region)
         app.theme = "textual-light"
         await pilot.pause()
-        light = box.render_lines(box.size.region)
+        light = board.render_lines(board.size.region)
         assert light != dark
-        assert light == fresh_lines(box)
+        assert light == fresh_lines(board)
 
 
-async def test_a_resized_box_paints_at_its_new_width() -> None:
+async def test_a_resized_board_paints_its_boxes_at_its_new_width() -> None:
     app = OneBox()
-    async with app.run_test(size=(40, 8)) as pilot:
-        box = app.query_one(Recording)
-        box.set(Text("a text wider than twenty cells"))
+    async with app.run_test(size=(40, 24)) as pilot:
+        board = app.query_one(MarkedBoard)
+        app.query_one(TextBox).set(Text("a text wider than twenty cells"))
         await pilot.pause()
-        assert box.render_lines(box.size.region)[0].cell_length == 30
-        box.styles.width = 20
+        assert box_lines(board)[0].cell_length == 30
+        board.styles.width = 20
         await pilot.pause()
-        lines = box.render_lines(box.size.region)
-        assert lines[0].cell_length == 20
-        assert lines[0].text == "a text wider than t…"
-        assert lines == fresh_lines(box)
+        lines = board.render_lines(board.size.region)
+        assert lines[TOP].cell_length == 20
+        assert lines[TOP].text == "a text wider than t…"
+        assert lines == fresh_lines(board)
 
 
 async def test_after_each_key_the_board_paints_what_each_box_says() -> None:

@@ -67,9 +67,9 @@ class GameScreen(Screen[None]):
 
     The compositor asks the screen for all its lines (under the board) on
     every update; it hands back those it gave last until Textual marks it
-    dirty or its size, background or the app's filters change.
-    (``KeepsLines``, which kept them until a refresh only, let the screen
-    under it show through around the board once, e.g. the join form at 100x30.)
+    dirty or its size, background or the app's filters change. (Keeping
+    them until a refresh only, as tried once, let the screen under it show
+    through around the board, e.g. the join form at 100x30.)
     """
 
     BINDINGS = [  # noqa: RUF012

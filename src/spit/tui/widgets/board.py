@@ -1,8 +1,9 @@
 """The board's widgets and how a game's state becomes their text.
 
-``BoardTexts`` reads a session and gives the text of every region; ``TextBox``
-shows a text and repaints only the lines that changed, so an idle board costs
-nothing and one played card repaints a few lines.
+``board_keys`` reads a session and gives what every region shows; a ``TextBox``
+holds a region's text and marks only the lines that changed, and the ``Board``
+paints them, so an idle board costs nothing and one played card repaints a
+few lines.
 """
 
 from __future__ import annotations
@@ -39,49 +40,6 @@ from spit.tui.render import (
 )
 from spit.tui.widgets.strips import TextStrips
 
-#: what a widget's lines were painted for: the part asked for, its size, the app's filters
-_PaintKey = tuple[Region, Size, tuple[LineFilter, ...]]
-
-
-class KeepsLines(Widget):
-    """A widget that hands the compositor the lines it painted last, until it is refreshed.
-
-    Whenever any widget of a screen changes, Textual's compositor asks every
-    widget that overlaps the change for all its lines, and each goes over its
-    styles again (its backgrounds, the app's colour filter on every line).
-    A widget of the board changes only when it is refreshed (a new text, a
-    theme, a style) or resized, so until then its last lines are still right.
-    """
-
-    _kept_lines: tuple[_PaintKey, list[Strip]] | None = None
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The lines in ``crop``: those painted last, if nothing was marked since."""
-        key = (crop, self.outer_size, tuple(self.get_line_filters()))
-        painted = self._kept_lines
-        if painted is not None and painted[0] == key:
-            return painted[1]
-        lines = self.paint_lines(crop)
-        self._kept_lines = (key, lines)
-        return lines
-
-    def paint_lines(self, crop: Region) -> list[Strip]:
-        """Paint the lines in ``crop`` anew (Textual's own ``render_lines``)."""
-        return super().render_lines(crop)
-
-    def refresh(
-        self,
-        *regions: Region,
-        repaint: bool = True,
-        layout: bool = False,
-        recompose: bool = False,
-    ) -> Self:
-        """Textual's ``refresh``; whatever is marked for repainting is painted anew."""
-        if repaint or recompose:
-            self._kept_lines = None
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
-
 #: The board's regions, top to bottom: (the box's id, its first row, its rows).
 #: The rows between them (above and below the centre) are blank.
 BOARD_ROWS: tuple[tuple[str, int, int], ...] = (
@@ -110,9 +68,6 @@ class Board(Widget):
     painted until they are marked, it is resized, or the app's filters change.
     """
 
-    DEFAULT_CSS = """
-    Board > TextBox { display: none; }
-    """
     ALLOW_SELECT = False  # a board, not a document
 
     def __init__(self, *children: Widget, id: str | None = None) -> None:
@@ -295,19 +250,19 @@ def _background_style(colour: Color) -> Style:
     return TextualStyle(background=colour).rich_style
 
 
-class TextBox(KeepsLines):
-    """A fixed block of text that repaints only the lines that change.
+class TextBox(Widget):
+    """A region's text on a ``Board``, which paints its lines (the box itself is not shown).
 
     Its lines are made once per text (``TextStrips``: each style converted
-    once, not on every repaint) and handed to Textual line by line. A new
-    text is compared with the old one line by line and only the lines that
-    differ are marked for repainting; the others the box keeps (``KeepsLines``).
+    once, not on every repaint) at the board's width and colours. A new
+    text is compared with the old one line by line and only the board's
+    rows of the lines that differ are marked for repainting. A box that is
+    not on a board has no lines: it only holds its text.
     """
 
     DEFAULT_CSS = """
-    TextBox { height: 1; width: 100%; }
+    TextBox { display: none; }
     """
-    ALLOW_SELECT = False  # a board, not a document
 
     def __init__(self, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -318,7 +273,6 @@ class TextBox(KeepsLines):
         #: what the lines were made for, the text and the lines, before the text changed
         self._before: tuple[tuple[int, object], Text, list[Strip]] | None = None
         self._fitted = False  # the lines are those of the text cut to the width
-        self._painting = False  # in paint_lines: _strips are made for the box as it is
         #: what ``show`` drew the text from (None: the text was set some other way)
         self._key: tuple[type, RegionKey, bool] | None = None
 
@@ -367,20 +321,15 @@ class TextBox(KeepsLines):
 
     @property
     def board(self) -> Board | None:
-        """The board that paints this box's lines (None: the box paints them itself)."""
+        """The board that paints this box's lines (None: on no board, it has none)."""
         parent = self.parent
         return parent if isinstance(parent, Board) else None
 
     def _mark(self, lines: list[int] | None) -> None:
-        """Have ``lines`` (None: all) painted again, by the board or by the box."""
+        """Have ``lines`` (None: all) painted again by the board."""
         board = self.board
         if board is not None:
             board.mark(self, lines)
-        elif lines is None:
-            self.refresh()
-        else:
-            width = self.size.width
-            self.refresh(*(Region(0, y, width, 1) for y in lines))
 
     def line(self, y: int) -> Strip | None:
         """Line ``y`` as the board paints it (None: a blank line)."""
@@ -394,17 +343,13 @@ class TextBox(KeepsLines):
         """What the box shows."""
         return self._text
 
-    def render(self) -> Text:
-        return self._text
-
     def _make_strips(self) -> list[Strip] | None:
-        """The text's lines at the width and style of the box (or of its board), kept
-        until either changes."""
+        """The text's lines at the width and style of its board, kept until either
+        changes (None: the box is on no board)."""
         board = self.board
         if board is None:
-            width, base = self.size.width, self.visual_style
-        else:
-            width, base = board.look().width, board.visual_style
+            return None
+        width, base = board.look().width, board.visual_style
         if self._made_for != (width, base):
             converter = self._converter
             if converter is None or converter.base is not base:
@@ -421,24 +366,6 @@ class TextBox(KeepsLines):
             self._strips = strips
             self._made_for = (width, base)
         return self._strips
-
-    def paint_lines(self, crop: Region) -> list[Strip]:
-        """Textual's ``render_lines``, the text's lines made (or checked) once, not per line."""
-        self._make_strips()
-        self._painting = True
-        try:
-            return super().paint_lines(crop)
-        finally:
-            self._painting = False
-
-    def render_line(self, y: int) -> Strip:
-        """Line ``y`` of the text (Textual's own rendering for a text wider than the box)."""
-        strips = self._strips if self._painting else self._make_strips()
-        if strips is None:
-            return super().render_line(y)
-        if 0 <= y < len(strips):
-            return strips[y]
-        return Strip.blank(self.size.width, self.visual_style.rich_style)
 
 
 def fitted(text: Text, width: int) -> Text:
