@@ -15,9 +15,12 @@ legal and what the news line must show after each one, so:
   differently; after the load (legal keys where there are any, else mashing),
   a full repaint must show exactly the shadow game's board.
 
-The same harness then runs ``benchmarks/minimal_app.py`` (the smallest Textual
+The same harness runs ``benchmarks/minimal_app.py`` (the smallest Textual
 app that shows each key) for the same measures, and prints spit's figures as
 ratios of the minimal app's: how much spit adds to what Textual itself costs.
+The two apps run side by side while keys are timed, one key of spit's, then
+one of the minimal app's, so that a shared machine's changes of speed weigh on
+both alike; start-up and CPU under load are measured one app at a time.
 
 Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]``. The last
 line is ``key_to_screen_ratio: X`` (spit's median over the minimal app's).
@@ -38,6 +41,7 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -101,6 +105,15 @@ class App:
                 except OSError:
                     break
         return out
+
+    def drain(self) -> None:
+        """Read and drop whatever output is waiting, without waiting for more."""
+        while select.select([self.fd], [], [], 0)[0]:
+            try:
+                if not os.read(self.fd, 65536):
+                    return
+            except OSError:
+                return
 
     def wait_for(self, needle: bytes, timeout: float) -> float | None:
         """Read until ``needle`` appears in what arrived since the last call; its time."""
@@ -227,8 +240,12 @@ class Figures(NamedTuple):
     load_cpu: float
 
 
-def run(n_keys: int, load_seconds: float) -> Figures:
-    """spit itself: a real game, keys chosen by the shadow game."""
+def run(n_keys: int, load_seconds: float, between: Callable[[], None]) -> Figures:
+    """spit itself: a real game, keys chosen by the shadow game.
+
+    ``between()`` runs after each key timed one at a time (the minimal app
+    times one of its own there, so both apps are timed in the same moments).
+    """
     startup_at = time.perf_counter()
     app = App([*SPIT_COMMAND, str(SEED)])
     shadow = Shadow(SEED)
@@ -260,7 +277,8 @@ def run(n_keys: int, load_seconds: float) -> Figures:
             else:
                 latencies.append(shown - sent)
             rejected += app.buffer.count("✗".encode())
-            app.read_for(0.02)
+            between()  # (about the 20 ms that spit was otherwise left alone for)
+            app.drain()  # what spit drew meanwhile (timers) is not the next key's effect
         latencies.sort()
         median = statistics.median(latencies) * 1000
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
@@ -332,23 +350,38 @@ def run(n_keys: int, load_seconds: float) -> Figures:
 ECHO_KEYS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def run_minimal(n_keys: int, load_seconds: float) -> Figures:
+class Minimal:
     """The minimal app: the same pty, the same pacing, any key shows at once."""
-    startup_at = time.perf_counter()
-    app = App(MINIMAL_COMMAND)
-    try:
-        startup = app.wait_for(b"ready: press keys", 10.0)
-        if startup is None:
+
+    def __init__(self) -> None:
+        startup_at = time.perf_counter()
+        self.app = App(MINIMAL_COMMAND)
+        shown = self.app.wait_for(b"ready: press keys", 10.0)
+        if shown is None:
+            self.app.quit()
             raise SystemExit("the minimal app did not start")
-        app.read_for(0.5)
-        latencies: list[float] = []
-        for i in range(n_keys):
-            key = ECHO_KEYS[i % len(ECHO_KEYS)]
-            sent = app.write(key.encode())
-            shown = app.wait_for(f"key {key} #{i + 1}".encode(), 2.0)
-            if shown is not None:
-                latencies.append(shown - sent)
-            app.read_for(0.02)
+        self.startup = shown - startup_at
+        self.app.read_for(0.5)
+        self.latencies: list[float] = []
+        self.sent = 0
+
+    def time_one_key(self) -> None:
+        """Send the next key and time it until it shows."""
+        key = ECHO_KEYS[self.sent % len(ECHO_KEYS)]
+        self.sent += 1
+        sent = self.app.write(key.encode())
+        shown = self.app.wait_for(f"key {key} #{self.sent}".encode(), 2.0)
+        if shown is not None:
+            self.latencies.append(shown - sent)
+        self.app.read_for(0.02)
+
+
+def run_minimal(minimal: Minimal, load_seconds: float) -> Figures:
+    """The minimal app's CPU under the same load, after its keys were timed beside spit's."""
+    app = minimal.app
+    latencies = minimal.latencies
+    startup = minimal.startup
+    try:
         cpu0, t0 = app.cpu_seconds(), time.perf_counter()
         next_at = t0
         sent_keys = 0
@@ -364,10 +397,10 @@ def run_minimal(n_keys: int, load_seconds: float) -> Figures:
     finally:
         app.quit()
     median = statistics.median(latencies) * 1000
-    print(f"minimal app: start-up {startup - startup_at:.2f} s, {len(latencies)} keys")
+    print(f"minimal app: start-up {startup:.2f} s, {len(latencies)} keys")
     print(f"minimal app: key_to_screen_median_ms: {median:.2f}")
     print(f"minimal app: load_cpu_percent ({sent_keys} keys, 30 keys/s): {load:.2f}")
-    return Figures(startup - startup_at, median, load)
+    return Figures(startup, median, load)
 
 
 def main() -> None:
@@ -375,8 +408,15 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=300, help="keys to time one by one")
     parser.add_argument("--load-seconds", type=float, default=10.0, help="length of the load test")
     args = parser.parse_args()
-    spit = run(args.keys, args.load_seconds)
-    minimal = run_minimal(args.keys, args.load_seconds)
+    # Both apps run side by side while keys are timed, one of spit's then one of
+    # the minimal app's, so a machine that slows down or speeds up (a shared VM)
+    # weighs on both alike; the CPU under load is measured one app at a time.
+    minimal_app = Minimal()
+    try:
+        spit = run(args.keys, args.load_seconds, minimal_app.time_one_key)
+        minimal = run_minimal(minimal_app, args.load_seconds)
+    finally:
+        minimal_app.app.quit()
     print(f"start-up ratio (spit / minimal app): {spit.startup / minimal.startup:.2f}")
     print(f"load CPU: spit {spit.load_cpu:.1f}% vs minimal app {minimal.load_cpu:.1f}%")
     print(f"key_to_screen_ratio: {spit.median / minimal.median:.2f}")
