@@ -133,7 +133,8 @@ class MypycHook(BuildHookInterface[Any]):
             return
         manifest = self._work / guard.MANIFEST
         # the hashes of the copy that was compiled, not of the tree (which may move on)
-        manifest.write_text(guard.manifest_text(self._work), encoding="utf-8")
+        text = guard.manifest_text(self._work, built=built)
+        manifest.write_text(text, encoding="utf-8")
         if editable:
             for name in built:
                 shutil.copy2(self._work / name, src / name)

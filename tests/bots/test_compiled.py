@@ -65,8 +65,14 @@ def _kind(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     return module.KIND, guard.verdict()
 
 
-def _write_manifest(root: Path, modules: tuple[str, ...] = MODULES) -> None:
-    (root / MANIFEST).write_text(compiled.manifest_text(root, modules, PATTERNS))
+#: what the fake build "made": the package that stands for the extension module
+BUILT = ("fakepkg/mod/__init__.py",)
+
+
+def _write_manifest(
+    root: Path, modules: tuple[str, ...] = MODULES, built: tuple[str, ...] = BUILT
+) -> None:
+    (root / MANIFEST).write_text(compiled.manifest_text(root, modules, PATTERNS, built))
 
 
 def test_a_current_build_is_used(package: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,6 +85,21 @@ def test_a_changed_source_makes_the_pure_module_load(
 ) -> None:
     _write_manifest(package)
     (package / "fakepkg" / "other.py").write_text("LIMIT = 4\n")  # not the guarded module itself
+    assert _kind(package, monkeypatch) == ("pure", compiled.STALE)
+
+
+def test_a_damaged_build_makes_the_pure_module_load(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_manifest(package)
+    (package / BUILT[0]).write_text("KIND = 'compiled, then damaged'\n")  # not as built
+    assert _kind(package, monkeypatch) == ("pure", compiled.STALE)
+
+
+def test_a_manifest_without_its_built_files_makes_the_pure_module_load(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_manifest(package, built=())  # (an older manifest's shape, or a hand-made one)
     assert _kind(package, monkeypatch) == ("pure", compiled.STALE)
 
 

@@ -7,7 +7,8 @@ may bake in ``Final`` constants of the modules it imports). Python prefers an
 extension module to the ``.py`` beside it, so after an edit the old build
 would silently win; ``Guard``, put on ``sys.meta_path`` by ``spit.bots``,
 lets the compiled modules load only when the manifest matches the sources as
-they are now, and otherwise loads the ``.py`` files. ``SPIT_PURE_PYTHON=1``
+they are now and the built files as the build wrote them, and otherwise
+loads the ``.py`` files. ``SPIT_PURE_PYTHON=1``
 forces the ``.py`` files. Nothing is hashed until a compiled module is first
 imported, so start-up pays nothing.
 
@@ -52,13 +53,39 @@ def source_hashes(root: Path, patterns: Sequence[str] = SOURCES) -> dict[str, st
     return hashes
 
 
+def _built_hashes_match(root: Path, built: object) -> bool:
+    """Whether every built file the manifest names is there, as the build wrote it."""
+    import hashlib
+
+    if not isinstance(built, dict) or not built:
+        return False
+    for name, digest in built.items():
+        try:
+            data = (root / str(name)).read_bytes()
+        except OSError:
+            return False
+        if hashlib.sha256(data).hexdigest() != digest:
+            return False
+    return True
+
+
 def manifest_text(
-    root: Path, modules: Sequence[str] = COMPILED, patterns: Sequence[str] = SOURCES
+    root: Path,
+    modules: Sequence[str] = COMPILED,
+    patterns: Sequence[str] = SOURCES,
+    built: Sequence[str] = (),
 ) -> str:
-    """The manifest of a build of ``modules`` from the sources under ``root`` now."""
+    """The manifest of a build of ``modules`` from the sources under ``root`` now;
+    ``built``: the files the build made (paths under ``root``), hashed too, so
+    that a damaged or replaced extension module is never loaded."""
+    import hashlib
     import json
 
-    data = {"modules": list(modules), "sources": source_hashes(root, patterns)}
+    data = {
+        "modules": list(modules),
+        "sources": source_hashes(root, patterns),
+        "built": {name: hashlib.sha256((root / name).read_bytes()).hexdigest() for name in built},
+    }
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
@@ -100,6 +127,8 @@ class Guard:
             return STALE
         if data.get("sources") != source_hashes(self.root, self.patterns):
             return STALE
+        if not _built_hashes_match(self.root, data.get("built")):
+            return STALE  # an extension module missing, damaged or not this build's
         return COMPILED_OK
 
     def find_spec(
