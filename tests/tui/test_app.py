@@ -216,6 +216,23 @@ async def test_too_small_terminal_shows_a_message_and_recovers(clock: FakeClock)
         assert not screen.session.arbiter.paused
 
 
+async def test_the_board_shows_again_after_a_too_small_terminal(clock: FakeClock) -> None:
+    """Back from too small, the board is painted again, at its old size and a new one
+    (it stayed blank once: its width was kept from while it was hidden)."""
+    app = make_app(clock, playable)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("1", "0", "q")
+        await pilot.pause()
+        for width, height in ((70, 20), (100, 30), (70, 20), (120, 40)):
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            shot = app.export_screenshot().replace("&#160;", " ")
+            if width < 80:
+                assert "needs at least 80x24" in shot
+            else:
+                assert "left pile (P1)" in shot and "spit cards" in shot, (width, height)
+
+
 async def test_boxes_over_a_too_small_board_fit_the_terminal(clock: FakeClock) -> None:
     """Below 80x24 the help, pause and leave boxes shrink to the terminal (they were cut
     off at their full width); the help page still scrolls to its end."""

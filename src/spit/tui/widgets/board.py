@@ -147,7 +147,8 @@ class Board(Widget):
         if handed is not None and handed[0] == crop:
             return handed[1]
         key = (self.outer_size, tuple(self.get_line_filters()))
-        if key != self._kept_for:
+        look = self._look
+        if key != self._kept_for or (look is not None and look.width != self.size.width):
             self._kept.clear()
             self._kept_for = key
             self._look = None
@@ -192,7 +193,9 @@ class Board(Widget):
         if look is None:
             base, background = self.background_colors
             fill = _background_style(base + background)
-            look = self._look = _Look(self.size.width, self._plain_styles(), fill, background)
+            look = _Look(self.size.width, self._plain_styles(), fill, background)
+            if look.width:  # a hidden board (too small a terminal) has none: not kept
+                self._look = look
         return look
 
     def _set_dirty(self, *regions: Region) -> None:
