@@ -148,6 +148,8 @@ class Board(Widget):
             return handed[1]
         key = (self.outer_size, tuple(self.get_line_filters()))
         look = self._look
+        # (a look worked out while the board was hidden, by a too-small terminal, has
+        # no width: the size it comes back at may be the one the rows were kept for)
         if key != self._kept_for or (look is not None and look.width != self.size.width):
             self._kept.clear()
             self._kept_for = key
@@ -188,14 +190,13 @@ class Board(Widget):
 
     def look(self) -> _Look:
         """The board's width and colours as its rows are painted (worked out once, until
-        Textual marks the whole board dirty: a new size, style or theme)."""
+        Textual marks the whole board dirty, a new size, style or theme, or a frame
+        finds the board's width changed)."""
         look = self._look
         if look is None:
             base, background = self.background_colors
             fill = _background_style(base + background)
-            look = _Look(self.size.width, self._plain_styles(), fill, background)
-            if look.width:  # a hidden board (too small a terminal) has none: not kept
-                self._look = look
+            look = self._look = _Look(self.size.width, self._plain_styles(), fill, background)
         return look
 
     def _set_dirty(self, *regions: Region) -> None:
