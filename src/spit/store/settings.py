@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
 from spit.play.keys import (
     ACTIONS,
@@ -42,6 +43,10 @@ PALETTE_NAMES = ("default", "colour-blind", "four-colour", "light")
 MAX_TARGET = 100_000
 #: Longest held-key window, in seconds (the key map allows 0 to 2).
 MAX_REPEAT_WINDOW = 2.0
+#: The opponent the setup screen chose last: a person at this keyboard, a
+#: computer level, or a computer as fast as player 1 ("match-me").
+PERSON = "person"
+OPPONENTS: tuple[str, ...] = (PERSON, *LEVELS, "match-me")
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,8 @@ class Settings:
     spit_target: int = 100
     speed_target: int = 0
     palette: str = "default"
+    mode: str = "spit"
+    opponent: str = PERSON
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -161,7 +168,15 @@ class _Reader:
         self.unknown(
             game,
             "game.",
-            ("variants", "speed_deal", "bot_level", "spit_target", "speed_target"),
+            (
+                "variants",
+                "speed_deal",
+                "bot_level",
+                "spit_target",
+                "speed_target",
+                "mode",
+                "opponent",
+            ),
         )
         self.unknown(timing, "timing.", ("auto_spit", "slap_time", "repeat_window"))
         names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
@@ -179,6 +194,8 @@ class _Reader:
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
             palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
+            mode=self.choice(game, "mode", mode_names(), defaults.mode),
+            opponent=self.choice(game, "opponent", OPPONENTS, defaults.opponent),
         )
 
     def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
@@ -377,6 +394,8 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
             "bot_level": settings.bot_level,
             "spit_target": settings.spit_target,
             "speed_target": settings.speed_target,
+            "mode": settings.mode,
+            "opponent": settings.opponent,
         },
         "timing": {
             "auto_spit": auto,

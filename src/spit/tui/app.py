@@ -322,7 +322,11 @@ class SpitApp(App[None]):
 
             self.push_screen(TutorialScreen(self.dealer))
             return
-        self.push_screen(self.game_screen(message.mode, message.opponents, message.resumed))
+        screen = self.game_screen(message.mode, message.opponents, message.resumed)
+        if message.replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
 
     def on_host_requested(self, message: HostRequested) -> None:
         """The title menu asked to host a network game."""

@@ -19,18 +19,21 @@ if TYPE_CHECKING:
 
 
 class PlayRequested(Message):
-    """Open a game of ``mode`` (with computer ``opponents``), or carry on a ``resumed`` match."""
+    """Open a game of ``mode`` (with computer ``opponents``), or carry on a ``resumed`` match;
+    ``replace``: in place of the screen that asked (the setup screen), not over it."""
 
     def __init__(
         self,
         mode: str,
         opponents: Mapping[int, str] | None = None,
         resumed: Replay | None = None,
+        replace: bool = False,
     ) -> None:
         super().__init__()
         self.mode = mode
         self.opponents = dict(opponents or {})
         self.resumed = resumed
+        self.replace = replace
 
 
 class SettingsChanged(Message):
