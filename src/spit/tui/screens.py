@@ -29,7 +29,7 @@ from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, 
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.resume import has_saved_games
-from spit.tui.coachbox import CoachBox
+from spit.tui.coachbox import HIDDEN, CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
 from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
@@ -228,16 +228,16 @@ class GameScreen(Screen[None]):
             self.fail(exc)
 
     def show_coaching(self) -> None:
-        """At the game's end: the summary box (reactions, misses, closest level) over the board."""
+        """At the game's end: the box over the board, the result first (F2: coaching)."""
         self._coached = True
         box = self.query_one("#coach", CoachBox)
         box.display = self.session is not None and box.show_session(self.session)
 
     def action_coach(self) -> None:
-        """Hide or show the summary box once the game is over."""
+        """F2 once the game is over: the result, then how fast, then no box (the table)."""
         if self._coached:
             box = self.query_one("#coach", CoachBox)
-            box.display = not box.display
+            box.display = box.next_look() != HIDDEN
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""

@@ -415,16 +415,19 @@ class RegionKey(Protocol):
 
 
 class TopKey(NamedTuple):
-    """The top bar: the game, the round, the variants."""
+    """The top bar: the game, the round, the game clock, the variants."""
 
     title: str
     round_no: int
     variants: tuple[str, ...]
+    clock: str = ""  #: the game time, ``1:23``
 
     def text(self) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f" {self.title.upper()} ", "bold reverse")
         out.append(f"  round {self.round_no}", "bold")
+        if self.clock:
+            out.append(f"  time {self.clock}", "bold")
         if self.variants:
             out.append("  variants " + " ".join(self.variants), DIM)
         return out
@@ -442,6 +445,7 @@ class InfoKey(NamedTuple):
     key_style: Style
     score: int | None
     computer: bool
+    target: int | None = None  #: the match's target score, shown after the score
 
     def text(self) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -455,7 +459,8 @@ class InfoKey(NamedTuple):
             out.append("   call key ", DIM)
             out.append(self.call_key, self.key_style)
         if self.score is not None:
-            out.append(f"   score {self.score}", "bold")
+            of = f" / {self.target}" if self.target is not None else ""
+            out.append(f"   score {self.score}{of}", "bold")
         if self.computer:
             out.append("   (computer)", DIM)
         return out
@@ -536,7 +541,7 @@ class FooterKey(NamedTuple):
 
 
 def _info_key(session: Session, p: int, palette: Palette) -> InfoKey:
-    game = session.game
+    game = session.table
     info = game.info
     ready = None
     if game.phase in (Phase.OPENING, Phase.STALEMATE) and game.called[p]:
@@ -559,6 +564,7 @@ def _info_key(session: Session, p: int, palette: Palette) -> InfoKey:
         palette.key_style,
         game.scores[p] if game.is_match else None,
         computer,
+        game.config.target_score if game.is_match else None,
     )
 
 
@@ -573,7 +579,7 @@ def hidden_hand(session: Session, p: int) -> bool:
 
 
 def _slots(session: Session, p: int) -> list[Slot]:
-    game = session.game
+    game = session.table
     keymap = session.keymap
     flash = session.flash
     has_moves = game.info.has_moves
@@ -597,7 +603,7 @@ def _slots(session: Session, p: int) -> list[Slot]:
 
 
 def _centre_key(session: Session, palette: Palette) -> CentreKey:
-    game = session.game
+    game = session.table
     side_piles = game.info.side_piles
     landed = session.landed
     piles = []
@@ -690,6 +696,13 @@ def board_texts(
     return texts
 
 
+def clock_text(seconds: float) -> str:
+    """A game time as the board shows it: ``1:23`` (``1:02:03`` from an hour)."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
 def board_keys(
     session: Session, now: float, palette: Palette = DEFAULT_PALETTE
 ) -> dict[str, RegionKey]:
@@ -699,7 +712,9 @@ def board_keys(
     me = session.bottom_player
     them = 1 - me
     return {
-        "topbar": TopKey(game.info.title, game.round_no, game.config.variants),
+        "topbar": TopKey(
+            game.info.title, game.round_no, game.config.variants, clock_text(session.game_time(now))
+        ),
         "p2-info": _info_key(session, them, palette),
         "p2-cards": CardsKey(tuple(_slots(session, them)), True, palette),
         "centre": _centre_key(session, palette),
