@@ -265,3 +265,125 @@ def analyse(start: AnyGame, timed: Sequence[tuple[float, Action]]) -> Analysis:
             slap_sizes = _pile_sizes(game)
             slapped = set()
     return result
+
+
+# ------------------------------------------------------------------ moments
+
+#: How many moments of each kind (missed chances, slow reactions) a player is shown.
+MOMENTS_EACH = 3
+#: A play is a moment to watch again only from this reaction time (seconds).
+SLOW_REACTION = 1.0
+MISSED = "missed"
+SLOW_PLAY = "slow"
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A moment of a game worth watching again, at replay time ``at``: the moment a
+    chance opened (``card`` of ``player`` fitting ``pile``, whose top was ``onto``).
+
+    ``kind`` is ``MISSED`` (the chance stayed open ``seconds`` and was not taken;
+    ``beaten``: the opponent played on that pile first) or ``SLOW_PLAY`` (the card
+    was played after ``seconds``).
+    """
+
+    kind: str
+    player: int
+    card: int
+    pile: int
+    onto: int | None
+    at: float
+    seconds: float
+    beaten: bool = False
+
+    def words(self) -> str:
+        """The moment in one line, said to the player: ``at 1:23 you could have ...``."""
+        from spit.engine import card_name
+        from spit.play.texts import clock_text
+
+        when = clock_text(self.at)
+        card = card_name(self.card)
+        onto = f" on {card_name(self.onto)}" if self.onto is not None else ""
+        if self.kind == MISSED:
+            tail = ", then beaten to it" if self.beaten else ""
+            return f"at {when} you could have played {card}{onto} for {self.seconds:.1f} s{tail}"
+        return f"at {when} you took {self.seconds:.1f} s to play {card}{onto}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form (times rounded to milliseconds)."""
+        return {
+            "kind": self.kind,
+            "player": self.player,
+            "card": self.card,
+            "pile": self.pile,
+            "onto": self.onto,
+            "at": round(self.at, 3),
+            "seconds": round(self.seconds, 3),
+            "beaten": self.beaten,
+        }
+
+
+def parse_clock(text: str) -> float:
+    """A replay time typed as ``1:23``, ``83`` or ``83.5`` (seconds); ValueError if not."""
+    parts = text.strip().split(":")
+    if not 1 <= len(parts) <= 3 or any(not p.strip() for p in parts):
+        raise ValueError(f"{text!r} is not a time (give 1:23 or seconds, e.g. 83)")
+    try:
+        numbers = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"{text!r} is not a time (give 1:23 or seconds, e.g. 83)") from None
+    if any(n < 0 or n != n for n in numbers) or any(n >= 60 for n in numbers[1:]):
+        raise ValueError(f"{text!r} is not a time (give 1:23 or seconds, e.g. 83)")
+    seconds = 0.0
+    for n in numbers:
+        seconds = seconds * 60 + n
+    return seconds
+
+
+def moments(
+    start: AnyGame,
+    timed: Sequence[tuple[float, Action]],
+    analysis: Analysis,
+    players: Sequence[int],
+    each: int = MOMENTS_EACH,
+) -> list[Moment]:
+    """The moments of ``players`` to watch again: for each, the ``each`` chances left
+    open longest, then the ``each`` slowest plays (from ``SLOW_REACTION``), each at
+    the time its chance opened (a reaction is timed from there: when the card became
+    playable on that pile). ``start`` and ``timed`` are the game ``analysis`` came from.
+    """
+    picked: list[tuple[str, int, int, int, float, float, bool]] = []
+    for player in players:
+        misses = [m for m in analysis.misses if m.player == player]
+        misses.sort(key=lambda m: (-m.open_for, m.opened))
+        for m in misses[:each]:
+            beaten = m.reason == BEATEN
+            picked.append((MISSED, player, m.card, m.pile, m.opened, m.open_for, beaten))
+        slow = [
+            p for p in analysis.plays if p.player == player and p.reaction >= SLOW_REACTION
+        ]
+        slow.sort(key=lambda p: (-p.reaction, p.at))
+        for p in slow[:each]:
+            picked.append((SLOW_PLAY, player, p.card, p.pile, p.at - p.reaction, p.reaction, False))
+    tops = _pile_tops(start, timed, [(at, pile) for _, _, _, pile, at, _, _ in picked])
+    return [
+        Moment(kind, player, card, pile, tops[(at, pile)], at, seconds, beaten)
+        for kind, player, card, pile, at, seconds, beaten in picked
+    ]
+
+
+def _pile_tops(
+    start: AnyGame, timed: Sequence[tuple[float, Action]], wanted: Sequence[tuple[float, int]]
+) -> dict[tuple[float, int], int | None]:
+    """The top card of each (time, pile) in ``wanted``, after every action up to that time."""
+    game = start.copy()
+    out: dict[tuple[float, int], int | None] = {}
+    order = sorted(set(wanted))
+    i = 0
+    for at, pile in order:
+        while i < len(timed) and timed[i][0] <= at:
+            game.apply(timed[i][1])
+            i += 1
+        stack = game.piles[pile]
+        out[(at, pile)] = stack[-1] if stack else None
+    return out

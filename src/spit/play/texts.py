@@ -133,3 +133,10 @@ def can_encode(encoding: str | None, sample: str = "♠♥♦♣╭─│") -> b
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def clock_text(seconds: float) -> str:
+    """A game or replay time as players read it: ``1:23`` (``1:02:03`` from an hour)."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

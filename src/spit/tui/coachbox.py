@@ -16,6 +16,7 @@ from textual.widgets import Static
 if TYPE_CHECKING:
     # the coach's statistics load when a game ends, not with the board
     from spit.store.coaching import Coaching
+    from spit.store.replays import Replay
 
 log = logging.getLogger("spit.tui")
 
@@ -24,29 +25,44 @@ RESULT, COACHING, HIDDEN = "result", "coaching", "hidden"
 LOOKS = (RESULT, COACHING, HIDDEN)
 #: The last line of the box in each look: the keys that work while it shows.
 KEYS_LINES = {
-    RESULT: "Enter: play again   Esc: menu   F2: how fast were you?",
+    RESULT: "Enter: play again   Esc: menu   F2: how fast were you?   F3: moments",
     COACHING: "Enter: play again   Esc: menu   F2: hide this box   F3: moments",
 }
 KEYS_LINE = KEYS_LINES[COACHING]
 
 
-def session_coaching(session: Any) -> Coaching:
-    """The coaching summary of a session's (finished) game."""
-    from spit.store.coaching import coach_game
+def _timed_players(session: Any) -> tuple[list[float], Any]:
+    """A session's action times (seconds since the game began) and its players."""
     from spit.store.replays import PlayerInfo, times_from_log
 
     archiver = session.archiver
     game = session.game
     if archiver is not None:
-        times = archiver.times()
-        players = archiver.meta.players
-    else:
-        arbiter = session.arbiter
-        times = times_from_log(arbiter.log, arbiter.start_time)
-        times = [0.0] * (len(game.actions) - len(times)) + times
-        levels = getattr(session, "levels", {})
-        players = tuple(PlayerInfo(session.names[p], levels.get(p)) for p in (0, 1))
-    return coach_game(game, times, players)
+        return archiver.times(), archiver.meta.players
+    arbiter = session.arbiter
+    times = times_from_log(arbiter.log, arbiter.start_time)
+    times = [0.0] * (len(game.actions) - len(times)) + times
+    levels = getattr(session, "levels", {})
+    return times, tuple(PlayerInfo(session.names[p], levels.get(p)) for p in (0, 1))
+
+
+def session_coaching(session: Any) -> Coaching:
+    """The coaching summary of a session's (finished) game."""
+    from spit.store.coaching import coach_game
+
+    times, players = _timed_players(session)
+    return coach_game(session.game, times, players)
+
+
+def session_replay(session: Any) -> Replay:
+    """A session's (finished) game as a replay, for the viewer (nothing is written)."""
+    import json
+
+    from spit.store.replays import new_meta, parse_replay, replay_data
+
+    times, players = _timed_players(session)
+    meta = getattr(session.archiver, "meta", None) or new_meta(players)
+    return parse_replay(json.dumps(replay_data(session.game, times, meta)))
 
 
 def coaching_text(coaching: Coaching) -> Text:
@@ -97,7 +113,7 @@ class CoachBox(Static):
         """Fill the box from a finished session: the result, and its coaching (a log
         line and no figures if that could not be worked out). False if nothing could."""
         from spit.play.endtable import result_lines
-        from spit.tui.widgets.board import clock_text
+        from spit.play.texts import clock_text
 
         try:
             clock = clock_text(session.game_time(session.clock()))

@@ -143,6 +143,9 @@ class Opening:
     resumed: Replay | None = None
     #: a screen to open instead, made with the app's dealer (``spit host``, ``spit join``)
     screen: Callable[[Dealer], object] | None = None
+    #: open the ``replay`` paused at this time (seconds), with this note (a coach's moment)
+    replay_at: float | None = None
+    replay_note: str | None = None
 
     @property
     def is_menu(self) -> bool:

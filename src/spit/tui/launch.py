@@ -109,8 +109,11 @@ def _ascii(args: argparse.Namespace) -> bool:
 
 
 def launch_replay(args: argparse.Namespace) -> int:
-    """``spit replay FILE``: the viewer on the replay the command loaded."""
-    return run(configured_app(Opening(replay=args.replay), ascii_only=_ascii(args)))
+    """``spit replay FILE``: the viewer on the replay the command loaded (``args.at``:
+    opened paused at that time; ``args.note``: what the news line says there)."""
+    at, note = getattr(args, "at", None), getattr(args, "note", None)
+    opening = Opening(replay=args.replay, replay_at=at, replay_note=note)
+    return run(configured_app(opening, ascii_only=_ascii(args)))
 
 
 def launch_resume(args: argparse.Namespace) -> int:

@@ -57,8 +57,10 @@ class JoinRequested(Message):
 
 
 class ReplayRequested(Message):
-    """Watch ``replay`` in the replay viewer."""
+    """Watch ``replay`` in the replay viewer (``at``: paused at that time, ``note`` said)."""
 
-    def __init__(self, replay: Replay) -> None:
+    def __init__(self, replay: Replay, at: float | None = None, note: str | None = None) -> None:
         super().__init__()
         self.replay = replay
+        self.at = at
+        self.note = note

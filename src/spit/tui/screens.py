@@ -25,7 +25,16 @@ from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import Phase, all_modes, mode_names
 from spit.engine.modes import get_mode
-from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, KeyMap, key_of_event
+from spit.play.keys import (
+    AGAIN_KEY,
+    COACH_KEY,
+    HELP_KEY,
+    MENU_KEY,
+    MOMENTS_KEY,
+    PAUSE_KEY,
+    KeyMap,
+    key_of_event,
+)
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.resume import has_saved_games
@@ -78,6 +87,7 @@ class GameScreen(Screen[None]):
         Binding(MENU_KEY, "leave", "Leave"),
         Binding(AGAIN_KEY, "again", "Play again", show=False),
         Binding(COACH_KEY, "coach", "Coaching", show=False),
+        Binding(MOMENTS_KEY, "moments", "Moments", show=False),
     ]
 
     class Saved(Message):
@@ -238,6 +248,31 @@ class GameScreen(Screen[None]):
         if self._coached:
             box = self.query_one("#coach", CoachBox)
             box.display = box.next_look() != HIDDEN
+
+    def action_moments(self) -> None:
+        """F3 once the game is over: the coach's moments; the one chosen opens the replay
+        viewer there (Esc in the viewer comes back to this board)."""
+        coaching = self.query_one("#coach", CoachBox).coaching
+        session = self.session
+        if not self._coached or coaching is None or session is None:
+            return
+        from spit.tui.moments import MomentsScreen
+
+        def watch(index: int | None) -> None:
+            if index is None or session is not self.session:
+                return
+            from spit.tui.coachbox import session_replay
+            from spit.tui.messages import ReplayRequested
+
+            moment = coaching.moments[index]
+            try:
+                replay = session_replay(session)
+            except Exception:  # the replay is a bonus: never let it break the board
+                log.exception("cannot replay this game")
+                return
+            self.post_message(ReplayRequested(replay, moment.at, moment.words()))
+
+        self.app.push_screen(MomentsScreen(coaching.moments, session.names), watch)
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""

@@ -26,7 +26,7 @@ from textual.widget import Widget
 from spit.engine import Phase
 from spit.play.keys import Row
 from spit.play.session import PILE_NAMES, Session
-from spit.play.texts import ASCII_CHARS
+from spit.play.texts import ASCII_CHARS, clock_text
 from spit.tui.render import (
     DEFAULT_PALETTE,
     DIM,
@@ -694,13 +694,6 @@ def board_texts(
     if ascii_only:
         return {region: ascii_text(text) for region, text in texts.items()}
     return texts
-
-
-def clock_text(seconds: float) -> str:
-    """A game time as the board shows it: ``1:23`` (``1:02:03`` from an hour)."""
-    minutes, secs = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def board_keys(
