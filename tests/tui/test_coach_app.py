@@ -93,3 +93,44 @@ async def test_a_too_small_terminal_hides_the_summary_box_too(clock: FakeClock) 
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert box.visible and box.display
+
+
+async def test_f3_lists_the_moments_and_opens_the_replay_at_the_one_chosen(
+    clock: FakeClock,
+) -> None:
+    """Player 1 took 1.5 s to play the winning 6♦: a slow play, a moment to watch
+    again. F3 lists it, Enter opens the replay paused where 6♦ became playable, with
+    the moment's words on the news line; Esc comes back to the finished board."""
+    from textual.widgets import OptionList
+
+    from spit.tui.moments import MomentsScreen
+    from spit.tui.viewer import ReplayScreen
+
+    app = make_app(clock, one_card)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = screen_of(app)
+        await pilot.press("0")  # the opening spit turns up 5C at 0.0
+        clock.advance(1.5)
+        await pilot.press("a")
+        await pilot.pause()
+        assert "F3: moments" in str(screen.query_one("#coach", CoachBox).render())
+        await pilot.press("f3")
+        await pilot.pause()
+        listing = app.screen
+        assert isinstance(listing, MomentsScreen)
+        options = listing.query_one("#moments", OptionList)
+        assert options.option_count == 1
+        words = "at 0:00 you took 1.5 s to play 6♦ on 5♣"
+        assert str(options.get_option_at_index(0).prompt) == f"1. Player 1: {words}"
+        await pilot.press("enter")
+        await pilot.pause()
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        assert viewer.playback.paused and viewer.playback.index == 1  # after the spit only
+        assert viewer.session.game is viewer.playback.game
+        assert viewer.session.game.piles[1][-1] == card("5", "C")  # P2 spat it
+        assert "5♣" in viewer.query_one("#centre").text.plain
+        assert viewer.query_one("#news").text.plain == f"Paused at 0:00: {words}"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and screen.session is not None and screen.session.game.over

@@ -119,6 +119,7 @@ class ReplayScreen(Screen[None]):
         self.check_size()
         if self.start_at is not None:
             applied = self.playback.seek(self.start_at)
+            self.session = self._session()  # the game was dealt again
             where = f"Paused at {clock_text(self.playback.position)}"
             self._jumped(applied, f"{where}: {self.note}" if self.note else where)
             return
