@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from spit.bots import LEVELS
+from spit.bots import MODES as BOT_MODES
 from spit.engine import all_modes, get_mode
 from spit.engine.modes import Mode
 from spit.store.settings import MAX_NAME, MAX_TARGET, OPPONENTS, PERSON, VARIANTS
@@ -52,6 +53,11 @@ assert tuple(OPPONENT_WORDS) == OPPONENTS
 
 class SetupError(ValueError):
     """A choice that cannot be played; the message says which and why."""
+
+
+def opponents_for(mode: str) -> tuple[str, ...]:
+    """The opponents ``mode`` can be played against (a computer only where it has one)."""
+    return OPPONENTS if mode in BOT_MODES else (PERSON,)
 
 
 def match_variant(mode: Mode) -> str | None:
@@ -97,9 +103,10 @@ def choice_from(
     target = int(getattr(user, f"{info.name}_target", 0))
     if match is not None and match not in chosen:
         target = 0
+    against = opponent or user.opponent
     return GameChoice(
         info.name,
-        opponent or user.opponent,
+        against if against in opponents_for(info.name) else PERSON,
         tuple(v for v in rule_variants(info) if v in chosen),
         target,
         user.names,
@@ -206,7 +213,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="setup-row"):
                 yield Label("Opponent", classes="setup-label")
                 yield Select(
-                    [(OPPONENT_WORDS[o], o) for o in OPPONENTS],
+                    [(OPPONENT_WORDS[o], o) for o in opponents_for(choice.mode)],
                     value=choice.opponent,
                     allow_blank=False,
                     id="setup-opponent",
@@ -250,6 +257,9 @@ class SetupScreen(Screen[None]):
         value = event.value
         if event.select.id == "setup-mode" and isinstance(value, str) and value != self.choice.mode:
             self.choice = choice_from(self.settings.user, value, self.read_opponent())
+            opponent = self.query_one("#setup-opponent", Select)
+            opponent.set_options([(OPPONENT_WORDS[o], o) for o in opponents_for(value)])
+            opponent.value = self.choice.opponent
             self.query_one("#setup-target", Input).value = str(self.choice.target)
             await self.show_variants(value, self.choice.variants)
 
