@@ -193,3 +193,23 @@ async def test_the_setup_refuses_what_cannot_be_played_and_loses_nothing(
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
     assert load_settings()[0] == UserSettings()  # Esc saved nothing
+
+
+async def test_a_settings_file_that_cannot_be_written_is_said_and_start_again_plays(
+    clock: FakeClock,
+) -> None:
+    def cannot(user: UserSettings):
+        raise PermissionError(13, "Permission denied")
+
+    app = configured_app(Opening(), deps=AppDependencies(clock=clock, save_settings=cannot))
+    async with app.run_test(size=SIZE) as pilot:
+        setup = await _open_setup(pilot, "speed")
+        await pilot.press("enter")  # Start: the choice differs from the file's
+        await pilot.pause()
+        assert app.screen is setup
+        message = str(setup.query_one("#setup-message").render())
+        assert "Not remembered: cannot write" in message and "Permission denied" in message
+        assert "Start again to play anyway" in message
+        setup.action_start()
+        await pilot.pause()
+        assert screen_of(app).mode == "speed"

@@ -279,12 +279,13 @@ SLOW_PLAY = "slow"
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """A moment of a game worth watching again, at replay time ``at``: the moment a
-    chance opened (``card`` of ``player`` fitting ``pile``, whose top was ``onto``).
+    """A moment of a game worth watching again, at replay time ``at``.
 
-    ``kind`` is ``MISSED`` (the chance stayed open ``seconds`` and was not taken;
-    ``beaten``: the opponent played on that pile first) or ``SLOW_PLAY`` (the card
-    was played after ``seconds``).
+    ``kind`` is ``MISSED``: at ``at`` ``card`` of ``player`` came to fit ``pile``
+    (whose top was ``onto``), and that chance stayed open ``seconds`` without
+    being taken (``beaten``: the opponent played on that pile first); or
+    ``SLOW_PLAY``: at ``at`` the card could be played, and it was played onto
+    ``onto`` on ``pile`` ``seconds`` later (the reaction, as ``analyse`` times it).
     """
 
     kind: str
@@ -348,42 +349,58 @@ def moments(
     each: int = MOMENTS_EACH,
 ) -> list[Moment]:
     """The moments of ``players`` to watch again: for each, the ``each`` chances left
-    open longest, then the ``each`` slowest plays (from ``SLOW_REACTION``), each at
-    the time its chance opened (a reaction is timed from there: when the card became
-    playable on that pile). ``start`` and ``timed`` are the game ``analysis`` came from.
+    open longest (at the time each opened, with the pile's top card then), then the
+    ``each`` slowest plays from ``SLOW_REACTION`` (at the time the reaction is timed
+    from, with the card it went on). ``start`` and ``timed`` are the game
+    ``analysis`` came from.
     """
-    picked: list[tuple[str, int, int, int, float, float, bool]] = []
+    misses: list[Miss] = []
+    slow: list[Play] = []
     for player in players:
-        misses = [m for m in analysis.misses if m.player == player]
-        misses.sort(key=lambda m: (-m.open_for, m.opened))
-        for m in misses[:each]:
-            beaten = m.reason == BEATEN
-            picked.append((MISSED, player, m.card, m.pile, m.opened, m.open_for, beaten))
-        slow = [
-            p for p in analysis.plays if p.player == player and p.reaction >= SLOW_REACTION
-        ]
-        slow.sort(key=lambda p: (-p.reaction, p.at))
-        for p in slow[:each]:
-            picked.append((SLOW_PLAY, player, p.card, p.pile, p.at - p.reaction, p.reaction, False))
-    tops = _pile_tops(start, timed, [(at, pile) for _, _, _, pile, at, _, _ in picked])
-    return [
-        Moment(kind, player, card, pile, tops[(at, pile)], at, seconds, beaten)
-        for kind, player, card, pile, at, seconds, beaten in picked
-    ]
+        mine = [m for m in analysis.misses if m.player == player]
+        mine.sort(key=lambda m: (-m.open_for, m.opened))
+        misses.extend(mine[:each])
+        plays = [p for p in analysis.plays if p.player == player and p.reaction >= SLOW_REACTION]
+        plays.sort(key=lambda p: (-p.reaction, p.at))
+        slow.extend(plays[:each])
+    tops, under = _pile_tops(start, timed, [(m.opened, m.pile) for m in misses])
+    out: list[Moment] = []
+    for player in players:
+        for m in misses:
+            if m.player == player:
+                onto = tops[(m.opened, m.pile)]
+                beaten = m.reason == BEATEN
+                out.append(
+                    Moment(MISSED, player, m.card, m.pile, onto, m.opened, m.open_for, beaten)
+                )
+        for p in slow:
+            if p.player == player:
+                onto = under.get((p.player, p.card, p.at))
+                opened = p.at - p.reaction
+                out.append(Moment(SLOW_PLAY, player, p.card, p.pile, onto, opened, p.reaction))
+    return out
 
 
 def _pile_tops(
     start: AnyGame, timed: Sequence[tuple[float, Action]], wanted: Sequence[tuple[float, int]]
-) -> dict[tuple[float, int], int | None]:
-    """The top card of each (time, pile) in ``wanted``, after every action up to that time."""
+) -> tuple[dict[tuple[float, int], int | None], dict[tuple[int, int, float], int | None]]:
+    """The top card of each (time, pile) in ``wanted`` after every action up to that
+    time; and for every card played, (player, card, time) -> the card it went on."""
     game = start.copy()
-    out: dict[tuple[float, int], int | None] = {}
+    tops: dict[tuple[float, int], int | None] = {}
+    under: dict[tuple[int, int, float], int | None] = {}
     order = sorted(set(wanted))
     i = 0
-    for at, pile in order:
-        while i < len(timed) and timed[i][0] <= at:
-            game.apply(timed[i][1])
+    for at, action in timed:
+        while i < len(order) and order[i][0] < at:
+            pile = game.piles[order[i][1]]
+            tops[order[i]] = pile[-1] if pile else None
             i += 1
-        stack = game.piles[pile]
-        out[(at, pile)] = stack[-1] if stack else None
-    return out
+        before = [p[-1] if p else None for p in game.piles]
+        for event in game.apply(action):
+            if isinstance(event, CardPlayed):
+                under[(event.player, event.card, at)] = before[event.pile]
+    for key in order[i:]:
+        pile = game.piles[key[1]]
+        tops[key] = pile[-1] if pile else None
+    return tops, under
