@@ -51,3 +51,38 @@ async def test_the_game_clock_counts_play_leaves_out_pauses_and_stops_at_the_end
         clock.advance(2.0)
         screen.run_tick()
         assert "time 1:03" in region(app, "topbar")
+
+
+async def test_a_replay_opened_at_a_time_shows_that_time_and_waits_there(
+    clock: FakeClock,
+) -> None:
+    """``spit replay FILE --at 0:02`` (and a coach's moment): the viewer opens paused at
+    2 s, every action up to then played, and its top bar's clock says the replay's time."""
+    import json
+
+    from spit.engine import SYSTEM
+    from spit.store.replays import PlayerInfo, new_meta, parse_replay, replay_data
+    from spit.tui.app import AppDependencies, AppSettings, SpitApp
+    from spit.tui.dealer import Opening
+    from spit.tui.viewer import ReplayScreen
+
+    game = SpitGame(SpitConfig(round_limit=2), 4)
+    times: list[float] = []
+    while not game.over:
+        legal = game.legal_actions(0) + game.legal_actions(1) + game.legal_actions(SYSTEM)
+        game.apply(legal[0])
+        times.append(0.5 * len(times))
+    meta = new_meta((PlayerInfo("A"), PlayerInfo("B")))
+    replay = parse_replay(json.dumps(replay_data(game, times, meta)))
+    opening = Opening(replay=replay, replay_at=2.0, replay_note="look here")
+    app = SpitApp(AppSettings(), opening, AppDependencies(clock=clock, record=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        assert viewer.playback.paused and viewer.playback.index == 5  # 0.0 ... 2.0
+        assert "time 0:02" in viewer.query_one("#topbar").text.plain
+        assert viewer.query_one("#news").text.plain == "Paused at 0:02: look here"
+        clock.advance(30.0)
+        viewer.run_tick()
+        assert viewer.playback.index == 5  # it waits there

@@ -31,7 +31,7 @@ from spit.play.texts import clock_text
 from spit.realtime.arbiter import Applied, Clock
 from spit.tui.dealer import AppSettings
 from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH, REGIONS
-from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, TextBox, TopKey, ascii_text, board_texts
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
@@ -201,6 +201,9 @@ class ReplayScreen(Screen[None]):
         """Draw the board, with the viewer's own status and keys."""
         settings = self.settings
         texts = board_texts(self.session, now, settings.palette)
+        game = self.playback.game  # the top bar's clock: the replay's time, not the viewer's
+        clock = clock_text(self.playback.position)
+        texts["topbar"] = TopKey(game.info.title, game.round_no, game.config.variants, clock).text()
         texts["status"] = Text(self.status_text(), style="bold yellow", no_wrap=True)
         footer = Text(no_wrap=True, overflow="ellipsis")
         for key, what in VIEWER_KEYS:
