@@ -70,6 +70,8 @@ def keys_text(keymap: KeyMap, n_columns: int = 5) -> str:
         "| `space` | pause / resume |",
         "| `Esc` | leave the game (asks first; the game is saved) / back |",
         "| `Enter` | play again (when the game is over) |",
+        "| `F2` | when the game is over: how fast were you? (again: the board alone) |",
+        "| `F3` | when the game is over: moments to watch again in the replay |",
         "| `ctrl+q` | save the game and quit, at any time |",
     ]
     return "\n".join(lines)
