@@ -321,6 +321,7 @@ class Moment:
             "at": round(self.at, 3),
             "seconds": round(self.seconds, 3),
             "beaten": self.beaten,
+            "words": self.words(),
         }
 
 
