@@ -80,3 +80,14 @@ def test_a_match_leads_with_its_score_and_target() -> None:
     a, b = game.scores
     lines = result_lines(table, ("Ann", "Bob"), "1:02")
     assert lines[1] == f"Score: Ann {a}, Bob {b} (the match is to 20)"
+
+
+def test_a_network_guests_session_has_a_clock_and_a_table_too() -> None:
+    """``RemoteSession`` builds its own fields (no ``Session.__init__``): the board's
+    game clock and last table must work on it all the same."""
+    from spit.net.view import RemoteSession
+
+    guest = RemoteSession(None, clock=lambda: 100.0)
+    assert guest.game_time(100.0) == 0.0 and guest.game_time(103.5) == 3.5
+    assert guest.table is guest.game  # not over: the game itself
+    assert guest.tick(104.0) in (True, False)
