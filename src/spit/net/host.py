@@ -380,12 +380,22 @@ class Host:
         owner = process.channel.get_connection().get_owner()
         grant = owner.grant if isinstance(owner, _Server) else None
         peer = owner.peer if isinstance(owner, _Server) else "?"
-        conn = _Conn(self, process, peer)
         if process.subsystem != SUBSYSTEM or grant is None:
             log.warning("%s opened no spit session: closed", peer)
             process.stdout.write(proto.encode("error", reason="this is a spit host: use spit join"))
             process.exit(1)
             return
+        await self.serve(process, grant, peer)
+
+    async def serve(
+        self, process: asyncssh.SSHServerProcess[bytes], grant: tuple[str, int | None], peer: str
+    ) -> None:
+        """Play this match over ``process``, a channel someone else authenticated.
+
+        ``grant`` is ``("play", seat)`` or ``("watch", None)``. ``spit server`` runs
+        many matches behind one listener and hands each its players' channels here.
+        """
+        conn = _Conn(self, process, peer)
         self._conns.add(conn)
         task = asyncio.current_task()
         if task is not None:
@@ -541,9 +551,13 @@ class Host:
 
     def _take_over(self, seat: int) -> None:
         """A computer takes the seat of a player who did not come back."""
+        self.seat_bot(seat)
+
+    def seat_bot(self, seat: int, level: str = "medium") -> None:
+        """Seat a computer player of ``level`` (it plays through the same stamping path)."""
         loop = asyncio.get_running_loop()
         bot = make_bot(
-            "medium",
+            level,
             seat,
             seed=int(self.clock() * 1000) % 2**32,
             mode=self.game.mode,
@@ -559,6 +573,22 @@ class Host:
         driver_box.append(driver)
         self._bots[seat] = driver
         self.match.attach(seat, local, Stamper.local(self.cap), self.clock())
+
+    def bot_holds(self, seat: int) -> bool:
+        """True while a computer plays ``seat``."""
+        return seat in self._bots
+
+    def release_bot(self, seat: int) -> None:
+        """The computer leaves ``seat`` (its player is back): the seat waits for them."""
+        driver = self._bots.pop(seat, None)
+        if driver is None:
+            return
+        driver.handle({"t": "bye", "reason": "the player is back"})
+        self.match.drop(seat, self.clock(), why="handed back")
+
+    def replay_data(self) -> dict[str, Any]:
+        """The game so far in the replay format (what ``spit replay`` reads)."""
+        return self._replay_json()
 
     def _result_text(self) -> str:
         """The result in the words of a local game (the play layer's)."""
