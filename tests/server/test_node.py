@@ -1,4 +1,4 @@
-"""A spit server on loopback: sign-up by key, quick-pair, a rated game, the leaderboard, watching."""
+"""A spit server on loopback: sign-up by key, quick-pair, a rated game, watching."""
 
 from __future__ import annotations
 

@@ -525,7 +525,7 @@ class ServerNode:
         return wire.encode("standings", mode=mode, rows=rows)
 
     async def admin(self, player: Player, cmd: str, arg: str) -> list[str]:
-        """An admin's command: ``list``, ``kick NAME``, ``ban key|address|name VALUE``, ``unban``."""
+        """An admin's command: ``list``, ``kick NAME``, ``ban KIND VALUE``, ``unban KIND VALUE``."""
         log.warning(event("admin", by=player.name, cmd=cmd, arg=arg[:80]))
         words = arg.split()
         if cmd == "list":
