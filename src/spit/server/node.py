@@ -563,7 +563,8 @@ class ServerNode:
                     other.close("banned")
             return [f"banned {kind} {value}"]
         return [
-            "commands: list, kick NAME, ban key|address|name VALUE [REASON], unban key|address VALUE"
+            "commands: list, kick NAME, ban key|address|name VALUE [REASON],"
+            " unban key|address VALUE"
         ]
 
     def _named(self, name: str) -> Player | None:
