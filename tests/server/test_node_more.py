@@ -201,7 +201,9 @@ async def test_admins_list_kick_and_ban_and_others_may_not(
             bye = await again.lobby.wait_for(lambda m: m["t"] == "bye")
             assert "banned" in bye["reason"]
             boss.send("admin", cmd="unban", arg=f"key {fingerprint_of(eve.key)}")
-            await boss.lobby.wait_for(lambda m: m["t"] == "adminout" and "unbanned" in m["lines"][0])
+            await boss.lobby.wait_for(
+                lambda m: m["t"] == "adminout" and "unbanned" in m["lines"][0]
+            )
             await boss.close()
         finally:
             await node.shutdown()

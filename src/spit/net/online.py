@@ -267,18 +267,23 @@ class OnlineClient:
             on_message=on_message,
         )
 
-    async def close(self) -> None:
-        """Say goodbye and close the connection."""
+    def close_now(self) -> None:
+        """Say goodbye and start closing, without waiting (the app is quitting)."""
         self.send("bye", reason="left")
         if self._reader is not None:
             self._reader.cancel()
         if self.conn is not None:
             self.conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.conn.wait_closed(), 2)
         if self.ended is None:
             self.ended = "you left"
             self.done.set()
+
+    async def close(self) -> None:
+        """Say goodbye, close the connection and wait until it is closed."""
+        self.close_now()
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), 2)
 
 
 async def open_match_as_bot(
