@@ -41,6 +41,8 @@ class DoorHost(Protocol):
 
     open_doors: int
     key: asyncssh.SSHKey
+    #: each running door's game process id -> its terminal (the pty's master side)
+    doors: dict[int, int]
 
     def door_port(self) -> int: ...
     def max_doors(self) -> int: ...
@@ -52,6 +54,24 @@ def _set_size(fd: int, cols: int, rows: int) -> None:
     cols = max(1, min(int(cols or 80), 1000))
     rows = max(1, min(int(rows or 24), 1000))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+def terminal_size(fd: int) -> tuple[int, int]:
+    """(columns, rows) of the terminal ``fd``."""
+    rows, cols, _, _ = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, b"\0" * 8))
+    return cols, rows
+
+
+def resident_mb(pid: int) -> float | None:
+    """The resident memory of process ``pid`` in MB (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 def _take_terminal() -> None:  # runs in the child, before exec
@@ -111,6 +131,7 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
         )
         os.close(slave)
         slave = -1
+        node.doors[child.pid] = master
         log.info(node.event_line("door_open", peer=identity.peer, pid=child.pid))
 
         def readable() -> None:
@@ -150,6 +171,8 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
             process.exit(code if code >= 0 else 1)
     finally:
         node.open_doors -= 1
+        if child is not None:
+            node.doors.pop(child.pid, None)
         with contextlib.suppress(Exception):
             loop.remove_reader(master)
         with contextlib.suppress(OSError):

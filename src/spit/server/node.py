@@ -49,7 +49,7 @@ from spit.net.host import CIPHERS, Host, Limits
 from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
-from spit.server.door import run_door
+from spit.server.door import resident_mb, run_door
 from spit.server.lobby import LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
 from spit.server.store import (
@@ -285,8 +285,9 @@ class ServerNode:
         self._closing = False
         self.started_at = time.time()
         self.lateness: list[float] = []
-        #: plain-ssh sessions running now
+        #: plain-ssh sessions running now, and each one's game process -> its terminal
         self.open_doors = 0
+        self.doors: dict[int, int] = {}
 
     # ------------------------------------------------------------ lifecycle
 
@@ -907,6 +908,8 @@ class ServerNode:
             "matches": len(self.matches),
             "connections": len(self._gates),
             "lateness_p99_ms": round(p99 * 1000, 2),
+            "doors": len(self.doors),
+            "door_mb": [round(mb, 1) for mb in map(resident_mb, self.doors) if mb is not None],
             "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         }
 
