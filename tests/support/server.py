@@ -17,7 +17,8 @@ def quick_settings(data_dir: Path, **kwargs: Any) -> ServerSettings:
     kwargs.setdefault("wave_seconds", 0.1)
     kwargs.setdefault("timing", QUICK)
     kwargs.setdefault("bot_reaction", FAST)
-    return ServerSettings(data_dir=data_dir, port=0, **kwargs)
+    kwargs.setdefault("port", 0)
+    return ServerSettings(data_dir=data_dir, **kwargs)
 
 
 class Player:

@@ -32,6 +32,8 @@ SCHEMA: proto.Schema = {
     "bye": ({"reason": text_of(300)}, {}),
     # client -> server
     "claim": ({"name": _name}, {}),
+    "newlink": ({}, {}),
+    "link": ({"code": text_of(20)}, {}),
     "queue": ({"mode": _mode}, {"bot_after": optional(is_number)}),
     "unqueue": ({}, {}),
     "challenge": ({"name": _name, "mode": _mode}, {}),
@@ -47,6 +49,7 @@ SCHEMA: proto.Schema = {
     # server -> client
     "welcome": ({"guest": is_bool, "name": optional(_name)}, {"ratings": is_object}),
     "needname": ({}, {"problem": text_of(300)}),
+    "linkcode": ({"code": text_of(20), "minutes": is_int}, {}),
     "lobby": ({"online": is_list, "matches": is_list, "queue": is_object}, {}),
     "queued": ({"mode": _mode}, {"wave": is_number}),
     "unqueued": ({}, {}),
@@ -70,6 +73,8 @@ SCHEMA: proto.Schema = {
 
 CLIENT_TO_SERVER = frozenset(
     {
+        "newlink",
+        "link",
         "hello",
         "ping",
         "pong",
@@ -92,6 +97,7 @@ CLIENT_TO_SERVER = frozenset(
 )
 SERVER_TO_CLIENT = frozenset(
     {
+        "linkcode",
         "hello",
         "ping",
         "pong",

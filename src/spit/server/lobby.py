@@ -34,6 +34,8 @@ LOBBY_RATE = 10.0
 LOBBY_BURST = 30.0
 #: Seconds a half-sent line (or the hello) may take.
 LOBBY_STALL = 10.0
+#: Minutes a code for linking another key stays good.
+LINK_MINUTES = 10
 
 
 @dataclass(eq=False, slots=True)
@@ -72,6 +74,8 @@ class LobbyNode(Protocol):
     def leave_lobby(self, player: Player) -> None: ...
     def lobby_message(self) -> bytes: ...
     def new_guest_id(self) -> str: ...
+    def new_link_code(self, account: Account) -> str: ...
+    def take_link_code(self, code: str) -> int | None: ...
     async def rating_words(self, account: Account | None) -> dict[str, str]: ...
     async def join_queue(
         self, player: Player, mode: str, bot_after: float | None
@@ -269,6 +273,30 @@ class LobbySession:
         log.info(self.node.event_line("account_new", name=account.name, key=fingerprint))
         self._enter(account, account.name, f"a{account.id}")
 
+    async def _link(self, code: str) -> None:
+        """Add this connection's new key to the account that made ``code``."""
+        fingerprint = self.identity.fingerprint
+        if fingerprint is None or not self._pending_name:
+            self.error("only a new key can be linked to an account")
+            return
+        account_id = self.node.take_link_code(code)
+        if account_id is None:
+            self.send(wire.encode("needname", problem="That link code is wrong or too old."))
+            return
+        try:
+            await self.node.store.link_key(
+                account_id, fingerprint, datetime.now(UTC).isoformat(timespec="seconds")
+            )
+        except KeyTaken:
+            self.error("this key already belongs to an account")
+            return
+        account = await self.node.store.account_for_key(fingerprint)
+        if account is None:
+            self.error("this key could not be linked")
+            return
+        log.info(self.node.event_line("key_linked", name=account.name, key=fingerprint))
+        self._enter(account, account.name, f"a{account.id}")
+
     def _enter(self, account: Account | None, name: str, player_id: str) -> None:
         fingerprint = self.identity.fingerprint
         self.player = Player(
@@ -306,6 +334,9 @@ class LobbySession:
         if kind == "claim":
             await self._claim(msg["name"])
             return
+        if kind == "link":
+            await self._link(msg["code"])
+            return
         player = self.player
         if player is None:
             self.error("choose a name first")
@@ -316,6 +347,12 @@ class LobbySession:
             problem = await node.join_queue(player, msg["mode"], msg.get("bot_after"))
             if problem is None:
                 self.send(wire.encode("queued", mode=msg["mode"]))
+        elif kind == "newlink":
+            if player.account is None:
+                problem = "a guest has no account to link a key to"
+            else:
+                code = node.new_link_code(player.account)
+                self.send(wire.encode("linkcode", code=code, minutes=LINK_MINUTES))
         elif kind == "unqueue":
             node.leave_queue(player)
             self.send(wire.encode("unqueued"))

@@ -50,7 +50,7 @@ from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
-from spit.server.lobby import LobbySession, Player
+from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
 from spit.server.store import (
     Account,
@@ -277,6 +277,7 @@ class ServerNode:
         self._gates: set[_Gate] = set()
         self._preauth: dict[str, int] = {}
         self._door_tokens: dict[str, tuple[Identity, float]] = {}
+        self._link_codes: dict[str, tuple[int, float]] = {}
         self._guests = 0
         self._challenge_ids = 0
         self._server: asyncssh.SSHAcceptor | None = None
@@ -598,6 +599,19 @@ class ServerNode:
             for player in list(self.players.values()):
                 player.send(data)
             await asyncio.sleep(0.5)
+
+    def new_link_code(self, account: Account) -> str:
+        """A one-time code with which another key joins ``account`` (ten minutes)."""
+        code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(8))
+        self._link_codes[code] = (account.id, self.clock() + LINK_MINUTES * 60)
+        return code
+
+    def take_link_code(self, code: str) -> int | None:
+        """The account a link code stands for (once), or None."""
+        entry = self._link_codes.pop(code.strip().upper(), None)
+        if entry is None or entry[1] < self.clock():
+            return None
+        return entry[0]
 
     def new_guest_id(self) -> str:
         """A fresh id for a guest."""

@@ -111,7 +111,11 @@ def _menu() -> list[tuple[str, str]]:
     ]
     for mode in mode_names():
         items.append((f"board:{mode}", f"Leaderboard: {get_mode(mode).title}"))
-    items += [("games", "My recent games"), ("leave", "Leave the server")]
+    items += [
+        ("games", "My recent games"),
+        ("newlink", "Link another key to this account"),
+        ("leave", "Leave the server"),
+    ]
     return items
 
 
@@ -223,11 +227,17 @@ class LobbyScreen(Screen[None]):
 
     def _on_needname(self, msg: dict[str, Any]) -> None:
         problem = msg.get("problem") or ""
-        note = f"[red]{escape(problem)}[/red]" if problem else "3 to 20 letters, digits, _ or -."
+        note = f"[red]{escape(problem)}[/red]\n" if problem else ""
+        note += (
+            "3 to 20 letters, digits, _ or -.\nHave an account already? Type link CODE, "
+            "with the code from 'Link another key' on your other machine."
+        )
 
         def claimed(name: str | None) -> None:
             if name is None:
-                self.app.pop_screen()
+                self.action_leave()
+            elif name.lower().startswith("link "):
+                self.send("link", code=name[5:].strip())
             else:
                 self.send("claim", name=name)
 
@@ -246,6 +256,12 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-online", Static).update(
             f"Online ({len(online)}): {escape(shown)}\n"
             f"Live matches: {len(msg['matches'])}   Waiting to be paired: {queued}"
+        )
+
+    def _on_linkcode(self, msg: dict[str, Any]) -> None:
+        self.note(
+            f"Link code: [b]{escape(msg['code'])}[/b] (good for {msg['minutes']} minutes). On the "
+            "other machine run spit online here, and type link and this code instead of a name."
         )
 
     def _on_queued(self, msg: dict[str, Any]) -> None:
@@ -403,6 +419,8 @@ class LobbyScreen(Screen[None]):
             self.send("board", mode=mode)
         elif what == "games":
             self.send("games")
+        elif what == "newlink":
+            self.send("newlink")
         elif what == "room":
             self.send("room", mode=mode_names()[0])
         elif what == "enter":
