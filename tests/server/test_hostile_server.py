@@ -19,8 +19,9 @@ from spit.server.node import ServerNode
 
 @pytest.fixture
 async def node(tmp_path: Path) -> AsyncIterator[ServerNode]:
-    server = ServerNode(quick_settings(tmp_path / "server", max_preauth_per_address=4,
-                                       login_timeout=2.0))
+    server = ServerNode(
+        quick_settings(tmp_path / "server", max_preauth_per_address=4, login_timeout=2.0)
+    )
     await server.start()
     yield server
     await server.shutdown()
@@ -41,8 +42,13 @@ async def _raw_lobby(
 ) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientProcess[bytes]]:
     key = asyncssh.generate_private_key("ssh-ed25519")
     conn = await asyncssh.connect(
-        "127.0.0.1", node.settings.port, username="x", client_keys=[key], known_hosts=None,
-        agent_path=None, config=None,
+        "127.0.0.1",
+        node.settings.port,
+        username="x",
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        config=None,
     )
     process = await conn.create_process(subsystem=LOBBY_SUBSYSTEM, encoding=None)
     return conn, process
@@ -64,8 +70,10 @@ async def _read_all(process: asyncssh.SSHClientProcess[bytes]) -> bytes:
         (b'{"t":"claim","name":"Ann"}\n', "say hello first"),
         (b'{"t":"hello","v":1,"app":"x","extra":1}\n', "unknown field"),
         (b'{"t":"hello","v":99,"app":"x"}\n', "lobby protocol"),
-        (b'{"t":"hello","v":1,"app":"x"}\n{"t":"queue","mode":' + b'"x' * 3000 + b'"}\n',
-         "too long"),
+        (
+            b'{"t":"hello","v":1,"app":"x"}\n{"t":"queue","mode":' + b'"x' * 3000 + b'"}\n',
+            "too long",
+        ),
         (b'{"t":"hello","v":1,"app":"x"}\n' + b'{"t":"ping","t0":1}\n' * 200, "too many"),
         (b'{"t":"hello","v":1' + b"1" * 400 + b',"app":"x"}\n', "wrong value"),
     ],
@@ -209,8 +217,14 @@ async def test_nobody_signs_in_with_a_made_up_door_token(node: ServerNode) -> No
     async def body() -> None:
         with pytest.raises(asyncssh.PermissionDenied):
             await asyncssh.connect(
-                "127.0.0.1", node.settings.port, username="door", password="made-up",
-                known_hosts=None, agent_path=None, config=None, client_keys=None,
+                "127.0.0.1",
+                node.settings.port,
+                username="door",
+                password="made-up",
+                known_hosts=None,
+                agent_path=None,
+                config=None,
+                client_keys=None,
                 preferred_auth="password",
             )
 
