@@ -842,6 +842,8 @@ class ServerNode:
     async def _finish(self, match: ServerMatch) -> None:
         """Keep the result and the replay, move the ratings, tell the players."""
         self.matches.pop(match.id, None)
+        self.lateness.extend(match.host.stats.lateness[-200:])
+        del self.lateness[:-5000]
         game = match.host.game
         for seat in range(2):
             self._end_hold(match, seat)
@@ -908,7 +910,8 @@ class ServerNode:
 
     def status(self) -> dict[str, Any]:
         """What ``spit server --status`` shows."""
-        late = sorted(self.lateness[-2000:])
+        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-200:]]
+        late = sorted(self.lateness[-5000:] + running)
         p99 = late[int(len(late) * 0.99)] if late else 0.0
         return {
             "pid": os.getpid(),
