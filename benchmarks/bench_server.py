@@ -175,7 +175,7 @@ async def run(args: argparse.Namespace) -> None:
         for i in range(args.clients):
             tasks.append(asyncio.create_task(player(i, port, args.level, args.mode, results)))
             await asyncio.sleep(args.ramp / max(1, args.clients))
-        done, pending = await asyncio.wait(tasks, timeout=args.timeout)
+        _done, pending = await asyncio.wait(tasks, timeout=args.timeout)
         for task in pending:
             task.cancel()
         sampler.cancel()
