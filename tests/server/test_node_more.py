@@ -249,3 +249,33 @@ async def test_shutdown_saves_running_matches_and_a_restart_keeps_accounts(
             await again.shutdown()
 
     await asyncio.wait_for(body(), LIMIT * 2)
+
+
+async def test_spectators_may_be_shown_the_match_late(tmp_path: Path) -> None:
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server", spectator_delay=0.6))
+        await node.start()
+        try:
+            ann, bob, cyd = await signed_in(node, tmp_path, "Ann", "Bob", "Cyd")
+            ann.send("queue", mode="speed")
+            bob.send("queue", mode="speed")
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched")
+            cyd.send("watch", match=ma["match"])
+            watch = await cyd.lobby.wait_for(lambda m: m["t"] == "matched")
+            await cyd.play_matched(watch)
+            await cyd.match.wait_for(lambda m: m["t"] == "welcome")
+            await asyncio.gather(ann.play_matched(ma), bob.play_matched(mb))
+            first = await ann.match.wait_for(lambda m: m["t"] == "events")
+            seen_at = asyncio.get_running_loop().time()
+            same = await cyd.match.wait_for(
+                lambda m: m["t"] == "events" and m["at"] == first["at"], timeout=LIMIT
+            )
+            assert same["action"] == first["action"]
+            assert asyncio.get_running_loop().time() - seen_at >= 0.5
+            for p in (ann, bob, cyd):
+                await p.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT)

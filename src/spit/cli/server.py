@@ -105,6 +105,13 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         help="the computer level of the daily challenge (default medium)",
     )
     server.add_argument(
+        "--watch-delay",
+        type=_seconds,
+        default=0.0,
+        metavar="S",
+        help="spectators see matches S seconds late, at most 60 (default 0: live)",
+    )
+    server.add_argument(
         "--no-door", action="store_true", help="refuse plain ssh (only spit online may play)"
     )
     server.set_defaults(handler=_cmd_server)
@@ -184,6 +191,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         wave_seconds=max(0.5, args.wave),
         daily_level=args.daily_level,
         door=not args.no_door,
+        spectator_delay=min(args.watch_delay, 60.0),
     )
 
     async def main() -> int:

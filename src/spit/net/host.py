@@ -167,6 +167,18 @@ class _Conn:
         self.host._lost(self, reason)
 
 
+class DelayedLink:
+    """A spectator's link whose every message goes out ``delay`` seconds late."""
+
+    def __init__(self, link: _Conn, delay: float) -> None:
+        self.link = link
+        self.delay = delay
+
+    def send(self, data: bytes) -> None:
+        """Send ``data`` after the delay (in order: every message waits the same)."""
+        asyncio.get_running_loop().call_later(self.delay, self.link.send, data)
+
+
 class LocalSeat:
     """The host's own player: its presses go through the same stamping path as a guest's."""
 
@@ -229,6 +241,9 @@ class Host:
         #: SSH connections open now (authenticated or not)
         self.open_connections = 0
         self.bot_reaction = bot_reaction
+        #: seconds a spectator's view lags the game (so a watcher cannot relay a hand)
+        self.watch_delay = 0.0
+        self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
         self._wake = asyncio.Event()
@@ -479,7 +494,11 @@ class Host:
     ) -> bool:
         role, seat = grant
         if role == "watch" or msg.get("role") == "watch":
-            self.match.attach_watcher(conn)
+            link: Any = conn
+            if self.watch_delay > 0:
+                link = DelayedLink(conn, self.watch_delay)
+            self._watch_links[conn] = link
+            self.match.attach_watcher(link)
             log.info("%s watches", conn.peer)
             return True
         assert seat is not None
@@ -545,7 +564,7 @@ class Host:
             if self.match.seats[conn.seat].link is conn:
                 self.match.drop(conn.seat, self.clock())
         else:
-            self.match.detach_watcher(conn)
+            self.match.detach_watcher(self._watch_links.pop(conn, conn))
 
     # ------------------------------------------------------------ match hooks
 

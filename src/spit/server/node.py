@@ -735,6 +735,7 @@ class ServerNode:
             timing=self.settings.timing,
             bot_reaction=self.settings.bot_reaction,
         )
+        host.watch_delay = self.settings.spectator_delay
         accounts = tuple(
             None if isinstance(s, str) or s.account is None else s.account.id for s in sides
         )
