@@ -106,3 +106,39 @@ async def test_a_session_without_a_terminal_is_told_how_to_play(tmp_path: Path) 
             await node.shutdown()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_doors_per_address_are_limited(tmp_path: Path) -> None:
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server", doors_per_address=1))
+        port = await node.start()
+        try:
+            conns = []
+            for _ in range(2):
+                conn = await asyncssh.connect(
+                    "127.0.0.1",
+                    port,
+                    username="guest",
+                    known_hosts=None,
+                    agent_path=None,
+                    config=None,
+                    client_keys=None,
+                )
+                conns.append(conn)
+            first = await conns[0].create_process(
+                term_type="xterm", term_size=(80, 24), encoding=None
+            )
+            seen = bytearray()
+            await _read_until(first, seen, b"Quick pair", LIMIT)
+            second = await conns[1].create_process(
+                term_type="xterm", term_size=(80, 24), encoding=None
+            )
+            out = await asyncio.wait_for(second.stdout.read(), LIMIT)
+            assert b"Too many sessions from your address" in out
+            assert len(node.doors) == 1
+            for conn in conns:
+                conn.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT)

@@ -43,9 +43,13 @@ class DoorHost(Protocol):
     key: asyncssh.SSHKey
     #: each running door's game process id -> its terminal (the pty's master side)
     doors: dict[int, int]
+    #: the address of each running door's player
+    door_peers: list[str]
 
     def door_port(self) -> int: ...
     def max_doors(self) -> int: ...
+    def doors_per_address(self) -> int: ...
+    def idle_timeout(self) -> float: ...
     def door_token(self, identity: Any) -> str: ...
     def event_line(self, kind: str, /, **fields: object) -> str: ...
 
@@ -84,6 +88,9 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
         process.stdout.write(b"The server is full right now; try again in a few minutes.\r\n")
         return
     identity = gate.effective()
+    if node.door_peers.count(identity.peer) >= node.doors_per_address():
+        process.stdout.write(b"Too many sessions from your address; close one first.\r\n")
+        return
     token = node.door_token(identity)
     cols, rows, _, _ = process.get_terminal_size()
     home = tempfile.mkdtemp(prefix="spit-door-")
@@ -115,6 +122,7 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
     master, slave = os.openpty()
     _set_size(slave, cols, rows)
     node.open_doors += 1
+    node.door_peers.append(identity.peer)
     child: asyncio.subprocess.Process | None = None
     loop = asyncio.get_running_loop()
     output_done = asyncio.Event()
@@ -150,7 +158,7 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
                 output_done.set()
 
         loop.add_reader(master, readable)
-        pump = asyncio.create_task(_pump_input(process, master))
+        pump = asyncio.create_task(_pump_input(process, master, node.idle_timeout()))
         waiter = asyncio.create_task(child.wait())
         done, _ = await asyncio.wait({pump, waiter}, return_when=asyncio.FIRST_COMPLETED)
         if waiter not in done:  # the player hung up: let the game end cleanly
@@ -171,6 +179,7 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
             process.exit(code if code >= 0 else 1)
     finally:
         node.open_doors -= 1
+        node.door_peers.remove(identity.peer)
         if child is not None:
             node.doors.pop(child.pid, None)
         with contextlib.suppress(Exception):
@@ -187,11 +196,19 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
         log.info(node.event_line("door_closed", peer=identity.peer))
 
 
-async def _pump_input(process: asyncssh.SSHServerProcess[bytes], master: int) -> None:
-    """Keys from the SSH channel into the terminal; size changes as they come."""
+async def _pump_input(process: asyncssh.SSHServerProcess[bytes], master: int, idle: float) -> None:
+    """Keys from the SSH channel into the terminal; size changes as they come.
+
+    Returns (ending the session) when the channel closes or after ``idle``
+    seconds without a key.
+    """
     while True:
         try:
-            data = await process.stdin.read(4096)
+            data = await asyncio.wait_for(process.stdin.read(4096), idle)
+        except TimeoutError:
+            with contextlib.suppress(Exception):
+                process.stdout.write(b"\r\nClosed after a long time without a key.\r\n")
+            return
         except asyncssh.TerminalSizeChanged as change:
             with contextlib.suppress(OSError):
                 _set_size(master, change.width, change.height)

@@ -104,6 +104,7 @@ class ServerSettings:
     idle_timeout: float = 1800.0
     door: bool = True  #: offer the plain-ssh door
     max_doors: int = 40
+    doors_per_address: int = 4
     #: seconds a spectator's view lags the game (0: live)
     spectator_delay: float = 0.0
     #: the matches' timers (None: a local game's defaults); tests make them short
@@ -289,6 +290,8 @@ class ServerNode:
         #: plain-ssh sessions running now, and each one's game process -> its terminal
         self.open_doors = 0
         self.doors: dict[int, int] = {}
+        #: the address of each running door's player (one entry per door)
+        self.door_peers: list[str] = []
 
     # ------------------------------------------------------------ lifecycle
 
@@ -358,6 +361,9 @@ class ServerNode:
         for gate in list(self._gates):
             if gate.conn is not None:
                 gate.conn.close()
+        deadline = self.clock() + 5.0  # the doors' game processes end on their hang-up
+        while (self.doors or self.open_doors) and self.clock() < deadline:
+            await asyncio.sleep(0.05)
         with contextlib.suppress(OSError):
             self._write_status(stopped=True)
         await self.store.close()
@@ -498,6 +504,10 @@ class ServerNode:
     def max_doors(self) -> int:
         """How many plain-ssh sessions may run at once."""
         return self.settings.max_doors
+
+    def doors_per_address(self) -> int:
+        """How many plain-ssh sessions one address may hold."""
+        return self.settings.doors_per_address
 
     def max_sessions_per_address(self) -> int:
         """How many lobby sessions one address may hold."""
