@@ -67,7 +67,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_a_player_signs_up_and_reads_their_account_as_json(server: Server, tmp_path: Path) -> None:
-    port, data, process = server
+    port, _data, _process = server
     home = tmp_path / "ann"
     done = _spit("online", f"127.0.0.1:{port}", "--name", "Ann", "--json", home=home)
     assert done.returncode == 0, done.stderr
