@@ -157,7 +157,9 @@ async def test_the_daily_challenge_is_one_attempt_a_day_and_ranks_it(
         dealt = node.matches[matched["match"]].host.game
         assert dealt.seed == challenge_for(date(2026, 12, 1), "speed").seed  # everyone's deal
         await ann.play_matched(matched)
-        await ann.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+        result = await ann.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+        assert result["share"].startswith("spit daily Speed 2026-12-01: ")
+        assert any(line.startswith("Ann: ") for line in result["coaching"])
         ann.send("daily", mode="speed", play=True)
         refused = await ann.lobby.wait_for(lambda m: m["t"] == "error")
         assert "tomorrow" in refused["reason"]

@@ -66,7 +66,10 @@ SCHEMA: proto.Schema = {
     ),
     "gamelist": ({"rows": is_list}, {}),
     "replayfile": ({"id": is_int, "data": is_object}, {}),
-    "result": ({"text": text_of(300)}, {"ratings": is_object}),
+    "result": (
+        {"text": text_of(300)},
+        {"ratings": is_object, "share": text_of(200), "coaching": is_list},
+    ),
     "info": ({"text": text_of(300)}, {}),
     "adminout": ({"lines": is_list}, {}),
 }

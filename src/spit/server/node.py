@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -893,10 +892,21 @@ class ServerNode:
                         round(self._game_time(match), 2),
                     )
         log.info(event("match_end", match=match.id, winner=winner or "none", rated=rated))
+        coaching: list[list[str]] = [[], []]
+        if match.daily is not None:
+            coaching = await asyncio.to_thread(_coaching_lines, record.replay)
         for seat, player_id in enumerate(match.seats):
             player = self.players.get(player_id or "")
             if player is None:
                 continue
+            extra: dict[str, Any] = {}
+            if match.daily is not None and player.account is not None:
+                day = date.fromisoformat(match.daily)
+                streak = await self.store.streak(match.mode, player.account.id, match.daily)
+                share = challenge_for(day, match.mode, self.settings.daily_level).share_line(
+                    game.winner == seat, self._game_time(match), streak
+                )
+                extra = {"share": share, "coaching": coaching[seat]}
             if game.winner is None:
                 text = "The game is a draw."
             else:
@@ -906,9 +916,8 @@ class ServerNode:
                     self.settings.rating
                 )
                 text += f" Your {get_mode(match.mode).title} rating is now {shown}."
-            player.send(
-                wire.encode("result", text=text, ratings=await self.rating_words(player.account))
-            )
+            ratings = await self.rating_words(player.account)
+            player.send(wire.encode("result", text=text, ratings=ratings, **extra))
         self.lobby_changed()
 
     # ------------------------------------------------------------ status
@@ -1062,6 +1071,14 @@ def _read_admins(path: Path) -> set[str]:
     return found
 
 
-def room_digest(code: str) -> str:
-    """A short digest of a room code for the logs (the code itself is a secret)."""
-    return hashlib.sha256(code.encode()).hexdigest()[:8]
+def _coaching_lines(replay_json: str) -> list[list[str]]:
+    """Each seat's coaching lines from a finished match's replay (runs off the event loop)."""
+    from spit.store.coaching import coach_replay, player_lines
+    from spit.store.replays import ReplayFileError, parse_replay
+
+    try:
+        coaching = coach_replay(parse_replay(replay_json))
+    except (ReplayFileError, ValueError):
+        return [[], []]
+    calls = coaching.mode == "spit"
+    return [player_lines(report, calls) for report in coaching.players]

@@ -321,6 +321,11 @@ class LobbyScreen(Screen[None]):
         self.ratings = dict(msg.get("ratings") or self.ratings)
         self._title()
         self.note(escape(msg["text"]))
+        share = msg.get("share")
+        if share:
+            lines = [str(line) for line in msg.get("coaching") or []]
+            rows = [("", line) for line in [msg["text"], "", "Share it:", share, "", *lines]]
+            self.app.push_screen(ListScreen("Your daily challenge", rows, ""))
 
     def _on_standings(self, msg: dict[str, Any]) -> None:
         rows = [
