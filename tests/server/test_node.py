@@ -127,6 +127,10 @@ async def test_two_players_are_paired_play_a_rated_game_and_a_third_watches(
             assert rb.rating.rating > 1500 > ra.rating.rating
         games = await node.store.matches_of(account_a.id)
         assert len(games) == 1 and games[0].rated
+        ann.send("board", mode="speed")  # one game: not ranked yet, and told so
+        board = await ann.lobby.wait_for(lambda m: m["t"] == "standings")
+        assert board["rows"] == []
+        assert board["me"].startswith("You: ") and "9 more to be ranked" in board["me"]
         # the spectator saw no hidden card: no message to it held a hand
         for msg in cyd.match.messages:
             if msg["t"] == "state":
@@ -135,3 +139,18 @@ async def test_two_players_are_paired_play_a_rated_game_and_a_third_watches(
             await p.close()
 
     await asyncio.wait_for(body(), LIMIT * 2)
+
+
+def test_a_player_is_told_where_they_stand_or_what_they_lack() -> None:
+    from spit.server.node import _standing_words
+    from spit.server.store import PlayerRating, RatingRules
+    from spit.store.glicko import Rating
+
+    rules = RatingRules(board_rd=75, board_min_games=10)
+    settled = PlayerRating(Rating(1620, 60), 30, "2026-12-01")
+    assert _standing_words(settled, rules, 2) == "You are number 3, at 1620."
+    assert "play a rated game this week" in _standing_words(settled, rules, None)
+    new = PlayerRating(Rating(1580, 200), 3, "2026-12-01")
+    assert _standing_words(new, rules, None) == "You: 1580?, 3 rated games; 7 more to be ranked."
+    unsettled = PlayerRating(Rating(1580, 90), 12, "2026-12-01")
+    assert "settle" in _standing_words(unsettled, rules, None)

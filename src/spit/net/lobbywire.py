@@ -59,7 +59,7 @@ SCHEMA: proto.Schema = {
     ),
     "challenged": ({"id": is_int, "by": _name, "mode": _mode}, {}),
     "roomcode": ({"code": text_of(20), "mode": _mode}, {}),
-    "standings": ({"mode": _mode, "rows": is_list}, {}),
+    "standings": ({"mode": _mode, "rows": is_list}, {"me": text_of(200)}),
     "dailyinfo": (
         {"mode": _mode, "day": text_of(10), "level": text_of(10)},
         {"played": is_bool, "rows": is_list, "streak": is_int, "share": text_of(200)},

@@ -54,6 +54,7 @@ from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_lev
 from spit.server.store import (
     Account,
     MatchRecord,
+    PlayerRating,
     RatingRules,
     ServerStore,
     Side,
@@ -523,17 +524,23 @@ class ServerNode:
             self.lobby_changed()
         return gone
 
-    async def standings(self, mode: str) -> bytes:
-        """The leaderboard of ``mode``."""
+    async def standings(self, mode: str, player: Player | None = None) -> bytes:
+        """The leaderboard of ``mode``, and where ``player`` stands (ranked or not yet)."""
         problem = self.check_mode(mode)
         if problem:
             return wire.encode("error", reason=problem)
         rules = self.settings.rating
+        board = await self.store.leaderboard(mode, _now_iso(), rules)
         rows = [
             [s.name, round(s.rating.rating.rating), round(s.rating.rating.rd), s.rating.games]
-            for s in await self.store.leaderboard(mode, _now_iso(), rules)
+            for s in board
         ]
-        return wire.encode("standings", mode=mode, rows=rows)
+        fields: dict[str, Any] = {}
+        if player is not None and player.account is not None:
+            mine = await self.store.rating(player.account.id, mode)
+            place = next((i for i, s in enumerate(board) if s.name == player.name), None)
+            fields["me"] = _standing_words(mine, rules, place)
+        return wire.encode("standings", mode=mode, rows=rows, **fields)
 
     async def admin(self, player: Player, cmd: str, arg: str) -> list[str]:
         """An admin's command: ``list``, ``kick NAME``, ``ban KIND VALUE``, ``unban KIND VALUE``."""
@@ -1069,6 +1076,19 @@ def _read_admins(path: Path) -> set[str]:
         except (asyncssh.KeyImportError, ValueError):
             log.warning(event("bad_admin_key", line=line[:40]))
     return found
+
+
+def _standing_words(rating: PlayerRating, rules: RatingRules, place: int | None) -> str:
+    """Where a player stands, in words: their place, or what they lack to be ranked."""
+    shown = rating.shown(rules)
+    if place is not None:
+        return f"You are number {place + 1}, at {shown}."
+    if rating.games < rules.board_min_games:
+        more = rules.board_min_games - rating.games
+        return f"You: {shown}, {rating.games} rated games; {more} more to be ranked."
+    if rating.rating.rd > rules.board_rd:
+        return f"You: {shown}; a few more games settle your rating enough to be ranked."
+    return f"You: {shown}; play a rated game this week to be ranked."
 
 
 def _coaching_lines(replay_json: str) -> list[list[str]]:

@@ -332,6 +332,8 @@ class LobbyScreen(Screen[None]):
             ("", f"{i + 1:>3}. {row[0]:<20} {row[1]:>5} ±{2 * row[2]:<4} {row[3]} games")
             for i, row in enumerate(msg["rows"])
         ]
+        if msg.get("me"):
+            rows = [*rows, ("", ""), ("", str(msg["me"]))]
         self.app.push_screen(
             ListScreen(
                 f"Leaderboard: {get_mode(msg['mode']).title}",
