@@ -281,3 +281,24 @@ async def test_spectators_may_be_shown_the_match_late(tmp_path: Path) -> None:
             await node.shutdown()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_the_servers_variants_are_dealt_in_every_match(tmp_path: Path) -> None:
+    from spit.engine import get_mode
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server", variants={"spit": ("V3",)}))
+        await node.start()
+        try:
+            ann, bob = await signed_in(node, tmp_path, "Ann", "Bob")
+            ann.send("queue", mode="spit")
+            bob.send("queue", mode="spit")
+            matched = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
+            config = node.matches[matched["match"]].host.game.config
+            assert getattr(config, get_mode("spit").variants["V3"]) is True
+            for p in (ann, bob):
+                await p.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT)

@@ -108,3 +108,10 @@ def test_online_with_nobody_listening_says_so(tmp_path: Path) -> None:
     done = _spit("online", f"127.0.0.1:{_free_port()}", "--json", home=tmp_path)
     assert done.returncode == 2 and "cannot connect" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_server_variant_is_checked_by_its_mode(tmp_path: Path) -> None:
+    done = _spit("server", "--variant", "spit:V9", "--data-dir", str(tmp_path), home=tmp_path)
+    assert done.returncode == 2 and "unknown Spit variant" in done.stderr
+    done = _spit("server", "--variant", "V3", "--data-dir", str(tmp_path), home=tmp_path)
+    assert done.returncode == 2 and "MODE:VARIANT" in done.stderr

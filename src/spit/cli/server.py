@@ -112,6 +112,14 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         help="spectators see matches S seconds late, at most 60 (default 0: live)",
     )
     server.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="MODE:VN",
+        help="an optional rule every match of a mode is played with, e.g. spit:V3 "
+        "(repeat for more)",
+    )
+    server.add_argument(
         "--no-door", action="store_true", help="refuse plain ssh (only spit online may play)"
     )
     server.set_defaults(handler=_cmd_server)
@@ -180,6 +188,10 @@ def _cmd_server(args: argparse.Namespace) -> int:
 
     if args.daily_level not in LEVELS:
         return _fail(f"unknown level {args.daily_level!r}; choose from {', '.join(LEVELS)}")
+    try:
+        variants = _server_variants(args.variant)
+    except ValueError as exc:
+        return _fail(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     settings = ServerSettings(
@@ -192,6 +204,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         daily_level=args.daily_level,
         door=not args.no_door,
         spectator_delay=min(args.watch_delay, 60.0),
+        variants=variants,
     )
 
     async def main() -> int:
@@ -220,6 +233,21 @@ def _cmd_server(args: argparse.Namespace) -> int:
         return asyncio.run(main())
     except KeyboardInterrupt:
         return 130
+
+
+def _server_variants(values: list[str]) -> dict[str, tuple[str, ...]]:
+    """``["spit:V3", "spit:V1"]`` -> ``{"spit": ("V1", "V3")}``, checked by each mode."""
+    from spit.engine import get_mode, mode_names
+
+    chosen: dict[str, set[str]] = {}
+    for value in values:
+        mode, _, variant = value.partition(":")
+        mode = mode.strip().lower()
+        if mode not in mode_names() or not variant.strip():
+            raise ValueError(f"--variant {value!r}: give MODE:VARIANT, e.g. spit:V3")
+        get_mode(mode).config([variant])  # ValueError (ConfigError) naming the choices
+        chosen.setdefault(mode, set()).add(variant.strip().upper())
+    return {mode: tuple(sorted(names)) for mode, names in chosen.items()}
 
 
 def _print_status(path: Path) -> int:

@@ -107,6 +107,8 @@ class ServerSettings:
     doors_per_address: int = 4
     #: seconds a spectator's view lags the game (0: live)
     spectator_delay: float = 0.0
+    #: the optional rules every match of a mode is played with, e.g. {"spit": ("V3",)}
+    variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: the matches' timers (None: a local game's defaults); tests make them short
     timing: Timing | None = None
     #: how fast a computer holding a seat (or an opponent from the queue) reacts (None: its level)
@@ -734,7 +736,7 @@ class ServerNode:
         rated: bool | None = None,
     ) -> ServerMatch:
         """Deal a match between two players, or a player and a computer level (a str)."""
-        game = host_game(mode, (), seed)
+        game = host_game(mode, self.settings.variants.get(mode, ()), seed)
         match_id = secrets.token_hex(5)
         names = tuple(s if isinstance(s, str) else s.name for s in sides)
         bots = tuple(s if isinstance(s, str) else None for s in sides)
