@@ -98,3 +98,12 @@ async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
             await node.shutdown()
 
     await asyncio.wait_for(body(), LIMIT * 2)
+
+
+def test_a_challenge_names_a_player_and_maybe_a_game() -> None:
+    from spit.tui.online import challenge_request
+
+    assert challenge_request("Ann") == ("Ann", "spit")
+    assert challenge_request("Ann speed") == ("Ann", "speed")
+    assert challenge_request("Ann Speed") == ("Ann", "speed")
+    assert challenge_request("  Bob_2  ") == ("Bob_2", "spit")

@@ -95,6 +95,15 @@ class ListScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+def challenge_request(answer: str) -> tuple[str, str]:
+    """ "Ann" or "Ann speed" -> (name, mode): the game named last, else the first mode."""
+    words = answer.split()
+    modes = {get_mode(m).title.lower(): m for m in mode_names()} | {m: m for m in mode_names()}
+    if len(words) >= 2 and words[-1].lower() in modes:
+        return " ".join(words[:-1]), modes[words[-1].lower()]
+    return answer.strip(), mode_names()[0]
+
+
 #: The lobby's menu: option id -> words.
 def _menu() -> list[tuple[str, str]]:
     items: list[tuple[str, str]] = []
@@ -439,12 +448,20 @@ class LobbyScreen(Screen[None]):
             self.app.push_screen(AskScreen("Type the room's code", "e.g. K7QWXM"), entered)
         elif what == "challenge":
 
-            def chosen(name: str | None) -> None:
-                if name is not None:
-                    self.send("challenge", name=name, mode=mode_names()[0])
+            def chosen(answer: str | None) -> None:
+                if answer is not None:
+                    name, mode = challenge_request(answer)
+                    self.send("challenge", name=name, mode=mode)
 
+            games = " or ".join(get_mode(m).title.lower() for m in mode_names())
             self.app.push_screen(
-                AskScreen("Challenge whom? (a player who is online)", "a name"), chosen
+                AskScreen(
+                    "Challenge whom? (a player who is online)",
+                    "a name",
+                    f"A name, then the game if not {get_mode(mode_names()[0]).title}: "
+                    f"Ann {games.split(' or ')[-1]}. Games: {games}.",
+                ),
+                chosen,
             )
         elif what == "watch":
             matches = self._last_lobby.get("matches", [])
