@@ -154,3 +154,34 @@ def test_a_player_is_told_where_they_stand_or_what_they_lack() -> None:
     assert _standing_words(new, rules, None) == "You: 1580?, 3 rated games; 7 more to be ranked."
     unsettled = PlayerRating(Rating(1580, 90), 12, "2026-12-01")
     assert "settle" in _standing_words(unsettled, rules, None)
+
+
+async def test_a_node_on_postgresql_keeps_accounts_and_rates_a_match(tmp_path: Path) -> None:
+    from tests.support.services import drop_schema, fresh_schema, postgres_url
+
+    from spit.server.postgres_store import PostgresStore
+
+    async def body() -> None:
+        store = PostgresStore(postgres_url(), schema=fresh_schema())
+        node = ServerNode(quick_settings(tmp_path / "server"), store=store)
+        await node.start()
+        try:
+            ann, bob = Player(tmp_path / "a", "Ann"), Player(tmp_path / "b", "Bob")
+            for p in (ann, bob):
+                await p.connect(node)
+                await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+                p.send("queue", mode="speed")
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched")
+            await asyncio.gather(ann.play_matched(ma), bob.play_matched(mb))
+            await ann.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+            account = await store.account_named("Ann")
+            assert account is not None
+            assert (await store.rating(account.id, "speed")).games == 1
+            for p in (ann, bob):
+                await p.close()
+        finally:
+            await node.shutdown()
+            await drop_schema(store)
+
+    await asyncio.wait_for(body(), LIMIT * 2)

@@ -9,8 +9,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from tests.support.services import drop_schema, fresh_schema, postgres_url
 
+from spit.server.postgres_store import PostgresStore
 from spit.server.schema import LATEST, MIGRATIONS
+from spit.server.sqlite_store import SqliteStore
 from spit.server.store import (
     KeyTaken,
     MatchRecord,
@@ -18,18 +21,25 @@ from spit.server.store import (
     NameTaken,
     RatingRules,
     Side,
-    SqliteStore,
+    SqlStore,
 )
 
 NOW = "2026-12-01T12:00:00+00:00"
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = SqliteStore(tmp_path / "server" / "spit-server.db")
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SqlStore]:
+    """The same tests on both back ends: a SQLite file, and a PostgreSQL schema of their own."""
+    s: SqlStore
+    if request.param == "sqlite":
+        s = SqliteStore(tmp_path / "server" / "spit-server.db")
+    else:
+        s = PostgresStore(postgres_url(), schema=fresh_schema())
     await s.open()
     yield s
     await s.close()
+    if isinstance(s, PostgresStore):
+        await drop_schema(s)
 
 
 def _match(
@@ -52,11 +62,14 @@ def _match(
     )
 
 
-async def test_a_new_database_gets_every_migration(store: SqliteStore) -> None:
+async def test_a_new_database_gets_every_migration(store: SqlStore) -> None:
     assert await store.schema_version() == LATEST == MIGRATIONS[-1].version
 
 
-async def test_the_database_is_private_to_its_owner(store: SqliteStore, tmp_path: Path) -> None:
+async def test_the_database_is_private_to_its_owner(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "server" / "spit-server.db")
+    await store.open()
+    await store.close()
     path = tmp_path / "server" / "spit-server.db"
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -93,27 +106,27 @@ async def test_a_newer_schema_is_refused_with_a_clear_message(tmp_path: Path) ->
     await store.close()
 
 
-async def test_a_key_is_an_account(store: SqliteStore) -> None:
+async def test_a_key_is_an_account(store: SqlStore) -> None:
     assert await store.account_for_key("SHA256:x") is None
     ann = await store.create_account("Ann", "SHA256:x", NOW)
     assert await store.account_for_key("SHA256:x") == ann
     assert await store.account_named("aNN") == ann
 
 
-async def test_a_name_is_taken_once_whatever_its_case(store: SqliteStore) -> None:
+async def test_a_name_is_taken_once_whatever_its_case(store: SqlStore) -> None:
     await store.create_account("Ann", "SHA256:1", NOW)
     with pytest.raises(NameTaken, match="taken"):
         await store.create_account("ANN", "SHA256:2", NOW)
     assert await store.account_for_key("SHA256:2") is None
 
 
-async def test_a_bad_name_is_refused_before_anything_is_written(store: SqliteStore) -> None:
+async def test_a_bad_name_is_refused_before_anything_is_written(store: SqlStore) -> None:
     with pytest.raises(NameRefused):
         await store.create_account("[red]x", "SHA256:1", NOW)
     assert await store.account_for_key("SHA256:1") is None
 
 
-async def test_a_key_belongs_to_one_account_only(store: SqliteStore) -> None:
+async def test_a_key_belongs_to_one_account_only(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:1", NOW)
     with pytest.raises(KeyTaken):
         await store.create_account("Bob", "SHA256:1", NOW)
@@ -124,14 +137,14 @@ async def test_a_key_belongs_to_one_account_only(store: SqliteStore) -> None:
     assert await store.keys_of(ann.id) == ["SHA256:1"]
 
 
-async def test_linked_keys_sign_in_to_the_same_account(store: SqliteStore) -> None:
+async def test_linked_keys_sign_in_to_the_same_account(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:laptop", NOW)
     await store.link_key(ann.id, "SHA256:desktop", NOW)
     assert await store.account_for_key("SHA256:desktop") == ann
     assert sorted(await store.keys_of(ann.id)) == ["SHA256:desktop", "SHA256:laptop"]
 
 
-async def test_two_racing_sign_ups_for_one_name_give_one_account(store: SqliteStore) -> None:
+async def test_two_racing_sign_ups_for_one_name_give_one_account(store: SqlStore) -> None:
     results = await asyncio.gather(
         *(store.create_account("Ann", f"SHA256:{i}", NOW) for i in range(8)),
         return_exceptions=True,
@@ -141,7 +154,7 @@ async def test_two_racing_sign_ups_for_one_name_give_one_account(store: SqliteSt
     assert all(isinstance(r, NameTaken) for r in results if isinstance(r, BaseException))
 
 
-async def test_a_rated_win_moves_both_ratings_once(store: SqliteStore) -> None:
+async def test_a_rated_win_moves_both_ratings_once(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:a", NOW)
     bob = await store.create_account("Bob", "SHA256:b", NOW)
     match_id = await store.record_match(_match((ann.id, "Ann"), (bob.id, "Bob"), winner=1))
@@ -152,7 +165,7 @@ async def test_a_rated_win_moves_both_ratings_once(store: SqliteStore) -> None:
     assert await store.replay_of(match_id, ann.id) == '{"replay": true}'
 
 
-async def test_an_unrated_match_is_kept_but_moves_no_rating(store: SqliteStore) -> None:
+async def test_an_unrated_match_is_kept_but_moves_no_rating(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:a", NOW)
     bob = await store.create_account("Bob", "SHA256:b", NOW)
     await store.record_match(_match((ann.id, "Ann"), (bob.id, "Bob"), winner=1, rated=False))
@@ -160,7 +173,7 @@ async def test_an_unrated_match_is_kept_but_moves_no_rating(store: SqliteStore) 
     assert [m.names for m in await store.matches_of(bob.id)] == [("Ann", "Bob")]
 
 
-async def test_a_computer_level_is_a_fixed_anchor(store: SqliteStore) -> None:
+async def test_a_computer_level_is_a_fixed_anchor(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:a", NOW)
     await store.record_match(_match((ann.id, "Ann"), (None, "hard"), winner=1, bot="hard"))
     after = await store.rating(ann.id, "spit")
@@ -168,7 +181,7 @@ async def test_a_computer_level_is_a_fixed_anchor(store: SqliteStore) -> None:
     assert after.rating.rating > 1700 and after.games == 1
 
 
-async def test_a_replay_is_given_only_to_its_players(store: SqliteStore) -> None:
+async def test_a_replay_is_given_only_to_its_players(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:a", NOW)
     bob = await store.create_account("Bob", "SHA256:b", NOW)
     eve = await store.create_account("Eve", "SHA256:e", NOW)
@@ -177,13 +190,13 @@ async def test_a_replay_is_given_only_to_its_players(store: SqliteStore) -> None
     assert await store.replay_of(match_id, eve.id) is None
 
 
-async def test_provisional_ratings_are_marked(store: SqliteStore) -> None:
+async def test_provisional_ratings_are_marked(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:a", NOW)
     rating = await store.rating(ann.id, "spit")
     assert rating.shown(RatingRules()) == "1500?"
 
 
-async def test_the_leaderboard_shows_only_settled_active_ratings(store: SqliteStore) -> None:
+async def test_the_leaderboard_shows_only_settled_active_ratings(store: SqlStore) -> None:
     rules = RatingRules(board_rd=75, board_min_games=10, board_recent_days=7)
     ids = [(await store.create_account(n, f"SHA256:{n}", NOW)).id for n in ("Ann", "Bob", "Cyd")]
     for i in range(45):  # Ann and Bob play a lot (an RD near 70), Cyd once
@@ -199,7 +212,7 @@ async def test_the_leaderboard_shows_only_settled_active_ratings(store: SqliteSt
     assert await store.leaderboard("speed", NOW, rules) == []
 
 
-async def test_one_daily_attempt_per_player_per_day(store: SqliteStore) -> None:
+async def test_one_daily_attempt_per_player_per_day(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:a", NOW)
     day = "2026-12-01"
     starts = await asyncio.gather(*(store.start_daily(day, "spit", ann.id, NOW) for _ in range(5)))
@@ -208,7 +221,7 @@ async def test_one_daily_attempt_per_player_per_day(store: SqliteStore) -> None:
     assert await store.start_daily("2026-12-02", "spit", ann.id, NOW)
 
 
-async def test_the_daily_board_ranks_wins_first_then_time(store: SqliteStore) -> None:
+async def test_the_daily_board_ranks_wins_first_then_time(store: SqlStore) -> None:
     day = "2026-12-01"
     for name, won, secs in (("Ann", False, 40.0), ("Bob", True, 95.0), ("Cyd", True, 80.0)):
         acc = await store.create_account(name, f"SHA256:{name}", NOW)
@@ -223,7 +236,7 @@ async def test_the_daily_board_ranks_wins_first_then_time(store: SqliteStore) ->
     ]
 
 
-async def test_a_streak_counts_days_in_a_row(store: SqliteStore) -> None:
+async def test_a_streak_counts_days_in_a_row(store: SqlStore) -> None:
     ann = await store.create_account("Ann", "SHA256:a", NOW)
     for day in ("2026-11-27", "2026-11-29", "2026-11-30", "2026-12-01"):
         await store.start_daily(day, "spit", ann.id, NOW)
@@ -234,7 +247,7 @@ async def test_a_streak_counts_days_in_a_row(store: SqliteStore) -> None:
     assert await store.streak("speed", ann.id, "2026-12-01") == 0
 
 
-async def test_bans_by_key_and_address(store: SqliteStore) -> None:
+async def test_bans_by_key_and_address(store: SqlStore) -> None:
     await store.ban("key", "SHA256:bad", "flooding", NOW)
     await store.ban("address", "127.0.0.9", "abuse", NOW)
     assert await store.banned("key", "SHA256:bad") == "flooding"

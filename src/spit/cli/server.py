@@ -73,6 +73,13 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "(default: a 'server' folder in spit's data directory)",
     )
     server.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="where accounts, ratings and results live: sqlite:PATH (default: server.db in "
+        "the data directory) or postgresql://USER@HOST/DB (several nodes; needs spit[cluster])",
+    )
+    server.add_argument(
         "--status",
         action="store_true",
         help="show the running server's players, queue, matches and load",
@@ -185,6 +192,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         return _print_status(data_dir / "status.json")
     from spit.bots import LEVELS
     from spit.server.node import ServerNode, ServerSettings
+    from spit.server.store import StoreError
 
     if args.daily_level not in LEVELS:
         return _fail(f"unknown level {args.daily_level!r}; choose from {', '.join(LEVELS)}")
@@ -205,13 +213,14 @@ def _cmd_server(args: argparse.Namespace) -> int:
         door=not args.no_door,
         spectator_delay=min(args.watch_delay, 60.0),
         variants=variants,
+        store_url=args.store,
     )
 
     async def main() -> int:
         try:
             node = ServerNode(settings)
             port = await node.start()
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, StoreError) as exc:
             return _fail(
                 f"cannot start the server on {args.bind}:{args.port}: "
                 f"{getattr(exc, 'strerror', None) or exc}"

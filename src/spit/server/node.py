@@ -51,6 +51,7 @@ from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
+from spit.server.backends import open_store
 from spit.server.store import (
     Account,
     MatchRecord,
@@ -58,7 +59,6 @@ from spit.server.store import (
     RatingRules,
     ServerStore,
     Side,
-    SqliteStore,
     StoreError,
 )
 
@@ -86,6 +86,8 @@ class ServerSettings:
     """What an operator may set (``spit server`` options and the defaults)."""
 
     data_dir: Path
+    #: the store: None for the SQLite file in the data directory, or "postgresql://…"
+    store_url: str | None = None
     bind: str = "127.0.0.1"
     port: int = DEFAULT_SERVER_PORT
     wave_seconds: float = WAVE_SECONDS
@@ -278,7 +280,7 @@ class ServerNode:
         self.today = today
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         os.chmod(settings.data_dir, 0o700)
-        self.store: ServerStore = store or SqliteStore(settings.store_path)
+        self.store: ServerStore = store or open_store(settings.store_url or settings.store_path)
         self.key = load_or_make_host_key(settings.host_key_path)
         self.admins = _read_admins(settings.admins_path)
         self.players: dict[str, Player] = {}
