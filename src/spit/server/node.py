@@ -47,11 +47,11 @@ from spit.net.codes import load_or_make_host_key
 from spit.net.host import CIPHERS, Host, Limits
 from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
+from spit.server.backends import open_store
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
-from spit.server.backends import open_store
 from spit.server.store import (
     Account,
     MatchRecord,
