@@ -205,6 +205,7 @@ class SqlStore(ABC):
 
     async def _lock_schema(self, tx: Tx) -> None:
         """Keep two nodes from migrating at once (nothing to do with one writer)."""
+        return None
 
     async def migrate(self) -> None:
         """Apply every migration after the database's version, all in one transaction."""
