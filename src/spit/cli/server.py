@@ -176,8 +176,8 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         metavar="S",
         help="quick-pair: a computer of your strength after S seconds (default 60)",
     )
-    online.add_argument("--door-token", default=None, help=argparse.SUPPRESS)
-    online.add_argument("--pin", default=None, help=argparse.SUPPRESS)
+    online.add_argument("--door-token", default=None, help="(used by the plain-ssh door)")
+    online.add_argument("--pin", default=None, help="(used by the plain-ssh door)")
     online.set_defaults(handler=lambda args: _cmd_online(args, tui["online"]))
 
 

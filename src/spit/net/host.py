@@ -130,6 +130,8 @@ class _Conn:
         self.pings: dict[float, None] = {}
         self.heard = host.clock()
         self._out: list[bytes] = []
+        #: the seat's own player (spit server): a computer holding the seat makes way
+        self.takes_back = False
 
     def send(self, data: bytes) -> None:
         """Queue a message; everything queued in one turn of the loop goes as one packet."""
@@ -243,6 +245,8 @@ class Host:
         self.bot_reaction = bot_reaction
         #: seconds a spectator's view lags the game (so a watcher cannot relay a hand)
         self.watch_delay = 0.0
+        #: called with a seat a computer handed back to its player
+        self.on_handed_back: Callable[[int], None] | None = None
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
@@ -403,14 +407,21 @@ class Host:
         await self.serve(process, grant, peer)
 
     async def serve(
-        self, process: asyncssh.SSHServerProcess[bytes], grant: tuple[str, int | None], peer: str
+        self,
+        process: asyncssh.SSHServerProcess[bytes],
+        grant: tuple[str, int | None],
+        peer: str,
+        takes_back: bool = False,
     ) -> None:
         """Play this match over ``process``, a channel someone else authenticated.
 
         ``grant`` is ``("play", seat)`` or ``("watch", None)``. ``spit server`` runs
-        many matches behind one listener and hands each its players' channels here.
+        many matches behind one listener and hands each its players' channels here;
+        ``takes_back``: this is the seat's own player, back from a drop, and a
+        computer holding the seat leaves it when their hello arrives.
         """
         conn = _Conn(self, process, peer)
+        conn.takes_back = takes_back
         self._conns.add(conn)
         task = asyncio.current_task()
         if task is not None:
@@ -502,6 +513,11 @@ class Host:
             log.info("%s watches", conn.peer)
             return True
         assert seat is not None
+        if conn.takes_back and self.bot_holds(seat):
+            # the seat's own player is back (spit server): the computer leaves at once
+            self.release_bot(seat)
+            if self.on_handed_back is not None:
+                self.on_handed_back(seat)
         if self.match.seat_taken(seat):
             log.warning("%s tried seat %d, which is taken: refused", conn.peer, seat + 1)
             conn.close("that seat is taken: someone already joined with this code", tell=True)

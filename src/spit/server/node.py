@@ -494,11 +494,7 @@ class ServerNode:
             log.info(event("watch", match=match_id, peer=gate.identity.peer))
         else:
             grant = ("play", seat)
-            if match.host.bot_holds(seat):
-                match.host.release_bot(seat)
-                self._end_hold(match, seat)
-                log.info(event("seat_handed_back", match=match_id, seat=seat + 1))
-        await match.host.serve(process, grant, gate.identity.peer)
+        await match.host.serve(process, grant, gate.identity.peer, takes_back=seat is not None)
 
     def _player_for(self, gate: _Gate) -> Player | None:
         """The lobby player whose connection this is (the lobby session is opened first)."""
@@ -765,6 +761,12 @@ class ServerNode:
             bot_reaction=self.settings.bot_reaction,
         )
         host.watch_delay = self.settings.spectator_delay
+
+        def handed_back(seat: int) -> None:
+            self._end_hold(match, seat)
+            log.info(event("seat_handed_back", match=match_id, seat=seat + 1))
+
+        host.on_handed_back = handed_back
         accounts = tuple(
             None if isinstance(s, str) or s.account is None else s.account.id for s in sides
         )
