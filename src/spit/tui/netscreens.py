@@ -73,7 +73,7 @@ class NetGameScreen(GameScreen):
         try:
             self.remote.receive(msg)
             if msg["t"] == "replay" and self.keep_replays:
-                self.remote.replay_note = keep_replay(msg["data"])
+                self.remote.note_replay(keep_replay(msg["data"]))
         except Exception as exc:  # a bad message must not end the app
             self.fail(exc)
             return
@@ -130,13 +130,13 @@ class NetGameScreen(GameScreen):
         if sender is not None:
             problem = sender(what)
             if problem:
-                self.remote._set_flash(problem, None, self.now())
-        self.remote.choice = None
+                self.remote.show_flash(problem, self.now())
+        self.remote.chosen()
         self.run_tick()
 
     def action_pause(self) -> None:
         """A network game runs on at the host: it cannot be paused from here."""
-        self.remote._set_flash("a network game cannot be paused", None, self.now())
+        self.remote.show_flash("a network game cannot be paused", self.now())
         self.run_tick()
 
     def suspend(self) -> None:
@@ -165,7 +165,7 @@ class NetGameScreen(GameScreen):
         """The line for the terminal if the app quits now, or None if nothing is left behind."""
         if not self.live:
             return None
-        if self.remote.send is None:  # a spectator (a host's keys are wired before it starts)
+        if self.remote.watching:  # a spectator (a host's keys are wired before it starts)
             return "spit: you stopped watching the network game."
         return self.QUIT_TEXT
 
@@ -217,15 +217,15 @@ class HostScreen(NetGameScreen):
     )
 
     def __init__(self, options: argparse.Namespace, dealer: Dealer) -> None:
-        super().__init__(RemoteSession(None), dealer, leave=self._stop)
+        remote = RemoteSession(None, keymap=dealer.settings.keymap)
+        super().__init__(remote, dealer, leave=self._stop)
         self.options = options
         self.host: Host | None = None
         self.keep_replays = False  # the host keeps its own records
         self.join_line = ""
 
     def on_mount(self) -> None:
-        self.remote.keymap = self.dealer.settings.keymap
-        self.remote.waiting = "Starting the host..."
+        self.remote.wait_for("Starting the host...")
         super().on_mount()
         self.run_worker(self._serve(), exclusive=True)
 
@@ -255,12 +255,11 @@ class HostScreen(NetGameScreen):
             return
         host = self.host
         local = host.local_seat(0, self.deliver)
-        self.remote.send = local.press
+        self.remote.connect(local.press)
         self.decider = local.decide
         self.join_line = host.join_line(1, public_address(host.bind))
-        self.remote.waiting = f"Give the other player: {self.join_line}"
-        self.remote.narrator.news = f"Spectators: {host.watch_line(public_address(host.bind))}"
-        self.remote.version += 1
+        self.remote.wait_for(f"Give the other player: {self.join_line}")
+        self.remote.announce(f"Spectators: {host.watch_line(public_address(host.bind))}")
         if self.showing:
             self.run_tick()
         try:
@@ -461,7 +460,7 @@ class JoinScreen(Screen[None]):
             return
         self.guest = guest
         if not watch:
-            session.send = guest.action
+            session.connect(guest.action)
             screen.decider = guest.decide
         self.note("")
         self.app.push_screen(screen)
