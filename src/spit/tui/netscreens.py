@@ -23,6 +23,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from spit.engine import all_modes
 from spit.net.client import Guest, JoinError
 from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.host import Host, split_address
@@ -292,12 +293,27 @@ def host_options(
     )
 
 
-HOST_CHOICES = {
-    "spit-local": ("Spit, this machine only (127.0.0.1)", "spit", "127.0.0.1"),
-    "spit-lan": ("Spit, open to my network (0.0.0.0)", "spit", "0.0.0.0"),
-    "speed-local": ("Speed, this machine only (127.0.0.1)", "speed", "127.0.0.1"),
-    "speed-lan": ("Speed, open to my network (0.0.0.0)", "speed", "0.0.0.0"),
-}
+def _host_choices() -> dict[str, tuple[str, str, str]]:
+    """Each way to host: every mode the network can play (it has an observer), on
+    this machine only or open to the network: id -> (words, mode, bind address)."""
+    choices = {}
+    for mode in all_modes():
+        if not mode.observer_class:
+            continue
+        choices[f"{mode.name}-local"] = (
+            f"{mode.title}, this machine only (127.0.0.1)",
+            mode.name,
+            "127.0.0.1",
+        )
+        choices[f"{mode.name}-lan"] = (
+            f"{mode.title}, open to my network (0.0.0.0)",
+            mode.name,
+            "0.0.0.0",
+        )
+    return choices
+
+
+HOST_CHOICES = _host_choices()
 
 
 def check_port(text: str, bind: str) -> int | str:
