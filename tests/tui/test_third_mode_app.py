@@ -40,7 +40,8 @@ async def test_two_people_play_duel_in_the_app_and_it_is_kept(
                 break
             action = (game.legal_actions(0) + game.legal_actions(1))[0]
             shown = game.columns(action.player)[action.source][0]
-            assert shown is not None and card_name(shown) in region(app, f"p{action.player + 1}-cards")
+            cards = region(app, f"p{action.player + 1}-cards")
+            assert shown is not None and card_name(shown) in cards
             await pilot.press(keys.key(action.player, Row(action.target), action.source))
             clock.now += keys.repeat_window + 0.1  # not a held key's repeat
             await pilot.pause()
