@@ -75,9 +75,9 @@ def test_observation_round_trip(mode: str) -> None:
 def test_an_observation_of_another_version_is_refused_with_a_reason(mode: str) -> None:
     game = new_game(mode, (), 3)
     data = proto.observation_json(game, 0)
-    data["v"] += 1
-    with pytest.raises(proto.ProtocolError, match="same spit version"):
-        proto.observation_from_json(data, game.config)
+    for other in (data["v"] + 1, True, "1", None):  # True == 1 in Python: still refused
+        with pytest.raises(proto.ProtocolError, match="same spit version"):
+            proto.observation_from_json({**data, "v": other}, game.config)
 
 
 @pytest.mark.parametrize("mode", ["spit", "speed"])
@@ -85,8 +85,9 @@ def test_a_config_round_trips_and_another_version_is_refused(mode: str) -> None:
     game = new_game(mode, ("V3",), 3)
     data = json.loads(json.dumps(proto.config_json(mode, game.config)))
     assert proto.config_from_json(mode, data) == game.config
-    with pytest.raises(proto.ProtocolError, match="version"):
-        proto.config_from_json(mode, {**data, "v": 99})
+    for other in (99, True, None):
+        with pytest.raises(proto.ProtocolError, match="version"):
+            proto.config_from_json(mode, {**data, "v": other})
 
 
 def test_observation_with_a_bad_card_is_refused() -> None:

@@ -119,7 +119,10 @@ class Mode:
 
     def config_from_json(self, data: object) -> Any:
         """The config ``config_json`` gave; ConfigError saying what is wrong."""
-        if not isinstance(data, dict) or data.get("v") != CONFIG_VERSION or "rules" not in data:
+        if not isinstance(data, dict) or "rules" not in data:
+            raise ConfigError(f"not a {self.title} rules config")
+        version = data.get("v")
+        if type(version) is not int or version != CONFIG_VERSION:
             raise ConfigError(f"not a {self.title} rules config of version {CONFIG_VERSION}")
         try:
             config = self.config_class.from_dict(data["rules"])

@@ -135,11 +135,14 @@ class Observer(ABC):
 
         if data.get("mode") != self.mode:
             raise CodecError(f"observation: not a {self.mode} observation")
-        if data.get("v") != self.version:
-            raise CodecError(f"observation: version {data.get('v')!r:.10} (this spit reads "
-                             f"{self.version}); both sides need the same spit version")
-        fields = require(data, ("player", "phase", "round_no", "scores", "games_won",
-                                "winner", "result", "legal"))
+        version = data.get("v")
+        if type(version) is not int or version != self.version:
+            raise CodecError(
+                f"observation: version {version!r:.10} (this spit reads {self.version}); "
+                "both sides need the same spit version"
+            )
+        names = ("player", "phase", "round_no", "scores", "games_won", "winner", "result")
+        fields = require(data, (*names, "legal"))
         legal_raw = fields["legal"]
         if not isinstance(legal_raw, list) or len(legal_raw) > MAX_LEGAL:
             raise CodecError("observation: bad legal list")
