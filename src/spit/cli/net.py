@@ -64,7 +64,7 @@ def register(
         "--variant",
         action="append",
         metavar="VN",
-        help="Spit variant V1..V4 (repeat or give a comma list)",
+        help="a variant of the game: V1..V4 for Spit, V3 for Speed (repeat or give a comma list)",
     )
     host.add_argument("--seed", type=int, default=None, help="deal from this seed")
     host.add_argument(
