@@ -43,7 +43,7 @@ def test_R20_the_last_table_of_a_finished_spit_game_holds_all_52_cards(
     table the board shows at its end holds every card of the deck."""
     config = SpitConfig.from_variants(sorted(variants), target_score=30, round_limit=4)
     game = played_out(SpitGame(config, seed), seed)
-    session = Session(game)
+    session = Session.local(game)
     assert session.table.over and session.table.winner == game.winner
     assert on_the_table(session.table) == 52
 
@@ -54,7 +54,7 @@ def test_P6_a_finished_speed_game_shows_its_own_table(seed: int, long_deal: bool
     """Speed leaves every card where it lies at the end: no table to rebuild."""
     game = played_out(SpeedGame(SpeedConfig(long_deal=long_deal), seed), seed)
     assert end_table(game) is None
-    assert Session(game).table is game and on_the_table(game) == 52
+    assert Session.local(game).table is game and on_the_table(game) == 52
 
 
 def test_R19_the_winners_last_card_is_on_its_pile_and_the_loser_keeps_their_cards() -> None:
@@ -76,7 +76,7 @@ def test_R19_the_winners_last_card_is_on_its_pile_and_the_loser_keeps_their_card
 
 def test_a_match_leads_with_its_score_and_target() -> None:
     game = played_out(SpitGame(SpitConfig.from_variants(["V4"], target_score=20), 5), 5)
-    table = Session(game).table
+    table = Session.local(game).table
     a, b = game.scores
     lines = result_lines(table, ("Ann", "Bob"), "1:02")
     assert lines[1] == f"Score: Ann {a}, Bob {b} (the match is to 20)"
