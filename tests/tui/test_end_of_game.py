@@ -86,3 +86,23 @@ async def test_a_replay_opened_at_a_time_shows_that_time_and_waits_there(
         clock.advance(30.0)
         viewer.run_tick()
         assert viewer.playback.index == 5  # it waits there
+
+
+async def test_a_resumed_game_s_clock_goes_on_from_the_time_already_played(
+    clock: FakeClock,
+) -> None:
+    import json
+
+    from spit.store.replays import PlayerInfo, new_meta, parse_replay, replay_data
+    from spit.tui.screens import GameScreen
+
+    game = playable()
+    for p in (0, 1):
+        game.apply(game.legal_actions(p)[0])  # both call: the opening spit
+    meta = new_meta((PlayerInfo("Ann"), PlayerInfo("Bob")))
+    saved = parse_replay(json.dumps(replay_data(game, [1.0, 75.0], meta)))
+    app = make_app(clock, start=None, resumed=saved)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert "time 1:15" in board.query_one("#topbar").text.plain

@@ -133,6 +133,7 @@ class Session:
         levels: Mapping[int, str] | None = None,
         archiver: Recorder | None = None,
         opening: Sequence[Event] = (),
+        time_offset: float = 0.0,
     ) -> None:
         import time
 
@@ -158,6 +159,7 @@ class Session:
             self.listeners.append(archiver)
         self.narrator.opening(list(opening))
         self._started = self.clock()
+        self.time_offset = time_offset
 
     @classmethod
     def local(
@@ -170,10 +172,12 @@ class Session:
         names: tuple[str, str] = ("Player 1", "Player 2"),
         levels: Mapping[int, str] | None = None,
         recorder: Callable[[Arbiter], Recorder] | None = None,
+        time_offset: float = 0.0,
     ) -> Session:
         """A game played here: the engine's ``game`` judged by its own ``Arbiter``.
 
-        ``recorder``: given that arbiter, what keeps the game's files.
+        ``recorder``: given that arbiter, what keeps the game's files;
+        ``time_offset``: seconds already played (a resumed game's), for the game clock.
         """
         import time
 
@@ -181,7 +185,16 @@ class Session:
         arbiter = Arbiter(game, timing, clock, agents)
         archiver = recorder(arbiter) if recorder is not None else None
         return cls(
-            game, arbiter, keymap, clock, agents, names, levels, archiver, game.opening_events
+            game,
+            arbiter,
+            keymap,
+            clock,
+            agents,
+            names,
+            levels,
+            archiver,
+            game.opening_events,
+            time_offset,
         )
 
     # ------------------------------------------------------------------ screens

@@ -357,6 +357,7 @@ class Dealer:
             names=shown,
             levels=levels,
             recorder=recorder,
+            time_offset=resumed.duration if resumed is not None else 0.0,
         )
 
     def _recorder(

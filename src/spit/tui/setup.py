@@ -60,16 +60,9 @@ def opponents_for(mode: str) -> tuple[str, ...]:
     return OPPONENTS if mode in BOT_MODES else (PERSON,)
 
 
-def match_variant(mode: Mode) -> str | None:
-    """The variant that makes ``mode`` a match of rounds (Spit's scoring, V4), if any;
-    a mode without one plays a match whenever its target is above 0 (Speed's P7)."""
-    return next((v for v, name in mode.variants.items() if name == "scoring"), None)
-
-
 def rule_variants(mode: Mode) -> tuple[str, ...]:
     """The variants the setup offers as boxes to tick (the match has its own field)."""
-    match = match_variant(mode)
-    return tuple(v for v in mode.variants if v != match)
+    return tuple(v for v in mode.variants if v != mode.match_variant)
 
 
 @dataclass(frozen=True)
@@ -99,7 +92,7 @@ def choice_from(
     """The setup's first values: the settings file's (``mode``, ``opponent``: instead)."""
     info = get_mode(mode or user.mode)
     chosen = _chosen(user)
-    match = match_variant(info)
+    match = info.match_variant
     target = int(getattr(user, f"{info.name}_target", 0))
     if match is not None and match not in chosen:
         target = 0
@@ -152,7 +145,7 @@ def settings_with(user: UserSettings, choice: GameChoice) -> UserSettings:
         "opponent": choice.opponent,
         "names": choice.names,
     }
-    match = match_variant(info)
+    match = info.match_variant
     field = f"{info.name}_target"
     if match is not None:
         if choice.target > 0:
@@ -170,7 +163,7 @@ def settings_with(user: UserSettings, choice: GameChoice) -> UserSettings:
 
 def match_words(mode: Mode) -> str:
     """What the match field means for ``mode``, in one line."""
-    if match_variant(mode) is not None:
+    if mode.match_variant is not None:
         return "points, lowest total wins (0: one game)"
     return "points to win (0: one game)"
 
