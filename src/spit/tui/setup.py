@@ -21,7 +21,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from spit.bots import LEVELS
 from spit.bots import MODES as BOT_MODES
-from spit.engine import all_modes, get_mode
+from spit.engine import all_modes, get_mode, mode_names
 from spit.engine.modes import Mode
 from spit.store.settings import MAX_NAME, MAX_TARGET, OPPONENTS, PERSON, VARIANTS
 from spit.store.settings import Settings as UserSettings
@@ -90,7 +90,8 @@ def choice_from(
     user: UserSettings, mode: str | None = None, opponent: str | None = None
 ) -> GameChoice:
     """The setup's first values: the settings file's (``mode``, ``opponent``: instead)."""
-    info = get_mode(mode or user.mode)
+    name = mode or user.mode
+    info = get_mode(name if name in mode_names() else mode_names()[0])
     chosen = _chosen(user)
     match = info.match_variant
     target = int(getattr(user, f"{info.name}_target", 0))
