@@ -29,9 +29,9 @@ from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
-from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import Match
-from spit.net.stamping import DEFAULT_CAP, Stamper
+from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Clock, Timing
 
 log = logging.getLogger("spit.net")
@@ -254,6 +254,7 @@ class Host:
             from spit.store.replays import PlayerInfo
 
             self._archiver = Archiver(self.match.arbiter, [PlayerInfo(n) for n in names])
+            self._archiver.extra = self._audit
 
     # ------------------------------------------------------------ lifecycle
 
@@ -577,6 +578,12 @@ class Host:
 
         return times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
 
+    def _audit(self) -> dict[str, Any]:
+        """The race audit for the replay: every press the host judged."""
+        from spit.store.races import presses_json
+
+        return {"presses": presses_json(self.match.presses)}
+
     def _replay_json(self) -> dict[str, Any]:
         from spit.store.replays import PlayerInfo, new_meta, replay_data
 
@@ -589,7 +596,7 @@ class Host:
         game = self.game
         if len(times) != len(game.actions):
             times = [0.0] * (len(game.actions) - len(times)) + times
-        return replay_data(game, times, meta)
+        return replay_data(game, times, meta, self._audit())
 
     def _save(self) -> str:
         """Keep the unfinished game in the host's saved games (``spit resume``)."""

@@ -23,7 +23,7 @@ from spit.engine.speed_game import SpeedObservation
 from spit.engine.spit_game import PileView, SpitObservation, StockView
 
 #: The protocol version both ends must speak.
-VERSION = 1
+VERSION = 2
 #: The longest message line a host accepts from a guest (bytes, newline included).
 MAX_LINE = 4096
 #: The longest line a guest accepts from the host (a replay is the biggest message).
@@ -94,6 +94,7 @@ SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
     "paused": ({"why": _str(20)}, {"seat": _opt(_seat), "left": _opt(_num)}),
     "resumed": ({}, {"names": _list}),
     "choose": ({"seat": _seat, "options": _list}, {}),
+    "notice": ({"about": _str(10), "text": _str(300)}, {}),
     "over": ({"winner": _opt(_seat), "result": _str(20), "text": _str(300)}, {}),
     "replay": ({"data": _obj}, {}),
 }
@@ -113,6 +114,7 @@ HOST_TO_GUEST = frozenset(
         "paused",
         "resumed",
         "choose",
+        "notice",
         "over",
         "replay",
     }
