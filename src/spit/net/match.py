@@ -38,11 +38,12 @@ MAX_PENDING = 32
 MAX_PRESSES = 10_000
 #: Seconds between re-estimates of the hold window W.
 WINDOW_EVERY = 0.25
-#: The most W shrinks at one re-estimate (it grows at once).
-WINDOW_STEP = 0.002
+#: Ping samples every seat needs before W follows the measurements (until then W is
+#: its maximum).
+SETTLED = 8
 #: Of a seat's last ``CLAMP_SPAN`` presses, this many clamped is "again and again".
 CLAMP_SPAN = 10
-CLAMP_REPEATED = 5
+CLAMP_REPEATED = 8
 
 
 class Link(Protocol):
@@ -318,8 +319,7 @@ class Match:
             )
         if stamper.trusted:
             return
-        normal = stamper.normal_allowance
-        seat.clamps.append(normal is not None and arrival - claimed > normal + 1e-9)
+        seat.clamps.append(stamper.too_early(claimed, arrival))
         clamped = sum(seat.clamps)
         if not stamper.strict and clamped >= CLAMP_REPEATED:
             stamper.strict = True
@@ -364,16 +364,16 @@ class Match:
         for seat in self.seats:
             if seat.link is None:
                 continue
-            allowance = seat.stamper.allowance
-            needs.append(self.max_window if allowance is None else allowance)
-            if allowance is not None and self.max_window > 0:
+            stamper = seat.stamper
+            allowance = stamper.allowance
+            settled = stamper.trusted or stamper.count >= SETTLED
+            needs.append(self.max_window if allowance is None or not settled else allowance)
+            if allowance is not None and settled and self.max_window > 0:
                 self._check_slow(seat, allowance)
-        if not self.adaptive or not needs:
-            return
-        target = min(self.max_window, max(needs))
-        if target < self.window:
-            target = max(target, self.window - WINDOW_STEP)
-        self.window = target
+        if self.adaptive and needs:
+            # No accepted press claims more than its seat's allowance: with W at the
+            # largest allowance, no honest press arrives too late to be put in order.
+            self.window = min(self.max_window, max(needs))
 
     def _check_slow(self, seat: Seat, allowance: float) -> None:
         limit = self.max_window

@@ -1,22 +1,26 @@
 """Press stamps: when did a player press, in the host's clock, and how far to trust it?
 
-Each connection's clock is estimated from pings, as NTP does: a ping sent at
-``s`` (host clock), answered when the other clock read ``c`` and back at
-``r`` says the offset lies in ``[c - r, c - s]``; the samples with the
-shortest round trips say it best. The estimate is the median offset of the
-quarter of the kept samples with the shortest round trips, so one jittered
-sample, or the best sample leaving the window, moves it by little (ties stay
-ties).
+Each connection's clock is estimated from pings, as NTP does, from the
+fastest trips: a ping sent at ``s`` (host clock), answered when the other
+clock read ``c`` and back at ``r`` says the offset (their clock minus ours)
+lies in ``[c - r, c - s]``, and every kept sample narrows it. The estimate is
+the middle of what is left, ``(max(c - r) + min(c - s)) / 2``: it rests on the
+fastest trip each way, so jitter, which only ever adds delay, cannot move it;
+it is off by half the difference between the fastest trips out and back (a
+link slower one way than the other). If the samples disagree (a clock that
+drifts), the offset of the sample with the shortest round trip is used.
 
 With the offset, every pong also measures the one-way delay towards the host
 (the direction presses travel): ``r - (c - offset)``. A press is judged at the
 guest's reading of it turned into host time, clamped: never after its
 arrival, and never earlier than the arrival minus that guest's own
-*allowance*, its measured one-way delay (the 90th percentile of the kept
-samples) plus ``MARGIN``. A guest that lies about its press times therefore
-gains at most the allowance minus its true delay: the margin plus its own
-jitter, and once it has been clamped again and again the allowance drops to
-its fastest measured delay plus the margin (``strict``).
+*allowance*: its measured one-way delay (the median of the kept samples) plus
+``MARGIN``. A guest that lies about its press times therefore gains the
+margin on a typical press (a press that happens to travel faster than usual
+gains its head start too), and an honest press slower than usual by more
+than the margin is judged that much late. Once a guest has claimed more than
+its allowance plus the margin again and again, the margin is taken away
+(``strict``) until its claims fit again.
 
 The host's own seats (its keyboard, a computer on the host) are *trusted*:
 their stamps come from the host's own code, so they are never clamped below
@@ -36,8 +40,8 @@ from spit.net.defaults import DEFAULT_CAP
 #: Pings kept per connection (one a second once settled: about a minute).
 SAMPLES = 64
 #: Seconds added to a guest's measured one-way delay before a press counts as too early.
-MARGIN = 0.003
-#: The share of the measured one-way delays an honest press may take (its allowance).
+MARGIN = 0.005
+#: The jitter is the spread of the measured delays from the fastest to this quantile.
 QUANTILE = 0.9
 
 
@@ -115,12 +119,19 @@ class Stamper:
 
     @property
     def offset(self) -> float | None:
-        """Their clock minus ours, in seconds (None before any ping): the median
-        offset of the kept samples with the shortest quarter of round trips."""
+        """Their clock minus ours, in seconds (None before any ping): the middle of
+        the offsets every kept sample allows (see the module's docstring)."""
         if self._offset is None and self._samples:
-            best = sorted(self._samples)[: max(1, len(self._samples) // 4)]
-            self._offset = statistics.median(s[1] for s in best)
+            low = max(their - received for (_r, _o, _s, received), their in self._pairs())
+            high = min(their - sent for (_r, _o, sent, _v), their in self._pairs())
+            if low <= high:
+                self._offset = (low + high) / 2
+            else:  # the clocks drift apart: the sample with the shortest round trip
+                self._offset = min(self._samples)[1]
         return self._offset
+
+    def _pairs(self) -> zip[tuple[tuple[float, float, float, float], float]]:
+        return zip(self._samples, self._their, strict=True)
 
     def delays(self) -> list[float]:
         """The measured one-way delays towards the host (seconds), oldest first."""
@@ -132,9 +143,7 @@ class Stamper:
         if self._delays is None:
             self._delays = [
                 max(0.0, received - (their - offset))
-                for (_rtt, _off, _sent, received), their in zip(
-                    self._samples, self._their, strict=True
-                )
+                for (_rtt, _off, _sent, received), their in self._pairs()
             ]
         return list(self._delays)
 
@@ -154,22 +163,24 @@ class Stamper:
     def allowance(self) -> float | None:
         """The most a press may be judged earlier than it arrived (None: not measured yet).
 
-        Its measured one-way delay (90th percentile; the fastest when ``strict``)
-        plus the margin, never above the cap.
+        Its measured one-way delay (the median) plus the margin (none when
+        ``strict``), never above the cap.
         """
         delays = self.delays()
         if not delays:
             return None
-        measured = min(delays) if self.strict else _quantile(delays, QUANTILE)
-        return min(self.cap, measured + self.margin)
+        margin = 0.0 if self.strict else self.margin
+        return min(self.cap, statistics.median(delays) + margin)
 
-    @property
-    def normal_allowance(self) -> float | None:
-        """The allowance as if not ``strict`` (what counts as a clamp)."""
+    def too_early(self, claimed: float, arrival: float) -> bool:
+        """True if a press claims to be earlier than the normal allowance by more than
+        the margin (an honest press seldom does; a lost packet may): what "clamped
+        again and again" counts."""
         delays = self.delays()
-        if not delays:
-            return None
-        return min(self.cap, _quantile(delays, QUANTILE) + self.margin)
+        if self.trusted or not delays:
+            return False
+        normal = min(self.cap, statistics.median(delays) + self.margin)
+        return arrival - claimed > normal + self.margin
 
     def judge(self, their_press: float, arrival: float) -> Stamp:
         """How a press the other side made at ``their_press`` (its own clock) that
