@@ -51,7 +51,7 @@ class Limits:
     rate: float = 40.0  #: messages per second, sustained
     burst: float = 80.0  #: messages at once
     stall: float = 5.0  #: seconds a half-sent message (or the hello) may take
-    ping_every: float = 1.0  #: seconds between pings once the estimate has settled
+    ping_every: float = 0.25  #: seconds between pings once the estimate has settled
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)

@@ -37,8 +37,8 @@ from typing import NamedTuple
 
 from spit.net.defaults import DEFAULT_CAP
 
-#: Pings kept per connection (one a second once settled: about a minute).
-SAMPLES = 64
+#: Pings kept per connection (four a second once settled: about half a minute).
+SAMPLES = 128
 #: Seconds added to a guest's measured one-way delay before a press counts as too early.
 MARGIN = 0.005
 #: The jitter is the spread of the measured delays from the fastest to this quantile.
