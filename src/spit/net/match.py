@@ -44,6 +44,8 @@ SETTLED = 8
 #: Of a seat's last ``CLAMP_SPAN`` presses, this many clamped is "again and again".
 CLAMP_SPAN = 10
 CLAMP_REPEATED = 8
+#: ... and this many or fewer is "fits again".
+CLAMP_FITS = 3
 
 
 class Link(Protocol):
@@ -325,7 +327,7 @@ class Match:
             stamper.strict = True
             log.warning(
                 "seat %d (%s) claims earlier presses than its link allows, again and again "
-                "(%d of its last %d): its presses are now judged by its fastest measured delay",
+                "(%d of its last %d): its presses are now judged without the margin",
                 seat.number + 1,
                 seat.name,
                 clamped,
@@ -346,7 +348,7 @@ class Match:
                         f"{seat.name}'s presses claim to be earlier than their link allows, "
                         "again and again: the host now judges them by its own measure.",
                     )
-        elif stamper.strict and clamped <= 1 and len(seat.clamps) == CLAMP_SPAN:
+        elif stamper.strict and clamped <= CLAMP_FITS:
             stamper.strict = False
             log.info("seat %d press stamps fit its link again", seat.number + 1)
 

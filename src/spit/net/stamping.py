@@ -18,9 +18,9 @@ arrival, and never earlier than the arrival minus that guest's own
 ``MARGIN``. A guest that lies about its press times therefore gains the
 margin on a typical press (a press that happens to travel faster than usual
 gains its head start too), and an honest press slower than usual by more
-than the margin is judged that much late. Once a guest has claimed more than
-its allowance plus the margin again and again, the margin is taken away
-(``strict``) until its claims fit again.
+than the margin is judged that much late. Once a guest's presses have been
+clamped again and again (8 of its last 10), the margin is taken away
+(``strict``) until they fit again (3 or fewer of the last 10 clamped).
 
 The host's own seats (its keyboard, a computer on the host) are *trusted*:
 their stamps come from the host's own code, so they are never clamped below
@@ -173,14 +173,14 @@ class Stamper:
         return min(self.cap, statistics.median(delays) + margin)
 
     def too_early(self, claimed: float, arrival: float) -> bool:
-        """True if a press claims to be earlier than the normal allowance by more than
-        the margin (an honest press seldom does; a lost packet may): what "clamped
-        again and again" counts."""
+        """True if a press claims to be earlier than the normal allowance (the median
+        delay plus the margin) lets it: what "clamped again and again" counts, also
+        while ``strict``. An honest press does so when it travels slower than usual
+        by more than the margin; a liar's does so most of the time."""
         delays = self.delays()
         if self.trusted or not delays:
             return False
-        normal = min(self.cap, statistics.median(delays) + self.margin)
-        return arrival - claimed > normal + self.margin
+        return arrival - claimed > min(self.cap, statistics.median(delays) + self.margin)
 
     def judge(self, their_press: float, arrival: float) -> Stamp:
         """How a press the other side made at ``their_press`` (its own clock) that
