@@ -32,8 +32,8 @@ It also times the far guest's press -> its own screen's pending card (the
 ``RemoteSession`` view the board draws; Textual's paint is measured by
 ``bench_keypath``).
 
-Run: ``PYTHONPATH=src python benchmarks/bench_fairness.py [--races 40] [--d 0,20,80,150]
-[--jitter 10] [--loss 0.01] [--lies 5,10,20,1000] [--liar-presses 25]``. The last two lines
+Run: ``PYTHONPATH=src python benchmarks/bench_fairness.py [--races 30] [--d 0,20,80,150]
+[--jitter 10] [--loss 0.01] [--lies 5,10,20,1000] [--liar-presses 20]``. The last two lines
 are ``fair_lead_ms: N`` (the largest of the per-d leads) and ``liar_gain_ms: N`` (the
 largest median gain of any lie at any d).
 """
@@ -369,12 +369,12 @@ async def one_d(d: float, args: argparse.Namespace, say: Callable[[str], None]) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--races", type=int, default=40, help="races per lead and direction")
+    parser.add_argument("--races", type=int, default=30, help="races per lead and direction")
     parser.add_argument("--d", default="0,20,80,150", help="one-way delays in ms")
     parser.add_argument("--jitter", type=float, default=10.0, help="± ms each way")
     parser.add_argument("--loss", type=float, default=0.01, help="share of chunks 'lost'")
     parser.add_argument("--lies", default="5,10,20,1000", help="the liar's lies in ms")
-    parser.add_argument("--liar-presses", type=int, default=25)
+    parser.add_argument("--liar-presses", type=int, default=20)
     parser.add_argument(
         "--stamp",
         choices=("sent", "scheduled"),

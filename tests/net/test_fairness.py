@@ -178,7 +178,9 @@ def test_hosts_own_seats_are_trusted_up_to_the_cap() -> None:
 @given(
     base=st.floats(0.0, 0.3),
     offset=st.floats(-1e4, 1e4),
-    jitters=st.lists(st.tuples(st.floats(0.0, 0.05), st.floats(0.0, 0.05)), min_size=1, max_size=40),
+    jitters=st.lists(
+        st.tuples(st.floats(0.0, 0.05), st.floats(0.0, 0.05)), min_size=1, max_size=40
+    ),
 )
 def test_clock_offset_rests_on_the_fastest_trips(
     base: float, offset: float, jitters: list[tuple[float, float]]
@@ -243,7 +245,7 @@ def test_R11_a_liar_pressing_10ms_late_still_loses() -> None:
 
 def test_every_clamp_is_logged_and_kept_for_the_replay(caplog: pytest.LogCaptureFixture) -> None:
     clock = FakeClock()
-    match, _host_box, guest_box = seated(clock, one_way=0.05)
+    match, _host_box, _guest_box = seated(clock, one_way=0.05)
     game_action = match.game.legal_actions(1)[0]
     with caplog.at_level(logging.INFO, "spit.net"):
         press_at(match, clock, 1, game_action, made=clock.now - 0.05, lie=0.5)
