@@ -226,7 +226,7 @@ async def open_path(d: float, jitter: float, loss: float, seed: int) -> Route:
     )
     view.send = far.action
     run = asyncio.create_task(host.run())
-    await asyncio.sleep(2.0)  # both joined, the clock estimates settle
+    await asyncio.sleep(5.0)  # both joined, the clock estimates settle
     return Route(host, proxy, near, far, view, run)
 
 

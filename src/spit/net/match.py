@@ -103,7 +103,7 @@ class Match:
         self.window = window
         self.max_window = window
         self.adaptive = adaptive
-        #: every judged press, in the order the host judged them (the race audit)
+        #: every press, in the order they arrived (``Press.order``: the order judged)
         self.presses: list[Press] = []
         self.rejoin_timeout = rejoin_timeout
         self.arbiter = Arbiter(game, timing, self.clock)

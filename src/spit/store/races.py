@@ -205,7 +205,8 @@ def close_races(presses: Sequence[Press]) -> list[Race]:
 
 
 def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms"
+    ms = seconds * 1000
+    return f"{ms:.1f} ms" if abs(ms) < 10 else f"{ms:.0f} ms"
 
 
 def _what(press: Press) -> str:
@@ -217,7 +218,7 @@ def _what(press: Press) -> str:
 
 
 def _side(press: Press, name: str) -> str:
-    text = f"{name} pressed at {press.press:.3f} s (arrived {press.arrival:.3f} s"
+    text = f"{name} pressed at {press.press:.4f} s (arrived {press.arrival:.4f} s"
     if press.clamp > 0:
         text += f", judged {_ms(press.clamp)} later than it claimed"
     return text + ")"
