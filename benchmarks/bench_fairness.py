@@ -345,6 +345,15 @@ async def one_d(d: float, args: argparse.Namespace, say: Callable[[str], None]) 
             f"W {path.host.match.window * 1000:.0f} ms"
         )
         lead = await fair_lead(path, args.races, say)
+        near = path.host.match.seats[0].stamper
+        errors = [
+            abs((stamper.offset or 0.0) - FAR_OFFSET) * 1000,
+            abs((near.offset or 0.0) - NEAR_OFFSET) * 1000,
+        ]
+        say(
+            f"    clock estimates off by {errors[0]:.2f} ms (far guest) and {errors[1]:.2f} ms "
+            f"(near guest) after the races"
+        )
         gains = {}
         for lie_ms in args.lies:
             gains[lie_ms] = await liar_gain(path, lie_ms / 1000, args.liar_presses)
