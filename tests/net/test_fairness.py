@@ -377,3 +377,41 @@ async def test_over_loopback_a_slow_guest_who_pressed_first_wins() -> None:
             await host.close()
 
     assert await asyncio.wait_for(body(), LIMIT) == "guest"
+
+
+async def test_a_pong_that_arrived_behind_another_message_is_no_sample() -> None:
+    """TCP delivers in order: a pong that came in the same read as a press may have
+    waited behind it, so its delay says too much and the host does not keep it."""
+    import asyncio
+
+    from tests.support.net import LIMIT, join, quick_host
+
+    async def body() -> tuple[int, int, int]:
+        game, _, guest_play = race_position()
+        host = quick_host(game, remote_seats=(1,))
+        await host.start()
+        try:
+            host.local_seat(0, lambda msg: None)
+            guest, seen = await join(host, 1, answer_pings=False)
+            await seen.wait_for(lambda m: m["t"] == "welcome")
+            stamper = host.match.seats[1].stamper
+            first = await seen.wait_for(lambda m: m["t"] == "ping")
+            before = stamper.count
+            press = proto.encode("action", id=1, a=guest_play.to_json(), at=1.0)
+            guest.send_raw(press + proto.encode("pong", t0=first["t0"], tc=1.0))
+            await asyncio.sleep(0.3)
+            behind = stamper.count
+            later = await seen.wait_for(
+                lambda m: m["t"] == "ping" and m["t0"] > first["t0"] + 0.2, start=0
+            )
+            guest.send("pong", t0=later["t0"], tc=1.0)
+            await asyncio.sleep(0.3)
+            alone = stamper.count
+            await guest.close()
+            return before, behind, alone
+        finally:
+            await host.close()
+
+    before, behind, alone = await asyncio.wait_for(body(), LIMIT)
+    assert behind == before
+    assert alone == before + 1

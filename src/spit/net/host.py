@@ -429,6 +429,7 @@ class Host:
             if not buffer and hello:
                 started = self.clock()
             buffer += chunk
+            lines = 0  # messages taken from this chunk so far
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
                 now = self.clock()
@@ -458,7 +459,8 @@ class Host:
                         return
                     hello = True
                     continue
-                self._handle(conn, msg, now)
+                self._handle(conn, msg, now, behind=lines > 0)
+                lines += 1
             # Tick at once: with no hold window the verdict goes out without waiting
             # for the tick loop to be scheduled (a no-op when nothing is due).
             self.match.tick(self.clock())
@@ -490,13 +492,19 @@ class Host:
         self.match.attach(seat, conn, conn.stamper, now)
         return True
 
-    def _handle(self, conn: _Conn, msg: dict[str, Any], now: float) -> None:
+    def _handle(
+        self, conn: _Conn, msg: dict[str, Any], now: float, behind: bool = False
+    ) -> None:
+        """One checked message; ``behind``: it came in the same read as the one before."""
         kind = msg["t"]
         if kind == "pong":
             t0 = msg["t0"]
             if t0 in conn.pings:
                 del conn.pings[t0]
-                conn.stamper.add_sample(t0, msg["tc"], now)
+                # A pong that arrived together with another message may have waited
+                # behind it (TCP delivers in order): its delay would say too much.
+                if not behind:
+                    conn.stamper.add_sample(t0, msg["tc"], now)
         elif kind == "ping":
             conn.send(proto.encode("pong", t0=msg["t0"], tc=now))
         elif kind == "action":
