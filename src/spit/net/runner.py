@@ -152,6 +152,8 @@ async def join_as_bot(
             say(f"player {msg['seat'] + 1} dropped: the game is paused")
         elif kind == "error":
             say(f"host: {msg['reason']}")
+        elif kind == "notice":
+            say(f"host: {msg['text']}")
 
     guest = await Guest.connect(
         address,
