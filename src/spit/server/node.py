@@ -1039,8 +1039,8 @@ class ServerNode:
 
     def status(self) -> dict[str, Any]:
         """What ``spit server --status`` shows."""
-        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-200:]]
-        late = sorted(self.lateness[-5000:] + running)
+        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-20:]]
+        late = sorted(running or self.lateness[-2000:])
         p99 = late[int(len(late) * 0.99)] if late else 0.0
         return {
             "pid": os.getpid(),
