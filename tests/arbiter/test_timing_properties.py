@@ -32,6 +32,8 @@ def timings(draw: st.DrawFn) -> Timing:
         slap_time=draw(st.sampled_from([0.25, 0.5])),
         stall_time=draw(st.sampled_from([0.5, 1.0, 1.5])),
         flip_delay=draw(st.sampled_from([0.125, 0.25])),
+        fumble_time=draw(st.sampled_from([0.0, 0.25, 0.5])),  # H8 (0: off)
+        race_margin=draw(st.sampled_from([0.0, 0.125, 0.25])),
     )
 
 
