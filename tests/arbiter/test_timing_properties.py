@@ -133,7 +133,8 @@ def test_stalemate_after_stalemate_each_prompt_has_its_own_countdown(
 @SETTINGS
 @given(case=cases())
 def test_a_refused_input_changes_nothing(case: Case) -> None:
-    """Leaving out every input refused outright (and in no tie) changes nothing else."""
+    """Leaving out every input refused outright (and in no tie) changes nothing else,
+    unless it was a fumble (H8): a fumble holds its player's cards back."""
     run = drive(case, "once")
     lean = drive(without_lone_refusals(case, run), "once")
     applied = [o for o in run.outcomes if type(o).__name__ == "Applied"]

@@ -389,6 +389,8 @@ def check_timers_and_rules(case: Case, run: Run) -> None:
                     progress = o.time
         elif o.reason == PAUSED:
             assert case.paused_interval(o.stamped if o.stamped is not None else o.time)
+        elif o.reason == FUMBLING:
+            pass  # H8: held back untried in a fumble time (``check_fumbles``)
         else:
             # a refused input changes nothing: the engine refuses it here too
             assert not game.is_legal(o.action), f"{o} was refused yet is legal"
@@ -464,11 +466,11 @@ def check_bot_plans(case: Case, run: Run) -> None:
 
 def without_lone_refusals(case: Case, run: Run) -> Case:
     """The same case without the inputs that were refused outright (not made in a
-    pause) and had no input of the other player at their stamp."""
+    pause, starting no fumble: H8) and had no input of the other player at their stamp."""
     refused = Counter(
         (o.time, o.action)
         for o in run.outcomes
-        if isinstance(o, Rejected) and o.reason != PAUSED and o.stamped is None
+        if isinstance(o, Rejected) and o.reason != PAUSED and o.stamped is None and not o.fumble
     )
     others = Counter(
         (o.time, o.action.player) for o in run.outcomes if _is_input(o) and o.stamped is None
