@@ -294,9 +294,12 @@ def check_fumbles(case: Case, run: Run) -> None:
         made = o.time if o.stamped is None else o.stamped
         start = made - timing.race_margin
         # the positions standing from ``start`` on (before the start: the first one)
-        before = [h for h in history if h[0] <= start] or history[:1]
-        window = [before[-1], *(h for h in history if h[0] > start)]
-        fitted = any(a in h[1 + p] for h in window)
+        before = [h for h in history if h[0] <= start]
+        if not before and not case.game().actions:
+            before = history[:1]  # before the start of a fresh game: its first position
+        window = [*before[-1:], *(h for h in history if h[0] > start)]
+        # a window reaching back before a game the arbiter took over: no fumble
+        fitted = not before or any(a in h[1 + p] for h in window)
         if fitted:
             assert o.fumble == 0, f"{o} is a lost race, not a fumble"
         else:

@@ -64,8 +64,9 @@ class FumbleJudge:
         self._until = [float("-inf"), float("-inf")]
         #: (since when, action count, each player's legal actions) per position, oldest first
         self._history: deque[tuple[float, int, tuple[Action, ...], tuple[Action, ...]]] = deque()
-        #: True once the oldest kept position is not the game's first
-        self._pruned = False
+        #: True once the oldest kept position is not the game's first (or the
+        #: game was under way before this arbiter: a resumed game)
+        self._pruned = bool(game.actions)
         if self.on:
             self.saw(game, start)
 
