@@ -210,3 +210,25 @@ def test_H8_the_archiver_keeps_the_fumbles_in_the_saved_game_and_the_resumed_one
     assert resumed.save_now() is None and resumed.save_path is not None
     both = load_replay(resumed.save_path)
     assert both.meta.h8 is not None and len(both.meta.h8.fumbles) == len(arbiter.fumbles) + 1
+
+
+@pytest.mark.parametrize("with_h8", [False, True])
+def test_H8_a_resumed_game_goes_on_under_its_own_fumble_rule(
+    fumbled: tuple[Arbiter, dict[str, Any]], with_h8: bool
+) -> None:
+    """A save from before H8 goes on without fumbles; one with H8 keeps its
+    settings, whatever the settings file says now."""
+    from spit.tui.dealer import AppDependencies, AppSettings, Dealer, GameSettings
+
+    _, data = fumbled
+    saved = dict(data)
+    if with_h8:
+        saved["h8"] = dict(data["h8"], fumble_time=0.3, race_margin=0.125)
+    else:
+        del saved["h8"]
+    replay = parse_replay(json.dumps(saved))
+    settings = AppSettings(game=GameSettings(timing=Timing(fumble_time=0.5)))
+    dealer = Dealer(settings, AppDependencies(clock=FakeClock(), record=False))
+    session = dealer.deal("spit", resumed=replay)
+    timing = session.arbiter.timing  # type: ignore[attr-defined]
+    assert (timing.fumble_time, timing.race_margin) == ((0.3, 0.125) if with_h8 else (0.0, 0.25))
