@@ -232,3 +232,33 @@ def test_H8_a_resumed_game_goes_on_under_its_own_fumble_rule(
     session = dealer.deal("spit", resumed=replay)
     timing = session.arbiter.timing  # type: ignore[attr-defined]
     assert (timing.fumble_time, timing.race_margin) == ((0.3, 0.125) if with_h8 else (0.0, 0.25))
+
+
+def test_H8_coaching_counts_each_players_fumbles(
+    fumbled: tuple[Arbiter, dict[str, Any]],
+) -> None:
+    from spit.store.coaching import coach_game, coach_replay
+
+    arbiter, data = fumbled
+    coaching = coach_replay(parse_replay(json.dumps(data)))
+    masher, computer = coaching.players
+    assert masher.summary.fumbles == len(arbiter.fumbles) > 0
+    assert computer.summary.fumbles == 0
+    assert f"; {len(arbiter.fumbles)} fumbles" in coaching.lines()[1]
+    assert all(len(line) <= 76 for line in coaching.lines())
+    assert masher.to_json()["fumbles"] == len(arbiter.fumbles)
+    # a game just played: the same count from the arbiter's fumbles
+    times = [t - arbiter.start_time for t, _ in arbiter.log]
+    fresh = coach_game(
+        arbiter.game,
+        times,
+        coaching_players(),
+        [f.action.player for f in arbiter.fumbles],
+    )
+    assert fresh.players[0].summary.fumbles == len(arbiter.fumbles)
+    # without fumbles the line says nothing of them
+    assert "fumble" not in coach_game(arbiter.game, times, coaching_players()).lines()[1]
+
+
+def coaching_players() -> tuple[PlayerInfo, PlayerInfo]:
+    return (PlayerInfo("Masher"), PlayerInfo("Computer", bot="medium"))
