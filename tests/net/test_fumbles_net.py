@@ -4,13 +4,14 @@ from what the seat could have seen; a far guest's lost race is no fumble."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from tests.net.test_fairness import GUEST_OFFSET, Inbox, guest_stamper
 from tests.support import FakeClock
 from tests.support.net import LIMIT, join, quick_host, race_position
 
 from spit.bots.sim import new_game
-from spit.engine import Action, Kind, play
+from spit.engine import Action, Kind, call, play
 from spit.net import protocol as proto
 from spit.net.match import Match
 from spit.net.stamping import Stamper
@@ -126,3 +127,98 @@ async def test_H8_over_loopback_a_guests_fumble_holds_back_its_next_press() -> N
             await g.close()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+def test_H8_the_guests_board_shows_its_fumble_once() -> None:
+    """Through a RemoteSession fed by the host's match: the fumble's verdict marks
+    the guest's line; the press held back by it adds no second message."""
+    from tests.net.test_view import seated
+
+    from spit.play.keys import Row
+    from spit.tui.widgets.board import board_texts
+
+    clock = FakeClock()
+    game = new_game("spit", (), 5)
+    match, v0, _ = seated(game, clock)
+    for seat in (0, 1):  # the opening calls
+        match.receive_action(
+            seat, {"id": 100 + seat, "a": ["call", seat, 0, 0], "at": 0}, clock.now
+        )
+    clock.now += 0.2
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    legal = game.legal_actions(0)
+    blind = next(play(0, s, p) for s in range(5) for p in (0, 1) if play(0, s, p) not in legal)
+    v0.press(v0.keymap.key(0, Row(blind.target), blind.source), at=clock.now)
+    clock.now += 0.2
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert 0 in v0.fumbled
+    assert "FUMBLE" in board_texts(v0, clock.now)["p1-info"].plain
+    first = v0.flash
+    assert first is not None and "fumble" in first.text
+    fits = next(a for a in legal if a.kind is Kind.PLAY)
+    v0.press(v0.keymap.key(0, Row(fits.target), fits.source), at=clock.now)
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert v0.flash is not None and v0.flash.text == first.text and v0.flash.count == 1
+    assert game.is_legal(fits)  # held back, never tried
+
+
+def lone_race() -> tuple[Any, Action, Action]:
+    """A Spit position in play where seat 2 has one legal action, and seat 1 a play
+    that makes it illegal: (game, seat 1's play, seat 2's action)."""
+    for seed in range(3000):
+        game = new_game("spit", (), seed)
+        game.apply(call(0))
+        game.apply(call(1))
+        theirs = game.legal_actions(1)
+        if len(theirs) != 1:
+            continue
+        for mine in game.legal_actions(0):
+            after = game.copy()
+            after.apply(mine)
+            if not after.is_legal(theirs[0]):
+                return game, mine, theirs[0]
+    raise AssertionError("no such position")
+
+
+class Handle:
+    def cancel(self) -> None:
+        pass
+
+
+def test_H8_a_computer_on_a_network_seat_never_sends_a_card_that_no_longer_fits() -> None:
+    """The bot planned its one play; before its reaction time ran out the opponent's
+    card made it illegal: it does not press it blind (it plans again instead)."""
+    from spit.bots import make_bot
+    from spit.net.botseat import BotDriver
+
+    game, mine, theirs = lone_race()
+    timers: list[Any] = []
+    sent: list[Action] = []
+
+    def later(delay: float, fire: Any) -> Handle:
+        timers.append(fire)
+        return Handle()
+
+    bot = make_bot("hard", 1, seed=3, mode="spit")
+    assert not bot.watchful  # it keeps its plan while the piles change
+    driver = BotDriver(bot, lambda a, at: sent.append(a), lambda: 0.0, later)
+    welcome = proto.encode(
+        "welcome",
+        seat=1,
+        mode="spit",
+        config=game.config.to_dict(),
+        names=["A", "B"],
+        window=WINDOW,
+        seats=[True, True],
+    )
+    driver.handle(proto.decode(welcome, proto.HOST_TO_GUEST))
+    driver.handle({"t": "state", "obs": proto.observation_json(game.observation(1))})
+    assert len(timers) == 1  # it planned its one play
+    game.apply(mine)  # the opponent's card lands first
+    driver.handle({"t": "state", "obs": proto.observation_json(game.observation(1))})
+    timers[0]()  # its reaction time runs out
+    assert theirs not in sent and sent == []
