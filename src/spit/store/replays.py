@@ -6,7 +6,9 @@ more keys, ``times`` (seconds since the game started, one per action, never
 decreasing) and ``meta`` (the players and the date), and, for a game played
 with fumbles (H8), ``h8``: the fumble time, the race margin and every fumble.
 So a replay file is also a valid save for ``spit.engine.saves``. A replay
-without ``h8`` (every replay older than H8) was played without it.
+without ``h8`` (every replay older than H8) was played without it. A network
+host's replay also has ``presses``, its race audit (``spit.store.races``);
+older replays have none.
 
 Loading checks everything and replays every action: a truncated, edited or
 hostile file gives a ``ReplayFileError`` whose message is one line naming the
@@ -19,7 +21,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +33,7 @@ from spit.engine.saves import new_game_from_save
 from spit.realtime.fumbles import FUMBLE_KINDS, HISTORY, Fumble
 from spit.realtime.timers import MAX_FUMBLE_TIME, Timing
 from spit.store.paths import atomic_write, read_capped, replay_dir
+from spit.store.races import Press, PressError, parse_presses
 
 #: Largest replay file we read; a long real game is well under 1 MB.
 MAX_REPLAY_BYTES = 20_000_000
@@ -169,6 +172,8 @@ class Replay:
     path: Path | None = None
     #: the checked JSON data, to deal the start position again (``fresh_start``)
     data: dict[str, Any] | None = None
+    #: a network host's race audit (None: the replay keeps none)
+    presses: list[Press] | None = None
 
     def fresh_start(self) -> AnyGame:
         """A new copy of the starting position (``start`` may have been played on)."""
@@ -199,8 +204,15 @@ def times_from_log(
 # ------------------------------------------------------------------ saving
 
 
-def replay_data(game: AnyGame, times: Sequence[float], meta: ReplayMeta) -> dict[str, Any]:
-    """The JSON-ready replay of ``game``; ``times`` are parallel to ``game.actions``."""
+def replay_data(
+    game: AnyGame,
+    times: Sequence[float],
+    meta: ReplayMeta,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON-ready replay of ``game``; ``times`` are parallel to ``game.actions``.
+
+    ``extra``: more keys to keep (a network host's ``presses``)."""
     if len(times) != len(game.actions):
         raise ValueError(f"{len(times)} times for {len(game.actions)} actions")
     data = game.to_json()
@@ -209,6 +221,8 @@ def replay_data(game: AnyGame, times: Sequence[float], meta: ReplayMeta) -> dict
     if meta.h8 is not None:
         data["h8"] = meta.h8.to_json()
     data["replay_version"] = REPLAY_VERSION
+    if extra:
+        data.update(extra)
     return data
 
 
@@ -234,6 +248,7 @@ def save_replay(
     meta: ReplayMeta,
     directory: Path | None = None,
     name: str | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the replay of ``game`` to a new file in the replay folder; return its path.
 
@@ -249,7 +264,7 @@ def save_replay(
     while path.exists():
         path = directory / f"{name[:-5]}-{n}.json"
         n += 1
-    atomic_write(path, json.dumps(replay_data(game, times, meta), separators=(",", ":")))
+    atomic_write(path, json.dumps(replay_data(game, times, meta, extra), separators=(",", ":")))
     return path
 
 
@@ -338,7 +353,13 @@ def _check(data: Any) -> Replay:
     fumbles.position(final, len(times))
     if final.fingerprint() != fingerprint:
         raise ReplayFileError("the replayed game does not match its fingerprint (edited?)")
-    return Replay(start, timed, meta, final, data=data)
+    presses = None
+    if data.get("presses") is not None:
+        try:
+            presses = parse_presses(data["presses"], len(raw_actions))
+        except PressError as exc:
+            raise ReplayFileError(f"the race audit is damaged: {exc}") from None
+    return Replay(start, timed, meta, final, data=data, presses=presses)
 
 
 #: Most fumbles a replay may hold (one per refused press; a long game has far fewer).
