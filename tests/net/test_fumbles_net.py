@@ -210,15 +210,15 @@ def test_H8_a_computer_on_a_network_seat_never_sends_a_card_that_no_longer_fits(
         "welcome",
         seat=1,
         mode="spit",
-        config=game.config.to_dict(),
+        config=proto.config_json(game.mode, game.config),
         names=["A", "B"],
         window=WINDOW,
         seats=[True, True],
     )
     driver.handle(proto.decode(welcome, proto.HOST_TO_GUEST))
-    driver.handle({"t": "state", "obs": proto.observation_json(game.observation(1))})
+    driver.handle({"t": "state", "obs": proto.observation_json(game, 1)})
     assert len(timers) == 1  # it planned its one play
     game.apply(mine)  # the opponent's card lands first
-    driver.handle({"t": "state", "obs": proto.observation_json(game.observation(1))})
+    driver.handle({"t": "state", "obs": proto.observation_json(game, 1)})
     timers[0]()  # its reaction time runs out
     assert theirs not in sent and sent == []

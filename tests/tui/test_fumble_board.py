@@ -16,7 +16,7 @@ TOPS = ("6D JC JS QC QS", "6H JD JH QD QH")
 
 def started(clock: FakeClock) -> Session:
     game = deal(TOPS, ("5C 5H", "KD KC"))
-    session = Session(game, timing=Timing(fumble_time=0.5), clock=clock)
+    session = Session.local(game, timing=Timing(fumble_time=0.5), clock=clock)
     session.press("1", clock())
     session.press("0", clock())
     session.tick(clock())
@@ -55,7 +55,7 @@ def test_H8_a_fumble_is_said_once_and_shown_on_the_players_line(clock: FakeClock
 
 def test_H8_without_fumbles_a_blind_card_is_only_refused(clock: FakeClock) -> None:
     game = deal(TOPS, ("5C 5H", "KD KC"))
-    session = Session(game, timing=Timing(fumble_time=0), clock=clock)
+    session = Session.local(game, timing=Timing(fumble_time=0), clock=clock)
     session.press("1", clock())
     session.press("0", clock())
     session.tick(clock())
