@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spit.engine import Phase, SpeedGame, SpitGame, call, slap
+from spit.engine import Kind, Phase, SpeedGame, SpitGame, call, slap
 from spit.play.keys import KeyMap
 from spit.play.session import key_action
 from spit.play.tutorial import LESSONS, LINE_WIDTH, Lesson, keys_for, texts
@@ -117,3 +117,15 @@ def test_R18_the_small_layout_lesson_says_15_cards_or_fewer() -> None:
     lesson = next(lesson for lesson in LESSONS if lesson.rules.startswith("R18"))
     assert "15 cards or fewer" in lesson.title
     assert "fewer than 15" not in lesson.title.lower()
+
+
+def test_H8_a_lesson_teaches_fumbles() -> None:
+    (lesson,) = [lesson for lesson in LESSONS if lesson.rules == "H8"]
+    game = lesson.build()
+    plays = [a for a in game.legal_actions(0) if a.kind is Kind.PLAY]
+    assert set(plays) == set(lesson.expected)  # one card fits: the others are fumbles
+    blind = next(iter(lesson.wrong))
+    verdict = lesson.judge(game, keys_for(blind, game, KEYMAP)[0], KEYMAP)
+    assert not verdict.ok and "fumble" in verdict.text
+    right = lesson.judge(game, keys_for(next(iter(lesson.expected)), game, KEYMAP)[0], KEYMAP)
+    assert right.ok

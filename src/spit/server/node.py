@@ -702,13 +702,23 @@ class ServerNode:
             await asyncio.sleep(1.0)
 
     async def _lobby_pusher(self) -> None:
+        """The lobby's news, at most once a second, to the players in the lobby.
+
+        A player in a match gets no lobby news until it ends (and then the latest):
+        with hundreds of matches the news would cost more than the games.
+        """
+        told: dict[str, bytes] = {}
         while True:
             await self._lobby_dirty.wait()
             self._lobby_dirty.clear()
             data = self.lobby_message()
             for player in list(self.players.values()):
-                player.send(data)
-            await asyncio.sleep(0.5)
+                if player.match is None and told.get(player.id) != data:
+                    player.send(data)
+                    told[player.id] = data
+            for gone in [pid for pid in told if pid not in self.players]:
+                del told[gone]
+            await asyncio.sleep(1.0)
 
     def new_link_code(self, account: Account) -> str:
         """A one-time code with which another key joins ``account`` (ten minutes)."""
@@ -1039,8 +1049,8 @@ class ServerNode:
 
     def status(self) -> dict[str, Any]:
         """What ``spit server --status`` shows."""
-        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-200:]]
-        late = sorted(self.lateness[-5000:] + running)
+        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-20:]]
+        late = sorted(running or self.lateness[-2000:])
         p99 = late[int(len(late) * 0.99)] if late else 0.0
         return {
             "pid": os.getpid(),

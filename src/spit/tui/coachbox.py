@@ -31,27 +31,33 @@ KEYS_LINES = {
 KEYS_LINE = KEYS_LINES[COACHING]
 
 
-def _timed_players(session: Any) -> tuple[list[float], Any]:
-    """A session's action times (seconds since the game began) and its players."""
+def _timed_players(session: Any) -> tuple[list[float], Any, list[int]]:
+    """A session's action times (seconds since the game began), its players, and who
+    made each of its fumbles (H8)."""
     from spit.store.replays import PlayerInfo, times_from_log
 
     archiver = session.archiver
     game = session.game
+    fumblers = [f.action.player for f in getattr(session.arbiter, "fumbles", ())]
     if archiver is not None:
-        return archiver.times(), archiver.meta.players
+        h8 = archiver.meta.h8  # the fumbles of earlier sessions too
+        if h8 is not None:
+            fumblers = [f.action.player for f in h8.fumbles]
+        return archiver.times(), archiver.meta.players, fumblers
     arbiter = session.arbiter
     times = times_from_log(arbiter.log, arbiter.start_time)
     times = [0.0] * (len(game.actions) - len(times)) + times
     levels = getattr(session, "levels", {})
-    return times, tuple(PlayerInfo(session.names[p], levels.get(p)) for p in (0, 1))
+    players = tuple(PlayerInfo(session.names[p], levels.get(p)) for p in (0, 1))
+    return times, players, fumblers
 
 
 def session_coaching(session: Any) -> Coaching:
     """The coaching summary of a session's (finished) game."""
     from spit.store.coaching import coach_game
 
-    times, players = _timed_players(session)
-    return coach_game(session.game, times, players)
+    times, players, fumblers = _timed_players(session)
+    return coach_game(session.game, times, players, fumblers)
 
 
 def session_replay(session: Any) -> Replay:
@@ -60,7 +66,7 @@ def session_replay(session: Any) -> Replay:
 
     from spit.store.replays import new_meta, parse_replay, replay_data
 
-    times, players = _timed_players(session)
+    times, players, _ = _timed_players(session)
     meta = getattr(session.archiver, "meta", None) or new_meta(players)
     return parse_replay(json.dumps(replay_data(session.game, times, meta)))
 

@@ -635,7 +635,7 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
         ("join", "Join a game over the network"),
     ),
     (
-        ("tutorial", "Tutorial: the rules in eight short lessons"),
+        ("tutorial", "Tutorial: the rules in short lessons on the board"),
         ("stats", "Statistics"),
         ("replays", "Saved replays"),
         ("rules", "Rules"),
