@@ -88,6 +88,11 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     piles: list[list[int]]
     #: the events of the first deal (made by the constructor, before any action)
     opening_events: list[Event]
+    #: bumped whenever the phase changes or a stalemate is declared (the
+    #: ``PhaseChanged`` and ``Stalemate`` events): the timers' waits start there
+    phase_count: int
+    #: bumped whenever a card is played, moved or spat: the stall wait (H6) restarts
+    progress_count: int
 
     @abstractmethod
     def __init__(
@@ -112,6 +117,8 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         self.winner = None
         self.result = Result.NONE
         self.phase = Phase.OPENING
+        self.phase_count = 0
+        self.progress_count = 0
 
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action`` and return the events it caused.
@@ -123,6 +130,19 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         events = self._perform(action)
         self.actions.append(action)
         return events
+
+    def step(self, action: Action) -> bool:
+        """Apply ``action`` if the rules allow it now, without listing its events.
+
+        Returns False, leaving the state unchanged, if they do not. For callers
+        that nobody watches (the simulator); a mode may do this without building
+        any event (``SpitGame`` does).
+        """
+        try:
+            self.apply(action)
+        except IllegalAction:
+            return False
+        return True
 
     def is_legal(self, action: Action) -> bool:
         """True if ``action`` may be applied now."""
@@ -194,15 +214,19 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
             raise IllegalAction(f"no player {player}")
         return False
 
-    def _set_phase(self, events: list[Event], phase: Phase) -> None:
+    def _set_phase(self, events: list[Event] | None, phase: Phase) -> None:
+        """Enter ``phase`` (``events`` None: nobody listens, no event is made)."""
         self.phase = phase
-        events.append(PhaseChanged(phase.value))
+        self.phase_count += 1
+        if events is not None:
+            events.append(PhaseChanged(phase.value))
 
-    def _finish(self, events: list[Event], winner: int | None, reason: Result) -> None:
+    def _finish(self, events: list[Event] | None, winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""
         self.winner = winner
         self.result = reason
-        events.append(GameOver(winner, reason))
+        if events is not None:
+            events.append(GameOver(winner, reason))
         self._set_phase(events, Phase.GAME_OVER)
 
     def _fresh_deck(self) -> list[int]:
