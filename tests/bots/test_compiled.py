@@ -231,7 +231,7 @@ def test_an_edited_copy_of_the_real_build_runs_its_py_files(tmp_path: Path) -> N
     shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
     code = (
         "from spit.bots import compiled\n"
-        "import spit.bots.spit_kernel as k\n"
+        "import spit.bots.spit_strategy as k\n"
         "print(compiled.state(), compiled.running_compiled(), k.__file__)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
@@ -254,4 +254,4 @@ def test_an_edited_copy_of_the_real_build_runs_its_py_files(tmp_path: Path) -> N
         after = state
     with (copy / "spit" / "engine" / "cards.py").open("a") as cards:
         cards.write("# an edit\n")
-    assert run() == [after, "False", str(copy / "spit" / "bots" / "spit_kernel.py")]
+    assert run() == [after, "False", str(copy / "spit" / "bots" / "spit_strategy.py")]

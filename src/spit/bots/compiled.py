@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 #: the modules the build compiles (all or none of them run compiled)
-COMPILED = ("spit.bots.spit_kernel", "spit.bots.spit_strategy")
+COMPILED = ("spit.bots.spit_strategy",)
 #: the source files the compiled code depends on, relative to the ``src`` directory
 SOURCES = ("spit/engine/*.py", "spit/realtime/*.py", "spit/bots/*.py")
 #: the manifest, relative to the ``src`` directory

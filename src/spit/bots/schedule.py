@@ -38,6 +38,7 @@ from spit.realtime.timers import Timers, Timing
 
 _INF = float("inf")
 _PLAYING = Phase.PLAY
+_OVER = Phase.GAME_OVER
 _PLAY, _MOVE = Kind.PLAY, Kind.MOVE
 
 
@@ -46,26 +47,52 @@ class Stuck(RuntimeError):
 
 
 class _Seat:
-    """One bot as the scheduler asks it: plan from the current position, keep a plan."""
+    """One bot as the scheduler shows it positions, as ``Arbiter._plan_agents`` does.
 
-    def __init__(self, game: AnyGame, bot: Bot) -> None:
+    ``consider`` writes the bot's plan into the scheduler's ``plan_time`` and
+    ``plan_action`` lists (the seat's own entries).
+    """
+
+    def __init__(
+        self,
+        game: AnyGame,
+        bot: Bot,
+        plan_time: list[float],
+        plan_action: list[Action | None],
+    ) -> None:
         self.game = game
         self.bot = bot
         self.player = bot.player
         self.skips = bot.skips_when_stuck
+        #: shown new positions while its action is on the way (a style's: fixed)
+        self.watchful = bot.watchful
+        self.plan_time = plan_time
+        self.plan_action = plan_action
 
-    @property
-    def watchful(self) -> bool:
-        """Whether the bot is shown new positions while its action is on the way."""
-        return self.bot.watchful
+    def consider(self, now: float, pending: Action | None) -> None:
+        """The bot sees the new position at ``now``: it keeps its ``pending``
+        action (a watchful bot), or plans afresh, or waits for a change."""
+        game = self.game
+        p = self.player
+        if self.skips and not game.has_legal_action(p):
+            self._drop()  # nothing it can do: a watchful bot's plan would not be kept
+            return
+        observation = game.observation(p)
+        if pending is not None and self.bot.keeps(observation, pending):
+            return
+        self._set(now, self.bot.plan(observation, now))
 
-    def plan(self, now: float) -> tuple[float, Action] | None:
-        """What the bot does from this position, as ``Agent.plan`` on its observation."""
-        return self.bot.plan(self.game.observation(self.player), now)
+    def _drop(self) -> None:
+        self.plan_action[self.player] = None
+        self.plan_time[self.player] = _INF
 
-    def keeps(self, action: Action) -> bool:
-        """Whether a watchful bot keeps its planned ``action`` in this new position."""
-        return self.bot.keeps(self.game.observation(self.player), action)
+    def _set(self, now: float, plan: tuple[float, Action] | None) -> None:
+        if plan is None:
+            self._drop()
+            return
+        delay, action = plan
+        self.plan_time[self.player] = now + (delay if delay > 0.0 else 0.0)  # never before now
+        self.plan_action[self.player] = action
 
 
 class _SpitSeat(_Seat):
@@ -77,56 +104,53 @@ class _SpitSeat(_Seat):
     the search changes them only while it looks ahead, and puts them back.
     """
 
-    def __init__(self, game: SpitGame, bot: Bot, strategy: SpitStrategy) -> None:
-        super().__init__(game, bot)
+    def __init__(
+        self,
+        game: SpitGame,
+        bot: Bot,
+        strategy: SpitStrategy,
+        plan_time: list[float],
+        plan_action: list[Action | None],
+    ) -> None:
+        super().__init__(game, bot, plan_time, plan_action)
         p = self.player
         self.spit = game
         self.strategy = strategy
         self.style = strategy.style
         self.anticipates = bot.anticipates
-        self._watchful = bot.watchful  # (a style's, fixed for the game)
         self.search = strategy.search_for(
             game.config.alternating_colours, game.tops[p], game.down[p], game.pile_tops, []
         )
 
-    def plan(self, now: float) -> tuple[float, Action] | None:
-        # ``StyledStrategy.choose`` and ``Bot.plan`` on the live position.
+    def consider(self, now: float, pending: Action | None) -> None:
+        # ``_Seat.consider`` with ``Bot.keeps`` and ``Bot.plan`` on the live position:
+        # the player's legal actions are all the bot reads of an observation here.
         game = self.spit
         p = self.player
         legal = game.legal_actions(p)
         if not legal:
-            return None
+            self.plan_action[p] = None
+            self.plan_time[p] = _INF
+            return
+        if pending is not None and pending in legal:
+            return  # ``Bot.keeps``: still legal
         bot = self.bot
-        if game.phase is _PLAYING:
+        if game.phase is _PLAYING:  # ``StyledStrategy.choose``, then ``Bot.plan``
             search = self.search
             known = game.known
             search.update(known[p], known[1 - p])
             strategy = self.strategy
             action = strategy.choose_in_play(search, legal, bot.rng)
             planned = strategy.follow_up_in(search, action) if self.anticipates else None
-            return bot.delay_for(action, planned), action
+            delay = bot.delay_for(action, planned)
+            self.plan_time[p] = now + (delay if delay > 0.0 else 0.0)
+            self.plan_action[p] = action
+            return
         piles = game.piles
         choice = call_slap_or_choose(
             p, legal, self.style, bot.rng, lambda: (len(piles[0]), len(piles[1]))
         )
-        if choice is None:
-            return None
-        return bot.delay_for(choice), choice
-
-    @property
-    def watchful(self) -> bool:
-        return self._watchful
-
-    def keeps(self, action: Action) -> bool:
-        # ``Bot.keeps``: still legal (the strategy remembers nothing).
-        return action in self.spit.legal_actions(self.player)
-
-
-def _seat(game: AnyGame, bot: Bot) -> _Seat:
-    strategy = bot.strategy
-    if isinstance(game, SpitGame) and isinstance(strategy, SpitStrategy) and bot.skips_when_stuck:
-        return _SpitSeat(game, bot, strategy)
-    return _Seat(game, bot)
+        self._set(now, None if choice is None else (bot.delay_for(choice), choice))
 
 
 @dataclass(slots=True)
@@ -152,20 +176,43 @@ class Scheduler:
         if len(bots) != 2 or [b.player for b in bots] != [0, 1]:
             raise ValueError("the scheduler needs a bot for player 0 and one for player 1")
         self.game = game
+        self._step = game.step
         self.timing = timing or Timing()
         self.timers = Timers(self.timing, 0.0, game)
         self.queue = InputQueue()
-        self.seats = (_seat(game, bots[0]), _seat(game, bots[1]))
         self.now = 0.0
-        self.moves = 0
-        self.log: list[tuple[float, Action]] = []
-        self._version = 0
-        #: per player: the position it last planned from, its plan's time and action,
-        #: and its released action while it waits in the queue
+        #: the game's actions before the scheduler started (its log is the rest)
+        self._before = len(game.actions)
+        #: when each applied action was applied, in order (``game.actions`` has them)
+        self._times: list[float] = []
+        #: per player: the position it last planned from (the number of actions
+        #: applied), its plan's time and action, and its released action while it
+        #: waits in the queue
         self._planned = [-1, -1]
         self._plan_time = [_INF, _INF]
         self._plan_action: list[Action | None] = [None, None]
         self._in_flight: list[Input | None] = [None, None]
+        self.seats = tuple(self._seat(bot) for bot in bots)
+
+    def _seat(self, bot: Bot) -> _Seat:
+        game, strategy = self.game, bot.strategy
+        if (
+            isinstance(game, SpitGame)
+            and isinstance(strategy, SpitStrategy)
+            and bot.skips_when_stuck
+        ):
+            return _SpitSeat(game, bot, strategy, self._plan_time, self._plan_action)
+        return _Seat(game, bot, self._plan_time, self._plan_action)
+
+    @property
+    def log(self) -> list[tuple[float, Action]]:
+        """Every action applied, with its time, in order."""
+        return list(zip(self._times, self.game.actions[self._before :], strict=True))
+
+    @property
+    def moves(self) -> int:
+        """Plays and R10 moves applied."""
+        return sum(1 for a in self.game.actions[self._before :] if a[0] is _PLAY or a[0] is _MOVE)
 
     def run(self, max_steps: int = 5_000_000) -> None:
         """Play to the end, as ``Arbiter._settle`` would over the whole game.
@@ -175,95 +222,104 @@ class Scheduler:
         are released into the queue first, player 0's first).
         """
         game = self.game
+        actions = game.actions
         queue = self.queue
         timers = self.timers
         plan_time = self._plan_time
+        plan_action = self._plan_action
+        in_flight = self._in_flight
+        apply = self._apply
+        plan_agents = self._plan_agents
+        over = _OVER
         steps = 0
-        self._plan_agents(0.0)
-        while not game.over:
+        waiting = 0  # inputs in the queue
+        head: float | None = None
+        plan_agents(0.0)
+        while game.phase is not over:
             t0, t1 = plan_time
             first = t1 if t1 < t0 else t0
-            if len(queue):
+            if waiting:
                 head = queue.head_time()
                 if head is not None and head < first:
                     first = head
-            due = timers.due()
+            else:
+                head = None
+            due = timers.running
             if due is not None and due[0] < first:  # at one instant inputs go first
                 at = due[0]
                 if at > self.now:
                     self.now = at
-                version = self._version
+                done = len(actions)
                 for action in timers.actions(due[1]):
-                    self._apply(at, action)
-                if version == self._version:
+                    apply(at, action)
+                if done == len(actions):
                     timers.spend()
-                self._plan_agents(at)
+                plan_agents(at)
             elif first == _INF:
                 raise Stuck(f"the game is stuck in phase {game.phase}")
+            elif head is None and t0 != t1:
+                # One input is due and none waits: it would wait in the queue
+                # alone, and leave it at once (``InputQueue.alone``).
+                if first > self.now:
+                    self.now = first
+                p = 0 if t0 < t1 else 1
+                action = plan_action[p]
+                assert action is not None
+                plan_time[p] = _INF
+                plan_action[p] = None
+                queue.alone(first, p, apply(first, action))
+                plan_agents(first)
             else:
                 if first > self.now:
                     self.now = first
-                for p in (0, 1):
+                for p in (0, 1):  # the plans due go into the queue, player 0's first
                     if plan_time[p] <= first:
-                        action = self._plan_action[p]
+                        action = plan_action[p]
                         assert action is not None
-                        self._in_flight[p] = queue.add(action, plan_time[p])
+                        in_flight[p] = queue.add(action, plan_time[p])
+                        waiting += 1
                         plan_time[p] = _INF
-                        self._plan_action[p] = None
+                        plan_action[p] = None
                 item = queue.pop()
+                waiting -= 1
                 p = item.action.player
-                if self._in_flight[p] is item:
-                    self._in_flight[p] = None
-                if self._apply(item.time, item.action):
+                if in_flight[p] is item:
+                    in_flight[p] = None
+                if apply(item.time, item.action):
                     queue.accepted(item)
-                self._plan_agents(item.time)
+                plan_agents(item.time)
             steps += 1
             if steps > max_steps:
                 raise Stuck(f"the game did not end within {max_steps} steps")
 
     def _apply(self, at: float, action: Action) -> bool:
-        if not self.game.step(action):
+        if not self._step(action):
             p = action[1]
             if p == 0 or p == 1:
                 self._planned[p] = -1  # refused (R11): its player plans again
             return False
-        self.log.append((at, action))
-        self._version += 1
+        self._times.append(at)
         self.timers.saw(at)
-        kind = action[0]
-        if kind is _PLAY or kind is _MOVE:
-            self.moves += 1
         return True
 
     def _plan_agents(self, now: float) -> None:
         """Each bot that has not seen this position plans from it (``Arbiter._plan_agents``)."""
-        version = self._version
-        planned = self._planned
         game = self.game
+        if game.phase is _OVER:
+            return  # nothing more to plan
+        version = len(game.actions)  # the position: it changes with every applied action
+        planned = self._planned
+        in_flight = self._in_flight
+        plan_action = self._plan_action
         for seat in self.seats:
             p = seat.player
-            if self._in_flight[p] is not None or planned[p] == version:
+            if in_flight[p] is not None or planned[p] == version:
                 continue
-            pending = self._plan_action[p]
+            pending = plan_action[p]
             if pending is not None and not seat.watchful:
                 continue  # committed to its plan until the action lands or is refused
             planned[p] = version
-            if game.over:
-                continue
-            if seat.skips and not game.has_legal_action(p):
-                self._plan_action[p] = None  # a watchful bot's plan would not be kept
-                self._plan_time[p] = _INF
-                continue
-            if pending is not None:
-                if seat.keeps(pending):
-                    continue
-                self._plan_action[p] = None
-                self._plan_time[p] = _INF
-            plan = seat.plan(now)
-            if plan is not None:
-                delay, action = plan
-                self._plan_time[p] = now + (delay if delay > 0.0 else 0.0)
-                self._plan_action[p] = action
+            seat.consider(now, pending)
 
     def finished(self) -> Scheduled:
         """The game's log as ``LogEntry`` pairs, for an ``on_finish`` hook."""

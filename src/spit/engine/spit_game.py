@@ -335,13 +335,15 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def legal_actions(self, player: int | None = None) -> list[Action]:
         phase = self.phase
         if phase is _PLAYING and (player == 0 or player == 1):
-            out: list[Action] = []
             known = self.known[player]
             m0, m1 = self._pile_masks
             fit0 = known & m0
             fit1 = known & m1
             tops = self.tops[player]
             fits = fit0 | fit1
+            if not fits and None not in tops:
+                return []
+            out: list[Action] = []
             if fits:  # the plays (R7), in stock order, pile 1 before pile 2
                 plays = _PLAY_TABLE[player]
                 if not fits & (fits - 1):  # one card fits: no need to look for others
@@ -401,14 +403,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             c = self.tops[p][s]
             if c is None:
                 raise IllegalAction(f"stock {s + 1} is empty")
-            top = self.pile_tops[t]
-            assert top is not None  # in play, a pile in use has a top
-            if not self._rows[top][c]:  # R7, R8, V3
-                if self.config.alternating_colours:
-                    rule = "one rank from, and the other colour than,"
-                else:
-                    rule = "one rank above or below"
-                raise IllegalAction(f"{card_name(c)} is not {rule} {card_name(top)}")
+            if not self._pile_masks[t] >> c & 1:  # R7, R8, V3
+                raise IllegalAction(self._misfit(c, t))
             return
         if self._check_sender(kind, p):
             if kind is Kind.STALL and phase is not Phase.PLAY:
@@ -454,6 +450,15 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         else:  # pragma: no cover - every Kind is handled above
             raise IllegalAction(f"unknown action {action!r}")
 
+    def _misfit(self, card: int, pile: int) -> str:
+        """Why ``card`` may not go on spit pile ``pile`` (R7, R8, V3)."""
+        if self.config.alternating_colours:
+            rule = "one rank from, and the other colour than,"
+        else:
+            rule = "one rank above or below"
+        top = self.pile_tops[pile]
+        return f"{card_name(card)} is not {rule} {'nothing' if top is None else card_name(top)}"
+
     # -------------------------------------------------------------- performing
 
     def apply(self, action: Action) -> list[Event]:
@@ -472,7 +477,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self.check(action)
         except IllegalAction:
             return False
-        self._carry_out(action, None)
+        kind, p, s, t = action
+        if kind is _KIND_PLAY:
+            self._play(p, s, t, None)
+        else:
+            self._carry_out(action, None)
         self.actions.append(action)
         return True
 
@@ -632,7 +641,6 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
         self.spit = [[], []]
         self.piles = [[], []]
-        self._seen_again()
         self.chooser = None
         self.slaps = []
         self.gathered = gathered
@@ -642,15 +650,18 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if events is not None:
                 events.append(GameWon(winner, Result.NO_CARDS_LEFT))
             if not self.config.scoring:
+                self._seen_again()
                 self._finish(events, winner, Result.NO_CARDS_LEFT)
                 return
             self.games_won[winner] += 1
             if at_limit:
+                self._seen_again()
                 self._finish(events, None, Result.ROUND_LIMIT)  # H4
                 return
             self._deal_round(events, self._fresh_packets())  # V4: fresh deal (R2)
             return
         if at_limit:
+            self._seen_again()
             self._finish(events, None, Result.ROUND_LIMIT)  # H4
             return
         for p in PLAYERS:
@@ -684,14 +695,26 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def _seen_again(self) -> None:
         """Work the visible state (``tops``, ``down``, ``known``, ``pile_tops``) out
         afresh from the cards, in place (after the cards were gathered or dealt)."""
+        masks = self._masks
         for p in PLAYERS:
-            stocks = self.stocks[p]
-            tops = [s[-1] if s else None for s in stocks]
-            self.tops[p][:] = tops
-            self.down[p][:] = [len(s) - 1 if s else 0 for s in stocks]
-            self.known[p] = sum(1 << c for c in tops if c is not None)
-        self.pile_tops[:] = [pile[-1] if pile else None for pile in self.piles]
-        self._pile_masks[:] = [self._masks[c] if c is not None else 0 for c in self.pile_tops]
+            tops, down = self.tops[p], self.down[p]
+            known = 0
+            for s, stock in enumerate(self.stocks[p]):
+                if stock:
+                    c = tops[s] = stock[-1]
+                    down[s] = len(stock) - 1
+                    known |= 1 << c
+                else:
+                    tops[s] = None
+                    down[s] = 0
+            self.known[p] = known
+        for t, pile in enumerate(self.piles):
+            if pile:
+                c = self.pile_tops[t] = pile[-1]
+                self._pile_masks[t] = masks[c]
+            else:
+                self.pile_tops[t] = None
+                self._pile_masks[t] = 0
 
 
 def one_pile_takes(

@@ -83,8 +83,18 @@ class Timers:
         self.progress_at = start
         self._phase_count = game.phase_count
         self._progress_count = game.progress_count
+        self._stall_time = timing.stall_time
+        #: how long each timer that runs from the phase's start waits
+        self._waits = {
+            TimerKind.CALL: timing.call_wait,
+            TimerKind.CLOSE: timing.slap_time,
+            TimerKind.FLIP: timing.flip_delay,
+        }
         self._kind = self._kind_now()
-        self._due = self._compute()
+        #: the running timer as ``due`` gives it, kept up to date by ``saw``,
+        #: ``spend`` and ``shift`` (for a caller that applies every action
+        #: through ``saw``, as the arbiter and the simulator's scheduler do)
+        self.running: Due | None = self._compute()
 
     def due(self) -> Due | None:
         """The running timer as (deadline, what), or None."""
@@ -93,13 +103,13 @@ class Timers:
             # the phase's timer, its waits where they were.
             self._phase_count = self.game.phase_count
             self._kind = self._kind_now()
-            self._due = self._compute()
-        return self._due
+            self.running = self._compute()
+        return self.running
 
     def spend(self) -> None:
         """The running timer fired without effect: it must not fire again until
         the game changes (``saw``) or the waits move (``shift``)."""
-        self._due = None
+        self.running = None
 
     def saw(self, at: float) -> None:
         """The game took an action at ``at``: restart the waits it started.
@@ -114,16 +124,23 @@ class Timers:
             self._progress_count = game.progress_count
             self.phase_since = self.progress_at = at
             self._kind = self._kind_now()
+            self.running = self._compute()
         elif game.progress_count != self._progress_count:
             self._progress_count = game.progress_count
             self.progress_at = at
-        self._due = self._compute()
+            kind = self._kind
+            if kind is _STALL:  # (the commonest case: a card played)
+                self.running = (at + self._stall_time, kind)
+            else:
+                self.running = self._compute()
+        else:
+            self.running = self._compute()
 
     def shift(self, gap: float) -> None:
         """Move every wait on by ``gap`` seconds (a pause)."""
         self.phase_since += gap
         self.progress_at += gap
-        self._due = self._compute()
+        self.running = self._compute()
 
     def actions(self, kind: TimerKind) -> list[Action]:
         """What the game does when the ``kind`` timer runs out, in order.
@@ -157,18 +174,14 @@ class Timers:
 
     def _compute(self) -> Due | None:
         kind = self._kind
-        t = self.timing
+        if kind is None:
+            return None
         if kind is TimerKind.STALL:
-            return (self.progress_at + t.stall_time, kind)
-        if kind is TimerKind.CALL:
-            return (self.phase_since + t.call_wait, kind)
-        if kind is TimerKind.CLOSE:
-            return (self.phase_since + t.slap_time, kind)
-        if kind is TimerKind.FLIP:
-            return (self.phase_since + t.flip_delay, kind)
-        return None
+            return (self.progress_at + self.timing.stall_time, kind)
+        return (self.phase_since + self._waits[kind], kind)
 
 
+_STALL = TimerKind.STALL
 #: the action a timer makes when it runs out (H2's calls: ``Timers.actions``)
 _TIMER_ACTIONS = {TimerKind.FLIP: FLIP, TimerKind.CLOSE: CLOSE, TimerKind.STALL: STALL}
 
