@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spit.bots import LEVELS, Reaction, make_bot
+from spit.bots.schedule import Scheduler, Stuck
 from spit.bots.sim import (
     GameResult,
     Seat,
@@ -29,7 +30,6 @@ from spit.bots.sim import (
     play_game,
     play_with,
 )
-from spit.bots.schedule import Scheduler, Stuck
 from spit.engine import Kind, SpitGame
 from spit.realtime.arbiter import Timing
 

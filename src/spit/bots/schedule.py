@@ -250,8 +250,8 @@ class Scheduler:
                 if at > self.now:
                     self.now = at
                 done = len(actions)
-                for action in timers.actions(due[1]):
-                    apply(at, action)
+                for made in timers.actions(due[1]):
+                    apply(at, made)
                 if done == len(actions):
                     timers.spend()
                 plan_agents(at)
@@ -263,20 +263,20 @@ class Scheduler:
                 if first > self.now:
                     self.now = first
                 p = 0 if t0 < t1 else 1
-                action = plan_action[p]
-                assert action is not None
+                lone = plan_action[p]
+                assert lone is not None
                 plan_time[p] = _INF
                 plan_action[p] = None
-                queue.alone(first, p, apply(first, action))
+                queue.alone(first, p, apply(first, lone))
                 plan_agents(first)
             else:
                 if first > self.now:
                     self.now = first
                 for p in (0, 1):  # the plans due go into the queue, player 0's first
                     if plan_time[p] <= first:
-                        action = plan_action[p]
-                        assert action is not None
-                        in_flight[p] = queue.add(action, plan_time[p])
+                        due_action = plan_action[p]
+                        assert due_action is not None
+                        in_flight[p] = queue.add(due_action, plan_time[p])
                         waiting += 1
                         plan_time[p] = _INF
                         plan_action[p] = None

@@ -401,12 +401,8 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
             if hand.count(None) == HAND_SIZE:
                 self._game_won(events, p, Result.PLAYED_OUT)  # P6
                 return events
-        r0, r1 = top_rows
-        for held in self.hands:
-            for x in held:
-                if x is not None and (r0[x] or r1[x]):
-                    return events
-        self._stalemate(events, stalled=False)  # P4: nobody can play
+        if not self.can_anyone_play():
+            self._stalemate(events, stalled=False)  # P4: nobody can play
         return events
 
     def _perform(self, action: Action) -> list[Event]:

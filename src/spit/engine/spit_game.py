@@ -398,7 +398,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 raise IllegalAction(_WAIT_REASON[phase])
             if not 0 <= s < self.n_stocks:
                 raise IllegalAction(f"there is no stock {s + 1}")
-            if t != 0 and t != 1 or not self.pile_used[t]:
+            if (t != 0 and t != 1) or not self.pile_used[t]:
                 raise IllegalAction(f"spit pile {t + 1} is not in use this round")
             c = self.tops[p][s]
             if c is None:
