@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind, call, choose, move, play, slap
-from spit.engine.cards import adjacency_rows
+from spit.engine.cards import fits
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
 from spit.engine.events import Event, GameOver, PhaseChanged
 from spit.engine.modes import Mode, get_mode
@@ -165,7 +165,16 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
 
     def fits(self, card: int, onto: int) -> bool:
         """True if ``card`` may be played onto a pile showing ``onto`` (R8, V3)."""
-        return adjacency_rows(bool(self.config.alternating_colours))[onto][card]
+        return fits(card, onto, bool(self.config.alternating_colours))
+
+    @staticmethod
+    def move_slot(cards: Sequence[int | None]) -> int | None:
+        """Where a moved card lands among a player's columns (their face-up cards,
+        None for an empty one): the leftmost empty column (R10), or None if none is."""
+        for slot, card in enumerate(cards):
+            if card is None:
+                return slot
+        return None
 
     def player_kinds(self) -> tuple[Kind, ...]:
         """The kinds of action a player may try now (``check`` still decides each one)."""

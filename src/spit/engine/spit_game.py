@@ -550,7 +550,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def _move(self, p: int, s: int, events: list[Event] | None) -> None:
         """R10: the stock's top card into the leftmost empty slot; R9 turns the next one up."""
         stocks, tops = self.stocks[p], self.tops[p]
-        slot = tops.index(None)
+        slot = self.move_slot(tops)
+        assert slot is not None  # ``check`` refuses a move without an empty slot
         c = stocks[s].pop()
         stocks[slot].append(c)
         tops[slot] = c

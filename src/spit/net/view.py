@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spit.engine import Action, Game, Kind, Phase, SpeedConfig, SpitConfig
-from spit.engine.cards import adjacency_rows
+from spit.engine.cards import fits
 from spit.engine.events import Event
 from spit.engine.modes import Mode, get_mode
 from spit.engine.results import Result
@@ -80,10 +80,11 @@ class ShadowGame:
     action_for = Game.action_for
 
     def fits(self, card: int, onto: int | None) -> bool:
-        """True if ``card`` may go on a pile showing ``onto`` (False if that was never seen)."""
+        """True if ``card`` may go on a pile showing ``onto`` (False if that was never seen):
+        the engine's own rule (``Game.fits``)."""
         if onto is None or card < 0:
             return False
-        return bool(adjacency_rows(bool(self.config.alternating_colours))[onto][card])
+        return fits(card, onto, bool(self.config.alternating_colours))
 
     def columns(self, player: int) -> list[tuple[int | None, int]]:
         """Each face-up place: its card (None: empty; HIDDEN: face down) and cards under it."""
@@ -308,33 +309,39 @@ class RemoteSession(Session):
     def _show_pending(self) -> None:
         """Show pending presses at once: a played card leaves its slot for the pile,
         a moved one goes to the empty slot, a call shows as made (slaps and choices
-        show in the status line, see ``pending_words``)."""
+        show in the status line, see ``pending_words``).
+
+        A play or move is shown only if the host's engine listed it as legal in
+        the position this seat was last sent (``legal``), and a moved card lands
+        where the engine puts it (``Game.move_slot``): the view decides no rule.
+        """
         game = self.shadow
         for action in self._pending.values():
             p, s, t = action.player, action.source, action.target
             if action.kind is Kind.CALL and p in (0, 1):
                 game.called[p] = True
                 continue
-            if action.kind is Kind.MOVE and game.mode != "speed":
-                stocks = game.stocks[p]
-                empty = next((i for i, pile in enumerate(stocks) if not pile), None)
-                top = stocks[s][-1] if 0 <= s < len(stocks) and stocks[s] else None
-                if empty is not None and top is not None:
-                    stocks[empty] = [top]
-                    stocks[s] = stocks[s][:-1]
-                continue
-            if action.kind is not Kind.PLAY:
+            if action.kind not in (Kind.PLAY, Kind.MOVE) or action not in game.legal:
                 continue
             if game.mode == "speed":
                 hand = game.hands[p]
-                if 0 <= s < len(hand) and hand[s] is not None and hand[s] != HIDDEN:
+                if hand[s] is not None and hand[s] != HIDDEN:
                     game.piles[t] = [*game.piles[t], hand[s]]
                     hand[s] = None
-            else:
-                stocks = game.stocks[p]
-                if 0 <= s < len(stocks) and stocks[s] and stocks[s][-1] is not None:
-                    game.piles[t] = [*game.piles[t], stocks[s][-1]]
-                    stocks[s] = stocks[s][:-1]
+                continue
+            stocks = game.stocks[p]
+            top = stocks[s][-1] if stocks[s] else None
+            if top is None:
+                continue  # already predicted: the card under it is not known yet
+            if action.kind is Kind.PLAY:
+                game.piles[t] = [*game.piles[t], top]
+                stocks[s] = stocks[s][:-1]
+                continue
+            # (a card shown face down is a card: only an empty stock is an empty slot)
+            slot = Game.move_slot([HIDDEN if pile else None for pile in stocks])
+            if slot is not None:
+                stocks[slot] = [top]
+                stocks[s] = stocks[s][:-1]
 
     def pending_words(self) -> str:
         """The presses sent and not yet judged, in words ("" if none)."""
