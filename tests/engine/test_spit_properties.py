@@ -215,6 +215,7 @@ def check_visible_state(game: SpitGame) -> None:
         assert game.tops[p] == [s[-1] if s else None for s in stocks]
         assert game.down[p] == [max(0, len(s) - 1) for s in stocks]
         assert game.known[p] == sum(1 << s[-1] for s in stocks if s)
+        assert game._tall[p] == sum(1 << i for i, s in enumerate(stocks) if len(s) > 1)
     assert game.pile_tops == [pile[-1] if pile else None for pile in game.piles]
     assert game._pile_masks == [masks[pile[-1]] if pile else 0 for pile in game.piles]
 

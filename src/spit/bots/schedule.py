@@ -138,10 +138,11 @@ class _SpitSeat(_Seat):
         if game.phase is _PLAYING:  # ``StyledStrategy.choose``, then ``Bot.plan``
             search = self.search
             known = game.known
-            search.update(known[p], known[1 - p])
-            strategy = self.strategy
-            action = strategy.choose_in_play(search, legal, bot.rng)
-            planned = strategy.follow_up_in(search, action) if self.anticipates else None
+            search.known = known[p]  # (``Search.update``)
+            search.opponent_mask = known[1 - p]
+            action = self.strategy.choose_in_play(search, legal, bot.rng)
+            # ``SpitStrategy.follow_up_in``: the best own action after this one
+            planned = search.best_after(action) if self.anticipates else None
             delay = bot.delay_for(action, planned)
             self.plan_time[p] = now + (delay if delay > 0.0 else 0.0)
             self.plan_action[p] = action
@@ -176,7 +177,6 @@ class Scheduler:
         if len(bots) != 2 or [b.player for b in bots] != [0, 1]:
             raise ValueError("the scheduler needs a bot for player 0 and one for player 1")
         self.game = game
-        self._step = game.step
         self.timing = timing or Timing()
         self.timers = Timers(self.timing, 0.0, game)
         self.queue = InputQueue()
@@ -219,23 +219,46 @@ class Scheduler:
 
         Each step takes the earliest thing due: a timer that runs out before
         every waiting input and plan, else the next input (plans due by then
-        are released into the queue first, player 0's first).
+        are released into the queue first, player 0's first); then each bot
+        that has not seen the new position plans from it, at that time.
         """
         game = self.game
         actions = game.actions
+        step = game.step
         queue = self.queue
         timers = self.timers
+        saw = timers.saw
+        times = self._times
+        planned = self._planned
         plan_time = self._plan_time
         plan_action = self._plan_action
         in_flight = self._in_flight
-        apply = self._apply
-        plan_agents = self._plan_agents
+        seats = self.seats
         over = _OVER
         steps = 0
         waiting = 0  # inputs in the queue
         head: float | None = None
-        plan_agents(0.0)
-        while game.phase is not over:
+        at = 0.0  # when the position last changed (or an input was refused)
+        while True:
+            # Each bot that has not seen this position plans from it
+            # (``Arbiter._plan_agents``): never while its own action waits in
+            # the queue, and a bot committed to its plan only if watchful.
+            if game.phase is over:
+                return
+            version = len(actions)  # the position: it changes with every applied action
+            for seat in seats:
+                p = seat.player
+                if in_flight[p] is not None or planned[p] == version:
+                    continue
+                pending = plan_action[p]
+                if pending is not None and not seat.watchful:
+                    continue  # committed to its plan until the action lands or is refused
+                planned[p] = version
+                seat.consider(at, pending)
+            steps += 1
+            if steps > max_steps:
+                raise Stuck(f"the game did not end within {max_steps} steps")
+            # The next thing due.
             t0, t1 = plan_time
             first = t1 if t1 < t0 else t0
             if waiting:
@@ -251,24 +274,29 @@ class Scheduler:
                     self.now = at
                 done = len(actions)
                 for made in timers.actions(due[1]):
-                    apply(at, made)
+                    self._apply(at, made)
                 if done == len(actions):
                     timers.spend()
-                plan_agents(at)
             elif first == _INF:
                 raise Stuck(f"the game is stuck in phase {game.phase}")
             elif head is None and t0 != t1:
                 # One input is due and none waits: it would wait in the queue
                 # alone, and leave it at once (``InputQueue.alone``).
-                if first > self.now:
-                    self.now = first
+                at = first
+                if at > self.now:
+                    self.now = at
                 p = 0 if t0 < t1 else 1
                 lone = plan_action[p]
                 assert lone is not None
                 plan_time[p] = _INF
                 plan_action[p] = None
-                queue.alone(first, p, apply(first, lone))
-                plan_agents(first)
+                if step(lone):  # ``_apply``, inlined for the commonest case
+                    times.append(at)
+                    saw(at)
+                    queue.alone(at, p, True)
+                else:
+                    planned[p] = -1  # refused (R11): its player plans again
+                    queue.alone(at, p, False)
             else:
                 if first > self.now:
                     self.now = first
@@ -285,15 +313,13 @@ class Scheduler:
                 p = item.action.player
                 if in_flight[p] is item:
                     in_flight[p] = None
-                if apply(item.time, item.action):
+                at = item.time
+                if self._apply(at, item.action):
                     queue.accepted(item)
-                plan_agents(item.time)
-            steps += 1
-            if steps > max_steps:
-                raise Stuck(f"the game did not end within {max_steps} steps")
 
     def _apply(self, at: float, action: Action) -> bool:
-        if not self._step(action):
+        """Apply ``action`` at ``at`` if the engine takes it (``Arbiter._apply``)."""
+        if not self.game.step(action):
             p = action[1]
             if p == 0 or p == 1:
                 self._planned[p] = -1  # refused (R11): its player plans again
@@ -301,25 +327,6 @@ class Scheduler:
         self._times.append(at)
         self.timers.saw(at)
         return True
-
-    def _plan_agents(self, now: float) -> None:
-        """Each bot that has not seen this position plans from it (``Arbiter._plan_agents``)."""
-        game = self.game
-        if game.phase is _OVER:
-            return  # nothing more to plan
-        version = len(game.actions)  # the position: it changes with every applied action
-        planned = self._planned
-        in_flight = self._in_flight
-        plan_action = self._plan_action
-        for seat in self.seats:
-            p = seat.player
-            if in_flight[p] is not None or planned[p] == version:
-                continue
-            pending = plan_action[p]
-            if pending is not None and not seat.watchful:
-                continue  # committed to its plan until the action lands or is refused
-            planned[p] = version
-            seat.consider(now, pending)
 
     def finished(self) -> Scheduled:
         """The game's log as ``LogEntry`` pairs, for an ``on_finish`` hook."""

@@ -48,7 +48,11 @@ DEAL_ORDER: dict[int, tuple[int, ...]] = {
 
 
 _PLAY_TABLE = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in PLAYERS)
-_MOVE_TABLE = tuple(tuple(move(p, s) for s in range(5)) for p in PLAYERS)
+#: _MOVES_OF[player][bits]: the R10 moves of the stocks in ``bits`` (bit s: stock s), in order
+_MOVES_OF = tuple(
+    tuple(tuple(move(p, s) for s in range(5) if bits >> s & 1) for bits in range(32))
+    for p in PLAYERS
+)
 
 _PLAYING = Phase.PLAY
 _BOTH = PLAYERS
@@ -196,6 +200,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.tops: list[list[int | None]] = [[None] * n, [None] * n]
         self.down: list[list[int]] = [[0] * n, [0] * n]
         self.known = [0, 0]
+        #: per player, the stocks with a card face down under their top, as bits
+        self._tall = [0, 0]
         self.pile_tops: list[int | None] = [None, None]
         #: per spit pile, the cards that may be played onto its top as bits (0: none)
         self._pile_masks = [0, 0]
@@ -256,11 +262,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         it is in use."""
         m0, m1 = self._pile_masks
         fitting = m0 | m1
-        known, tops, down = self.known, self.tops, self.down
+        known, tops, tall = self.known, self.tops, self._tall
         for p in players:
             if known[p] & fitting:
                 return True
-            if None in tops[p] and any(down[p]):  # R10: an empty slot, a card to uncover
+            if tall[p] and None in tops[p]:  # R10: an empty slot, a card to uncover
                 return True
         return False
 
@@ -341,30 +347,32 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             fit1 = known & m1
             tops = self.tops[player]
             fits = fit0 | fit1
-            if not fits and None not in tops:
+            tall = self._tall[player]
+            if tall and None in tops:  # the R10 moves, after the plays
+                moves = _MOVES_OF[player][tall]
+                if not fits:
+                    return list(moves)
+            elif not fits:
                 return []
+            else:
+                moves = ()
             out: list[Action] = []
-            if fits:  # the plays (R7), in stock order, pile 1 before pile 2
-                plays = _PLAY_TABLE[player]
-                if not fits & (fits - 1):  # one card fits: no need to look for others
-                    on = plays[tops.index(fits.bit_length() - 1)]
-                    if fit0:
-                        out.append(on[0])
-                    if fit1:
-                        out.append(on[1])
-                else:
-                    for s, c in enumerate(tops):
-                        if c is not None:
-                            bit = 1 << c
-                            if fit0 & bit:
-                                out.append(plays[s][0])
-                            if fit1 & bit:
-                                out.append(plays[s][1])
-            if None in tops:  # then the R10 moves, in stock order
-                moves = _MOVE_TABLE[player]
-                for s, d in enumerate(self.down[player]):
-                    if d:
-                        out.append(moves[s])
+            if not fits & (fits - 1):  # one card fits: no need to look for others
+                on = _PLAY_TABLE[player][tops.index(fits.bit_length() - 1)]
+                if fit0:
+                    out.append(on[0])
+                if fit1:
+                    out.append(on[1])
+            else:  # the plays (R7), in stock order, pile 1 before pile 2
+                for c, on in zip(tops, _PLAY_TABLE[player], strict=False):  # (V1: 4 stocks)
+                    if c is not None:
+                        bit = 1 << c
+                        if fit0 & bit:
+                            out.append(on[0])
+                        if fit1 & bit:
+                            out.append(on[1])
+            if moves:
+                out += moves
             return out
         if player is None:
             return sorted(self.legal_actions(0) + self.legal_actions(1))
@@ -424,7 +432,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 raise IllegalAction(f"stock {s + 1} is empty")
             if None not in tops:
                 raise IllegalAction("there is no empty slot to move into")
-            if not self.down[p][s]:
+            if not self._tall[p] >> s & 1:
                 raise IllegalAction(f"stock {s + 1} has only one card: moving it changes nothing")
         elif kind is Kind.CALL:
             if phase not in (Phase.OPENING, Phase.STALEMATE):
@@ -532,7 +540,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         tops = self.tops[p]
         if stock:
             top = tops[s] = stock[-1]  # R9
-            self.down[p][s] -= 1
+            down = self.down[p]
+            if down[s] == 1:
+                self._tall[p] ^= 1 << s
+            down[s] -= 1
             self.known[p] ^= (1 << c) | (1 << top)
             if events is not None:
                 events += (_new(CardPlayed, (p, s, t, c)), _new(CardTurnedUp, (p, s, top)))
@@ -556,7 +567,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         stocks[slot].append(c)
         tops[slot] = c
         top = tops[s] = stocks[s][-1]  # R9
-        self.down[p][s] -= 1
+        down = self.down[p]
+        if down[s] == 1:
+            self._tall[p] ^= 1 << s
+        down[s] -= 1
         self.known[p] |= 1 << top
         self.progress_count += 1
         if events is not None:
@@ -699,16 +713,19 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         masks = self._masks
         for p in PLAYERS:
             tops, down = self.tops[p], self.down[p]
-            known = 0
+            known = tall = 0
             for s, stock in enumerate(self.stocks[p]):
                 if stock:
                     c = tops[s] = stock[-1]
-                    down[s] = len(stock) - 1
+                    under = down[s] = len(stock) - 1
                     known |= 1 << c
+                    if under:
+                        tall |= 1 << s
                 else:
                     tops[s] = None
                     down[s] = 0
             self.known[p] = known
+            self._tall[p] = tall
         for t, pile in enumerate(self.piles):
             if pile:
                 c = self.pile_tops[t] = pile[-1]
