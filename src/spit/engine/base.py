@@ -210,18 +210,26 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         return self.phase is Phase.GAME_OVER
 
     def _check_sender(self, kind: Kind, player: int) -> bool:
-        """The checks every mode makes first: the game is not over, and timing
-        actions come from SYSTEM only, the others from a player. Returns True for
-        a timing action (the mode then checks its phase)."""
+        """The checks every mode makes first (``_sender_refusal``), raising
+        IllegalAction. Returns True for a timing action (the mode then checks its phase)."""
+        reason = self._sender_refusal(kind, player)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return kind >= Kind.CLOSE
+
+    def _sender_refusal(self, kind: Kind, player: int) -> str | None:
+        """Why ``player`` may not send an action of ``kind`` at all now, or None: the
+        game is over, or timing actions come from SYSTEM only and the others from a
+        player."""
         if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
+            return "the game is over"
         if kind >= Kind.CLOSE:
             if player != SYSTEM:
-                raise IllegalAction(f"only the game itself may {kind.name.lower()}")
-            return True
+                return f"only the game itself may {kind.name.lower()}"
+            return None
         if player not in PLAYERS:
-            raise IllegalAction(f"no player {player}")
-        return False
+            return f"no player {player}"
+        return None
 
     def _set_phase(self, events: list[Event] | None, phase: Phase) -> None:
         """Enter ``phase`` (``events`` None: nobody listens, no event is made)."""

@@ -399,64 +399,76 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     # ---------------------------------------------------------------- checking
 
     def check(self, action: Action) -> None:
+        reason = self._refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
+
+    def _refusal(self, action: Action) -> str | tuple[int, int] | None:
+        """Why ``action`` is not legal now, or None if it is: the one statement of
+        what is legal (``check`` raises it, ``step`` only asks). A card that does
+        not fit its pile is given as (card, pile), put in words only if asked."""
         kind, p, s, t = action
         phase = self.phase
         if kind is _KIND_PLAY and (p == 0 or p == 1):  # the commonest action first
             if phase is not _PLAYING:
-                raise IllegalAction(_WAIT_REASON[phase])
+                return _WAIT_REASON[phase]
             if not 0 <= s < self.n_stocks:
-                raise IllegalAction(f"there is no stock {s + 1}")
+                return f"there is no stock {s + 1}"
             if (t != 0 and t != 1) or not self.pile_used[t]:
-                raise IllegalAction(f"spit pile {t + 1} is not in use this round")
+                return f"spit pile {t + 1} is not in use this round"
             c = self.tops[p][s]
             if c is None:
-                raise IllegalAction(f"stock {s + 1} is empty")
+                return f"stock {s + 1} is empty"
             if not self._pile_masks[t] >> c & 1:  # R7, R8, V3
-                raise IllegalAction(self._misfit(c, t))
-            return
-        if self._check_sender(kind, p):
+                return (c, t)
+            return None
+        reason = self._sender_refusal(kind, p)
+        if reason is not None:
+            return reason
+        if kind >= Kind.CLOSE:
             if kind is Kind.STALL and phase is not Phase.PLAY:
-                raise IllegalAction("a stall can only be declared during play (H6)")
+                return "a stall can only be declared during play (H6)"
             if kind is Kind.CLOSE and phase not in (Phase.SLAP, Phase.CHOOSE):
-                raise IllegalAction("there is no slap or choice window to close")
+                return "there is no slap or choice window to close"
             if kind is Kind.FLIP:
-                raise IllegalAction("Spit has no side piles to flip")
-            return
+                return "Spit has no side piles to flip"
+            return None
         if kind is Kind.MOVE:
             if phase is not Phase.PLAY:
-                raise IllegalAction(_WAIT_REASON[phase])
+                return _WAIT_REASON[phase]
             if not 0 <= s < self.n_stocks:
-                raise IllegalAction(f"there is no stock {s + 1}")
+                return f"there is no stock {s + 1}"
             tops = self.tops[p]
             if tops[s] is None:
-                raise IllegalAction(f"stock {s + 1} is empty")
+                return f"stock {s + 1} is empty"
             if None not in tops:
-                raise IllegalAction("there is no empty slot to move into")
+                return "there is no empty slot to move into"
             if not self._tall[p] >> s & 1:
-                raise IllegalAction(f"stock {s + 1} has only one card: moving it changes nothing")
+                return f"stock {s + 1} has only one card: moving it changes nothing"
         elif kind is Kind.CALL:
             if phase not in (Phase.OPENING, Phase.STALEMATE):
-                raise IllegalAction("no spit is due: it is not a stalemate")
+                return "no spit is due: it is not a stalemate"
             if not self.spit[p]:
-                raise IllegalAction("you have no spit cards to spit (H2)")
+                return "you have no spit cards to spit (H2)"
             if self.called[p]:
-                raise IllegalAction("you have already called spit!")
+                return "you have already called spit!"
         elif kind is Kind.SLAP:
             if phase is not Phase.SLAP:
-                raise IllegalAction("there is nothing to slap now")
+                return "there is nothing to slap now"
             if t not in (0, 1):
-                raise IllegalAction(f"there is no spit pile {t + 1}")
+                return f"there is no spit pile {t + 1}"
             if any(q == p for q, _ in self.slaps):
-                raise IllegalAction("you have already slapped: a slap cannot be changed")
+                return "you have already slapped: a slap cannot be changed"
         elif kind is Kind.CHOOSE:
             if phase is not Phase.CHOOSE:
-                raise IllegalAction("there is no pile to choose now")
+                return "there is no pile to choose now"
             if p != self.chooser:
-                raise IllegalAction("only the player who emptied their layout chooses (V2)")
+                return "only the player who emptied their layout chooses (V2)"
             if t not in (0, 1):
-                raise IllegalAction(f"there is no spit pile {t + 1}")
+                return f"there is no spit pile {t + 1}"
         else:  # pragma: no cover - every Kind is handled above
-            raise IllegalAction(f"unknown action {action!r}")
+            return f"unknown action {action!r}"
+        return None
 
     def _misfit(self, card: int, pile: int) -> str:
         """Why ``card`` may not go on spit pile ``pile`` (R7, R8, V3)."""
@@ -470,7 +482,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     # -------------------------------------------------------------- performing
 
     def apply(self, action: Action) -> list[Event]:
-        self.check(action)
+        reason = self._refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
         events: list[Event] = []
         if action[0] is _KIND_PLAY:  # the commonest action, straight to its rule
             self._play(action[1], action[2], action[3], events)
@@ -481,9 +495,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def step(self, action: Action) -> bool:
         """``apply`` without events: nothing is built for them (the simulator's path)."""
-        try:
-            self.check(action)
-        except IllegalAction:
+        if self._refusal(action) is not None:
             return False
         kind, p, s, t = action
         if kind is _KIND_PLAY:
