@@ -30,6 +30,12 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"  #: won (R20, P6, H5, V4, P7) or drawn (H4)
 
 
+_OVER = Phase.GAME_OVER
+_K_CLOSE = Kind.CLOSE
+#: each phase's plain name (what ``PhaseChanged`` carries), without the enum's lookup
+_PHASE_NAMES = {phase: phase.value for phase in Phase}
+
+
 class GameConfig(Protocol):
     """What every mode's rules configuration offers (a frozen dataclass in practice)."""
 
@@ -207,7 +213,7 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     @property
     def over(self) -> bool:
         """True once the game (or match) has ended."""
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _OVER
 
     def _check_sender(self, kind: Kind, player: int) -> bool:
         """The checks every mode makes first (``_sender_refusal``), raising
@@ -221,9 +227,9 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         """Why ``player`` may not send an action of ``kind`` at all now, or None: the
         game is over, or timing actions come from SYSTEM only and the others from a
         player."""
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is _OVER:
             return "the game is over"
-        if kind >= Kind.CLOSE:
+        if kind >= _K_CLOSE:
             if player != SYSTEM:
                 return f"only the game itself may {kind.name.lower()}"
             return None
@@ -236,7 +242,7 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         self.phase = phase
         self.phase_count += 1
         if events is not None:
-            events.append(PhaseChanged(phase.value))
+            events.append(PhaseChanged(_PHASE_NAMES[phase]))
 
     def _finish(self, events: list[Event] | None, winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""

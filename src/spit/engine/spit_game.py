@@ -19,7 +19,7 @@ from spit.engine.actions import (
     slap,
 )
 from spit.engine.base import Game, Phase
-from spit.engine.cards import DECK_SIZE, adjacency_masks, adjacency_rows, card_name
+from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_masks, adjacency_rows, card_name
 from spit.engine.config import VARIANT_FIELDS, SpitConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
@@ -54,7 +54,10 @@ _MOVES_OF = tuple(
     for p in PLAYERS
 )
 
-_PLAYING = Phase.PLAY
+_OPENING, _PLAYING, _STALEMATE = Phase.OPENING, Phase.PLAY, Phase.STALEMATE
+_SLAP, _CHOOSE, _OVER = Phase.SLAP, Phase.CHOOSE, Phase.GAME_OVER
+_K_MOVE, _K_CALL, _K_SLAP, _K_CHOOSE = Kind.MOVE, Kind.CALL, Kind.SLAP, Kind.CHOOSE
+_K_CLOSE, _K_STALL, _K_FLIP = Kind.CLOSE, Kind.STALL, Kind.FLIP
 _BOTH = PLAYERS
 _ONE = ((0,), (1,))
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__
@@ -203,8 +206,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         #: per player, the stocks with a card face down under their top, as bits
         self._tall = [0, 0]
         self.pile_tops: list[int | None] = [None, None]
-        #: per spit pile, the cards that may be played onto its top as bits (0: none)
+        #: per spit pile, the cards that may be played onto its top as bits (0: none),
+        #: and as a row of flags by card (``adjacency_rows``)
         self._pile_masks = [0, 0]
+        self._pile_rows = [NO_CARD_FITS, NO_CARD_FITS]
         if packets is None:
             first = self._fresh_packets()
         else:
@@ -364,12 +369,12 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 if fit1:
                     out.append(on[1])
             else:  # the plays (R7), in stock order, pile 1 before pile 2
+                r0, r1 = self._pile_rows
                 for c, on in zip(tops, _PLAY_TABLE[player], strict=False):  # (V1: 4 stocks)
                     if c is not None:
-                        bit = 1 << c
-                        if fit0 & bit:
+                        if r0[c]:
                             out.append(on[0])
-                        if fit1 & bit:
+                        if r1[c]:
                             out.append(on[1])
             if moves:
                 out += moves
@@ -377,22 +382,22 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if player is None:
             return sorted(self.legal_actions(0) + self.legal_actions(1))
         if player == SYSTEM:
-            if phase is Phase.PLAY:
+            if phase is _PLAYING:
                 return [STALL]
-            if phase is Phase.SLAP or phase is Phase.CHOOSE:
+            if phase is _SLAP or phase is _CHOOSE:
                 return [CLOSE]
             return []
         if player != 0 and player != 1:
             raise ValueError(f"no player {player!r}: use 0, 1, SYSTEM or None")
-        if phase is Phase.OPENING or phase is Phase.STALEMATE:
+        if phase is _OPENING or phase is _STALEMATE:
             if self.spit[player] and not self.called[player]:
                 return [call(player)]
             return []
-        if phase is Phase.SLAP:
+        if phase is _SLAP:
             if all(p != player for p, _ in self.slaps):
                 return [slap(player, 0), slap(player, 1)]
             return []
-        if phase is Phase.CHOOSE and player == self.chooser:
+        if phase is _CHOOSE and player == self.chooser:
             return [choose(player, 0), choose(player, 1)]
         return []
 
@@ -425,16 +430,16 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         reason = self._sender_refusal(kind, p)
         if reason is not None:
             return reason
-        if kind >= Kind.CLOSE:
-            if kind is Kind.STALL and phase is not Phase.PLAY:
+        if kind >= _K_CLOSE:
+            if kind is _K_STALL and phase is not _PLAYING:
                 return "a stall can only be declared during play (H6)"
-            if kind is Kind.CLOSE and phase not in (Phase.SLAP, Phase.CHOOSE):
+            if kind is _K_CLOSE and phase not in (_SLAP, _CHOOSE):
                 return "there is no slap or choice window to close"
-            if kind is Kind.FLIP:
+            if kind is _K_FLIP:
                 return "Spit has no side piles to flip"
             return None
-        if kind is Kind.MOVE:
-            if phase is not Phase.PLAY:
+        if kind is _K_MOVE:
+            if phase is not _PLAYING:
                 return _WAIT_REASON[phase]
             if not 0 <= s < self.n_stocks:
                 return f"there is no stock {s + 1}"
@@ -445,22 +450,22 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 return "there is no empty slot to move into"
             if not self._tall[p] >> s & 1:
                 return f"stock {s + 1} has only one card: moving it changes nothing"
-        elif kind is Kind.CALL:
-            if phase not in (Phase.OPENING, Phase.STALEMATE):
+        elif kind is _K_CALL:
+            if phase not in (_OPENING, _STALEMATE):
                 return "no spit is due: it is not a stalemate"
             if not self.spit[p]:
                 return "you have no spit cards to spit (H2)"
             if self.called[p]:
                 return "you have already called spit!"
-        elif kind is Kind.SLAP:
-            if phase is not Phase.SLAP:
+        elif kind is _K_SLAP:
+            if phase is not _SLAP:
                 return "there is nothing to slap now"
             if t not in (0, 1):
                 return f"there is no spit pile {t + 1}"
             if any(q == p for q, _ in self.slaps):
                 return "you have already slapped: a slap cannot be changed"
-        elif kind is Kind.CHOOSE:
-            if phase is not Phase.CHOOSE:
+        elif kind is _K_CHOOSE:
+            if phase is not _CHOOSE:
                 return "there is no pile to choose now"
             if p != self.chooser:
                 return "only the player who emptied their layout chooses (V2)"
@@ -515,30 +520,30 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         kind, p, s, t = action
         if kind is _KIND_PLAY:
             self._play(p, s, t, events)
-        elif kind is Kind.MOVE:
+        elif kind is _K_MOVE:
             self._move(p, s, events)
-        elif kind is Kind.CALL:
+        elif kind is _K_CALL:
             self.called[p] = True
             if events is not None:
                 events.append(SpitCalled(p))
             if all(self.called[q] or not self.spit[q] for q in PLAYERS):
                 self._spit(events)
-        elif kind is Kind.SLAP:
+        elif kind is _K_SLAP:
             self.slaps.append((p, t))
             if events is not None:
                 events.append(Slapped(p, t))
             if len(self.slaps) == 2:
                 self._resolve_slaps(events)
-        elif kind is Kind.CHOOSE:
+        elif kind is _K_CHOOSE:
             if events is not None:
                 events.append(Slapped(p, t))
             self._resolve_choice(events, t)
-        elif kind is Kind.CLOSE:
-            if self.phase is Phase.SLAP:
+        elif kind is _K_CLOSE:
+            if self.phase is _SLAP:
                 self._resolve_slaps(events)
             else:
                 self._resolve_choice(events, None)
-        elif kind is Kind.STALL:
+        elif kind is _K_STALL:
             self._stalemate(events, stalled=True)  # H6
 
     def _play(self, p: int, s: int, t: int, events: list[Event] | None) -> None:
@@ -548,6 +553,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.piles[t].append(c)
         self.pile_tops[t] = c
         self._pile_masks[t] = self._masks[c]
+        self._pile_rows[t] = self._rows[c]
         self.progress_count += 1
         tops = self.tops[p]
         if stock:
@@ -598,11 +604,12 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 self.piles[p].append(c)
                 self.pile_tops[p] = c
                 self._pile_masks[p] = self._masks[c]
+                self._pile_rows[p] = self._rows[c]
                 self.progress_count += 1
                 if events is not None:
                     events.append(Spat(p, p, c))
         self.called = [False, False]
-        self._set_phase(events, Phase.PLAY)
+        self._set_phase(events, _PLAYING)
         if not self._can_act(_BOTH):
             self._stalemate(events, stalled=False)
 
@@ -611,7 +618,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             events.append(Stalemate(stalled))
         if self.spit[0] or self.spit[1]:
             self.called = [False, False]
-            self._set_phase(events, Phase.STALEMATE)  # R13, R14
+            self._set_phase(events, _STALEMATE)  # R13, R14
         else:
             self._end_round(events, RoundEnd.NO_SPIT_CARDS, None)  # R15(b)
 
@@ -633,9 +640,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self.slaps = []
             if self.config.choose_pile and reason is RoundEnd.LAYOUT_EMPTIED:
                 self.chooser = emptied_by  # V2
-                self._set_phase(events, Phase.CHOOSE)
+                self._set_phase(events, _CHOOSE)
             else:
-                self._set_phase(events, Phase.SLAP)  # R16
+                self._set_phase(events, _SLAP)  # R16
             return
         self._collect(events, one_pile_takes(self.pile_used, reason, emptied_by))
 
@@ -717,7 +724,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.called = [False, False]
         self.slaps = []
         self.chooser = None
-        self._set_phase(events, Phase.OPENING)
+        self._set_phase(events, _OPENING)
 
     def _seen_again(self) -> None:
         """Work the visible state (``tops``, ``down``, ``known``, ``pile_tops``) out
@@ -742,9 +749,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if pile:
                 c = self.pile_tops[t] = pile[-1]
                 self._pile_masks[t] = masks[c]
+                self._pile_rows[t] = self._rows[c]
             else:
                 self.pile_tops[t] = None
                 self._pile_masks[t] = 0
+                self._pile_rows[t] = NO_CARD_FITS
 
 
 def one_pile_takes(

@@ -176,8 +176,8 @@ class Timers:
         kind = self._kind
         if kind is None:
             return None
-        if kind is TimerKind.STALL:
-            return (self.progress_at + self.timing.stall_time, kind)
+        if kind is _STALL:
+            return (self.progress_at + self._stall_time, kind)
         return (self.phase_since + self._waits[kind], kind)
 
 
