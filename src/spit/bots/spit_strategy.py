@@ -49,8 +49,9 @@ class SpitStrategy(StyledStrategy):
 
     The choice in play is made on a ``Search`` of the position
     (``choose_in_play``, ``follow_up_in``): built here from each observation,
-    or kept up to date by the simulator's kernel (``spit_kernel``); both call
-    the same code.
+    or, in the simulator's scheduler (``schedule``), once per game on the
+    game's own visible state, which the engine keeps up to date; both call the
+    same code.
     """
 
     def __init__(self, style: Style) -> None:
@@ -124,8 +125,8 @@ class Search:
     the best score of the own actions that follow it.
 
     The lists are the caller's, who may change them between calls (the
-    simulator's kernel keeps them up to date as the game goes on) and then
-    says so with ``update``; each public method leaves them as it found them.
+    simulator's scheduler hands it the game's own, which the engine keeps up
+    to date as the game goes on) and then says so with ``update``; each public method leaves them as it found them.
     Counting is done on bit masks of cards (the known own tops, the
     opponent's tops, the cards each pile top takes), which gives the same
     counts as going card by card.
