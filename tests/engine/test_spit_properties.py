@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from spit.engine import IllegalAction, Phase, SpitConfig, SpitGame, dumps, loads
-from spit.engine.cards import NO_CARD_FITS, adjacency_masks, adjacency_rows
+from spit.engine.cards import adjacency_masks
 from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
 from spit.engine.spit_game import deal_layout
 
@@ -218,8 +218,6 @@ def check_visible_state(game: SpitGame) -> None:
         assert game._tall[p] == sum(1 << i for i, s in enumerate(stocks) if len(s) > 1)
     assert game.pile_tops == [pile[-1] if pile else None for pile in game.piles]
     assert game._pile_masks == [masks[pile[-1]] if pile else 0 for pile in game.piles]
-    rows = adjacency_rows(game.config.alternating_colours)
-    assert game._pile_rows == [rows[pile[-1]] if pile else NO_CARD_FITS for pile in game.piles]
 
 
 def check_counters(before: SpitGame, events: list[Event], after: SpitGame) -> None:

@@ -234,6 +234,8 @@ class Scheduler:
         plan_action = self._plan_action
         in_flight = self._in_flight
         seats = self.seats
+        watchful = [seat.watchful for seat in seats]
+        now = self.now
         over = _OVER
         steps = 0
         waiting = 0  # inputs in the queue
@@ -244,19 +246,20 @@ class Scheduler:
             # (``Arbiter._plan_agents``): never while its own action waits in
             # the queue, and a bot committed to its plan only if watchful.
             if game.phase is over:
+                self.now = now
                 return
             version = len(actions)  # the position: it changes with every applied action
-            for seat in seats:
-                p = seat.player
+            for p in (0, 1):
                 if in_flight[p] is not None or planned[p] == version:
                     continue
                 pending = plan_action[p]
-                if pending is not None and not seat.watchful:
+                if pending is not None and not watchful[p]:
                     continue  # committed to its plan until the action lands or is refused
                 planned[p] = version
-                seat.consider(at, pending)
+                seats[p].consider(at, pending)
             steps += 1
             if steps > max_steps:
+                self.now = now
                 raise Stuck(f"the game did not end within {max_steps} steps")
             # The next thing due.
             t0, t1 = plan_time
@@ -270,21 +273,22 @@ class Scheduler:
             due = timers.running
             if due is not None and due[0] < first:  # at one instant inputs go first
                 at = due[0]
-                if at > self.now:
-                    self.now = at
+                if at > now:
+                    now = at
                 done = len(actions)
                 for made in timers.actions(due[1]):
                     self._apply(at, made)
                 if done == len(actions):
                     timers.spend()
             elif first == _INF:
+                self.now = now
                 raise Stuck(f"the game is stuck in phase {game.phase}")
             elif head is None and t0 != t1:
                 # One input is due and none waits: it would wait in the queue
                 # alone, and leave it at once (``InputQueue.alone``).
                 at = first
-                if at > self.now:
-                    self.now = at
+                if at > now:
+                    now = at
                 p = 0 if t0 < t1 else 1
                 lone = plan_action[p]
                 assert lone is not None
@@ -298,8 +302,8 @@ class Scheduler:
                     planned[p] = -1  # refused (R11): its player plans again
                     queue.alone(at, p, False)
             else:
-                if first > self.now:
-                    self.now = first
+                if first > now:
+                    now = first
                 for p in (0, 1):  # the plans due go into the queue, player 0's first
                     if plan_time[p] <= first:
                         due_action = plan_action[p]

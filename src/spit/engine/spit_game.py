@@ -206,10 +206,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         #: per player, the stocks with a card face down under their top, as bits
         self._tall = [0, 0]
         self.pile_tops: list[int | None] = [None, None]
-        #: per spit pile, the cards that may be played onto its top as bits (0: none),
-        #: and as a row of flags by card (``adjacency_rows``)
+        #: per spit pile, the cards that may be played onto its top as bits (0: none)
         self._pile_masks = [0, 0]
-        self._pile_rows = [NO_CARD_FITS, NO_CARD_FITS]
         if packets is None:
             first = self._fresh_packets()
         else:
@@ -369,7 +367,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 if fit1:
                     out.append(on[1])
             else:  # the plays (R7), in stock order, pile 1 before pile 2
-                r0, r1 = self._pile_rows
+                rows = self._rows
+                a, b = self.pile_tops
+                r0 = NO_CARD_FITS if a is None else rows[a]
+                r1 = NO_CARD_FITS if b is None else rows[b]
                 for c, on in zip(tops, _PLAY_TABLE[player], strict=False):  # (V1: 4 stocks)
                     if c is not None:
                         if r0[c]:
@@ -553,7 +554,6 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.piles[t].append(c)
         self.pile_tops[t] = c
         self._pile_masks[t] = self._masks[c]
-        self._pile_rows[t] = self._rows[c]
         self.progress_count += 1
         tops = self.tops[p]
         if stock:
@@ -604,7 +604,6 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 self.piles[p].append(c)
                 self.pile_tops[p] = c
                 self._pile_masks[p] = self._masks[c]
-                self._pile_rows[p] = self._rows[c]
                 self.progress_count += 1
                 if events is not None:
                     events.append(Spat(p, p, c))
@@ -749,11 +748,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if pile:
                 c = self.pile_tops[t] = pile[-1]
                 self._pile_masks[t] = masks[c]
-                self._pile_rows[t] = self._rows[c]
             else:
                 self.pile_tops[t] = None
                 self._pile_masks[t] = 0
-                self._pile_rows[t] = NO_CARD_FITS
 
 
 def one_pile_takes(
