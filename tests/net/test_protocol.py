@@ -67,13 +67,32 @@ def test_observation_round_trip(mode: str) -> None:
     game.apply(call(1))
     for player in (0, 1):
         obs = game.observation(player)
-        data = json.loads(json.dumps(proto.observation_json(obs)))
+        data = json.loads(json.dumps(proto.observation_json(game, player)))
         assert proto.observation_from_json(data, game.config) == obs
+
+
+@pytest.mark.parametrize("mode", ["spit", "speed"])
+def test_an_observation_of_another_version_is_refused_with_a_reason(mode: str) -> None:
+    game = new_game(mode, (), 3)
+    data = proto.observation_json(game, 0)
+    for other in (data["v"] + 1, True, "1", None):  # True == 1 in Python: still refused
+        with pytest.raises(proto.ProtocolError, match="same spit version"):
+            proto.observation_from_json({**data, "v": other}, game.config)
+
+
+@pytest.mark.parametrize("mode", ["spit", "speed"])
+def test_a_config_round_trips_and_another_version_is_refused(mode: str) -> None:
+    game = new_game(mode, ("V3",), 3)
+    data = json.loads(json.dumps(proto.config_json(mode, game.config)))
+    assert proto.config_from_json(mode, data) == game.config
+    for other in (99, True, None):
+        with pytest.raises(proto.ProtocolError, match="version"):
+            proto.config_from_json(mode, {**data, "v": other})
 
 
 def test_observation_with_a_bad_card_is_refused() -> None:
     game = new_game("speed", (), 3)
-    data = proto.observation_json(game.observation(0))
+    data = proto.observation_json(game, 0)
     data["hand"] = [99, None]
     with pytest.raises(proto.ProtocolError, match="card"):
         proto.observation_from_json(data, game.config)

@@ -55,14 +55,16 @@ def register(
         help="address to listen on (default 127.0.0.1, this machine only; "
         "0.0.0.0 lets players on your network join)",
     )
+    from spit.engine import mode_names
+
     host.add_argument(
-        "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
+        "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
     )
     host.add_argument(
         "--variant",
         action="append",
         metavar="VN",
-        help="Spit variant V1..V4 (repeat or give a comma list)",
+        help="a variant of the game: V1..V4 for Spit, V3 for Speed (repeat or give a comma list)",
     )
     host.add_argument("--seed", type=int, default=None, help="deal from this seed")
     host.add_argument(
@@ -136,7 +138,7 @@ def _fail(text: str) -> int:
 def _variants(args: argparse.Namespace) -> tuple[str, ...]:
     from spit.cli import _variants as parse
 
-    return parse(args.variant)
+    return parse(args.variant, args.mode)
 
 
 def allowed_keys(args: argparse.Namespace) -> list[Any]:
@@ -153,14 +155,11 @@ def allowed_keys(args: argparse.Namespace) -> list[Any]:
 
 
 def host_variants(args: argparse.Namespace) -> tuple[str, ...]:
-    """The checked variants of ``--variant`` (ValueError: unknown, or not for Speed)."""
+    """The checked variants of ``--variant`` (ValueError: unknown, or not for the game)."""
     try:
-        variants = _variants(args)
+        return _variants(args)
     except argparse.ArgumentTypeError as exc:
         raise ValueError(str(exc)) from None
-    if args.mode == "speed" and variants:
-        raise ValueError("variants V1..V4 are for Spit (--mode spit)")
-    return variants
 
 
 def make_host(args: argparse.Namespace) -> Any:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spit.engine import mode_names
 from spit.play.texts import printable, to_ascii
 from spit.store.paths import data_dir_problem, database_path, replay_dir, saved_dir
 
@@ -46,7 +47,7 @@ def register(
         help="whose charts to draw (rating and reaction times); default: who played most",
     )
     stats.add_argument(
-        "--mode", choices=("spit", "speed"), default="spit", help="the game of the charts"
+        "--mode", choices=mode_names(), default="spit", help="the game of the charts"
     )
     stats.add_argument("--no-charts", action="store_true", help="only the tables")
     stats.set_defaults(handler=cmd_stats)

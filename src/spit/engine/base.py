@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind, call, choose, move, play, slap
 from spit.engine.cards import fits
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
-from spit.engine.events import Event, GameOver, PhaseChanged
+from spit.engine.events import CardMoved, CardPlayed, Event, GameOver, PhaseChanged, Spat, Stalemate
 from spit.engine.modes import Mode, get_mode
 from spit.engine.results import Result
 from spit.engine.rng import Rng, shuffled_deck
@@ -135,7 +135,19 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         self.check(action)
         events = self._perform(action)
         self.actions.append(action)
+        self._saw(events)
         return events
+
+    def _saw(self, events: list[Event]) -> None:
+        """Move ``phase_count`` and ``progress_count`` for the ``events`` of an action:
+        a phase change or a stalemate, and a card played, moved or spat. (A mode
+        that applies actions without building events counts them itself.)"""
+        for event in events:
+            kind = type(event)
+            if kind is PhaseChanged or kind is Stalemate:
+                self.phase_count += 1
+            elif kind is CardPlayed or kind is CardMoved or kind is Spat:
+                self.progress_count += 1
 
     def step(self, action: Action) -> bool:
         """Apply ``action`` if the rules allow it now, without listing its events.

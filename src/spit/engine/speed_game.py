@@ -380,13 +380,13 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
                 if c is not None and self._top_rows[t][c]:
                     events = self._play(p, s, t, hand, c)
                     self.actions.append(action)
+                    self._saw(events)
                     return events
         return super().apply(action)
 
     def _play(self, p: int, s: int, t: int, hand: list[int | None], c: int) -> list[Event]:
         """P3: play the card, draw back up into the same slot, then look for P6 or P4."""
         self.piles[t].append(c)
-        self.progress_count += 1
         top_rows = self._top_rows
         top_rows[t] = self._rows[c]
         draw = self.draw[p]
@@ -431,7 +431,6 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
             self.piles[j] = [c]
             self._top_rows[j] = self._rows[c]
             events.append(Spat(j, j, c))
-        self.progress_count += 1
         self.centre = []
         self.called = [False, False]
         self._set_phase(events, Phase.PLAY)
@@ -442,8 +441,6 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
         events.append(Stalemate(stalled))
         if self.phase is not Phase.STALEMATE:
             self._set_phase(events, Phase.STALEMATE)
-        else:
-            self.phase_count += 1  # a fresh stalemate restarts the flip wait
 
     def _flip(self, events: list[Event]) -> None:
         """P4: each side pile turns its top card onto its spit pile (P5 refills first)."""
@@ -456,7 +453,6 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
                 self.piles[j].append(c)
                 self._top_rows[j] = self._rows[c]
                 events.append(Spat(j, j, c))
-                self.progress_count += 1
         if self.can_anyone_play():
             self._set_phase(events, Phase.PLAY)
         else:
@@ -564,5 +560,6 @@ register_mode(
             "P7: the winner scores the cards left in the loser's draw pile; first to {target}."
         ),
         private_hand=True,
+        observer_class="spit.engine.speed_observer:SpeedObserver",
     )
 )

@@ -108,7 +108,7 @@ class Match:
             "welcome",
             seat=seat,
             mode=self.game.mode,
-            config=self.game.config.to_dict(),
+            config=proto.config_json(self.game.mode, self.game.config),
             names=list(self.names),
             window=self.window,
             seats=[s.link is not None and s.dropped_at is None for s in self.seats],
@@ -329,10 +329,13 @@ class Match:
         action = outcome.action.to_json()
         by = player if seat is not None else None
         mode = self.game.mode
-        # Spit hides nothing in events; Speed hides each drawn card from the other seat.
+        # the mode's observer says what each seat sees of an event (e.g. Speed
+        # hides a drawn card from the other seat); a mode that hides nothing
+        # sends everyone the same line
+        hides = self.game.info.observer().hides_events
         shown: dict[int | None, bytes] = {}
         for number in (0, 1, None):
-            if mode == "spit" and shown:
+            if not hides and shown:
                 shown[number] = shown[0]
                 continue
             shown[number] = proto.encode(
@@ -366,7 +369,7 @@ class Match:
     def _send_state(self, seat: Seat) -> None:
         if seat.link is None:
             return
-        obs = proto.observation_json(self.game.observation(seat.number))
+        obs = proto.observation_json(self.game, seat.number)
         if obs != seat.last_obs:
             seat.last_obs = obs
             seat.link.send(proto.encode("state", obs=self._with_timer(obs)))
@@ -381,13 +384,8 @@ class Match:
         return {**obs, "timer": [round(left, 3), timer[1]]}
 
     def _public_obs(self) -> dict[str, Any]:
-        """What a spectator sees: the public part of player 1's observation."""
-        obs = proto.observation_json(self.game.observation(0))
-        obs["player"] = None
-        obs["legal"] = []
-        if self.game.mode == "speed":
-            obs["hand"] = []
-        return obs
+        """What a spectator sees (the mode's observer decides)."""
+        return proto.observation_json(self.game, None)
 
     def _game_over(self) -> None:
         self.finished = True
