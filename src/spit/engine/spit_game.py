@@ -191,6 +191,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self._rows = adjacency_rows(alternating)
         self._masks = adjacency_masks(alternating)
         n = self.n_stocks = self.config.n_stocks
+        self._stock_ids = range(n)
         self.stocks: list[list[list[int]]] = [[], []]
         self.spit: list[list[int]] = [[], []]
         self.piles: list[list[int]] = [[], []]
@@ -415,12 +416,12 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         not fit its pile is given as (card, pile), put in words only if asked."""
         kind, p, s, t = action
         phase = self.phase
-        if kind is _KIND_PLAY and (p == 0 or p == 1):  # the commonest action first
+        if kind is _KIND_PLAY and p in _BOTH:  # the commonest action first
             if phase is not _PLAYING:
                 return _WAIT_REASON[phase]
-            if not 0 <= s < self.n_stocks:
+            if s not in self._stock_ids:
                 return f"there is no stock {s + 1}"
-            if (t != 0 and t != 1) or not self.pile_used[t]:
+            if t not in _BOTH or not self.pile_used[t]:
                 return f"spit pile {t + 1} is not in use this round"
             c = self.tops[p][s]
             if c is None:

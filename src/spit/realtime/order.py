@@ -105,7 +105,8 @@ class InputQueue:
         input decides no tie, but within the instant of a decided tie it is a turn.
         """
         self._contested = None
-        if applied and self._tie_at == (time, time):
+        tie = self._tie_at
+        if applied and tie is not None and tie[0] == time and tie[1] == time:
             self._tie_next = 1 - player
 
     def take_stamped(self, after: float, until: float) -> list[Input]:
