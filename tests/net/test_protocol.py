@@ -36,6 +36,15 @@ def test_bad_messages_are_refused_with_a_reason(raw: bytes, why: str) -> None:
         proto.decode(raw, proto.GUEST_TO_HOST)
 
 
+def test_the_hosts_notice_about_fair_races_is_checked() -> None:
+    ok = proto.decode(proto.encode("notice", about="slow", text="too slow"), proto.HOST_TO_GUEST)
+    assert ok["about"] == "slow"
+    with pytest.raises(proto.ProtocolError, match="'text' missing"):
+        proto.decode(line(t="notice", about="slow"), proto.HOST_TO_GUEST)
+    with pytest.raises(proto.ProtocolError, match="unknown message type"):
+        proto.decode(line(t="notice", about="slow", text="x"), proto.GUEST_TO_HOST)
+
+
 def test_oversized_message_is_refused() -> None:
     raw = line(t="error", reason="x" * 10) + b" " * proto.MAX_LINE
     with pytest.raises(proto.ProtocolError, match="too long"):

@@ -34,7 +34,7 @@ def register(
     sub: Subparsers, tui: dict[str, Handler]
 ) -> None:
     """Add ``host`` and ``join``; ``tui`` has the screen launchers for both."""
-    from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+    from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 
     host = sub.add_parser(
         "host",
@@ -80,15 +80,17 @@ def register(
         type=_ms,
         default=DEFAULT_WINDOW,
         metavar="MS",
-        help="hold verdicts this long to order close races fairly "
+        help="the longest the host holds verdicts to order close races by press time; "
+        "the wait follows the players' measured delays up to this "
         f"(default {DEFAULT_WINDOW * 1000:.0f}; 0: plain arrival order)",
     )
     host.add_argument(
         "--cap",
         type=_ms,
-        default=0.15,
+        default=DEFAULT_CAP,
         metavar="MS",
-        help="the most a press may be judged earlier than it arrived (default 150)",
+        help="the most any press may be judged earlier than it arrived, whatever the "
+        f"measured delays (default {DEFAULT_CAP * 1000:.0f})",
     )
     host.add_argument(
         "--rejoin",

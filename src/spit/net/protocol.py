@@ -21,8 +21,8 @@ from spit.engine import events as ev
 from spit.engine.errors import ConfigError, EngineError, ReplayError
 from spit.engine.observers import Table
 
-#: The protocol version both ends must speak (2: observations and configs
-#: carry their mode's own version, ``spit.engine.observers``).
+#: The protocol version both ends must speak (2: observations and configs carry
+#: their mode's own version, ``spit.engine.observers``; the host's ``notice``).
 VERSION = 2
 #: The longest message line a host accepts from a guest (bytes, newline included).
 MAX_LINE = 4096
@@ -93,13 +93,14 @@ SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
         {"seat": _opt(_seat), "mode": _str(10), "config": _obj, "names": _list, "window": _num},
         {"seats": _list},
     ),
-    "verdict": ({"id": _int, "ok": _bool}, {"reason": _str(300)}),
+    "verdict": ({"id": _int, "ok": _bool}, {"reason": _str(300), "fumble": _num}),
     "events": ({"at": _num, "events": _list}, {"by": _opt(_int), "action": _opt(_list)}),
     "rejected": ({"at": _num, "player": _int, "reason": _str(300)}, {"a": _list}),
     "state": ({"obs": _obj}, {}),
     "paused": ({"why": _str(20)}, {"seat": _opt(_seat), "left": _opt(_num)}),
     "resumed": ({}, {"names": _list}),
     "choose": ({"seat": _seat, "options": _list}, {}),
+    "notice": ({"about": _str(10), "text": _str(300)}, {}),
     "over": ({"winner": _opt(_seat), "result": _str(20), "text": _str(300)}, {}),
     "replay": ({"data": _obj}, {}),
 }
@@ -119,6 +120,7 @@ HOST_TO_GUEST = frozenset(
         "paused",
         "resumed",
         "choose",
+        "notice",
         "over",
         "replay",
     }

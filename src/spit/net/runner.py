@@ -43,11 +43,11 @@ def host_game(
 
 
 def host_timing() -> Timing:
-    """The timers of a local game, from the settings file (slap time)."""
+    """The timers of a local game, from the settings file (slap time, fumbles)."""
     from spit.store.settings import load_settings
 
     user, _warnings = load_settings()
-    return Timing(auto_spit=None, slap_time=user.slap_time)
+    return user.timing()
 
 
 def public_address(bind: str) -> str:
@@ -152,6 +152,8 @@ async def join_as_bot(
             say(f"player {msg['seat'] + 1} dropped: the game is paused")
         elif kind == "error":
             say(f"host: {msg['reason']}")
+        elif kind == "notice":
+            say(f"host: {msg['text']}")
 
     guest = await Guest.connect(
         address,

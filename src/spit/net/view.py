@@ -26,7 +26,7 @@ from spit.play.keys import Binding, KeyMap
 from spit.play.session import PILE_NAMES, Session
 from spit.play.status import status_text
 from spit.realtime.arbiter import Applied, Clock, Outcome, Rejected
-from spit.realtime.timers import TimerKind
+from spit.realtime.timers import MAX_FUMBLE_TIME, TimerKind
 
 __all__ = ["HIDDEN", "HostLink", "RemoteSession", "ShadowGame"]
 
@@ -290,6 +290,8 @@ class RemoteSession(Session):
         self._obs: Any = None
         self._paused_until: float | None = None
         self._shown_rejoin: int | None = None  # the rejoin countdown's second on screen
+        #: what the host says about the fairness of the links ("" when all is well)
+        self.link_note = ""
 
     @property
     def config(self) -> Any:
@@ -425,7 +427,10 @@ class RemoteSession(Session):
             if self._obs is not None:
                 self.shadow.update(self._obs)  # the card snaps back
                 self._show_pending()
-            self.link.outcomes.append(Rejected(now, action, msg.get("reason", "refused")))
+            fumble = min(max(float(msg.get("fumble", 0.0)), 0.0), MAX_FUMBLE_TIME)
+            self.link.outcomes.append(
+                Rejected(now, action, msg.get("reason", "refused"), fumble=fumble)
+            )
 
     def _on_events(self, msg: dict[str, Any], now: float) -> None:
         events: list[Event] = proto.events_from_json(msg["events"])
@@ -483,6 +488,16 @@ class RemoteSession(Session):
     def _on_bye(self, msg: dict[str, Any], now: float) -> None:
         self.ended = msg["reason"]
 
+    def _on_notice(self, msg: dict[str, Any], now: float) -> None:
+        """The host's word about fair races: a link too slow (kept in the status
+        line until the host says it is fast enough again), or presses clamped."""
+        about = msg["about"]
+        if about == "slow":
+            self.link_note = "slow link: close races may not be fair"
+        elif about == "fair":
+            self.link_note = ""
+        self._set_flash(msg["text"], None, now)
+
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
         self._set_flash(f"host: {msg['reason']}", None, now)
 
@@ -510,6 +525,8 @@ class RemoteSession(Session):
             return f"{self.news}  Esc: menu."
         paused = bool(self.link.paused)
         text = status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
+        if self.link_note:
+            text = f"{text}  [{self.link_note}]"
         pending = self.pending_words()
         return f"[pending: {pending}]  {text}" if pending else text
 

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 
 from spit.engine import all_modes
 from spit.net.client import Guest, JoinError
-from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.host import Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
@@ -285,7 +285,7 @@ def host_options(
         seed=None,
         target=None,
         window=DEFAULT_WINDOW,
-        cap=0.15,
+        cap=DEFAULT_CAP,
         bind=bind,
         port=port,
         rejoin=60.0,
