@@ -702,13 +702,23 @@ class ServerNode:
             await asyncio.sleep(1.0)
 
     async def _lobby_pusher(self) -> None:
+        """The lobby's news, at most once a second, to the players in the lobby.
+
+        A player in a match gets no lobby news until it ends (and then the latest):
+        with hundreds of matches the news would cost more than the games.
+        """
+        told: dict[str, bytes] = {}
         while True:
             await self._lobby_dirty.wait()
             self._lobby_dirty.clear()
             data = self.lobby_message()
             for player in list(self.players.values()):
-                player.send(data)
-            await asyncio.sleep(0.5)
+                if player.match is None and told.get(player.id) != data:
+                    player.send(data)
+                    told[player.id] = data
+            for gone in [pid for pid in told if pid not in self.players]:
+                del told[gone]
+            await asyncio.sleep(1.0)
 
     def new_link_code(self, account: Account) -> str:
         """A one-time code with which another key joins ``account`` (ten minutes)."""
@@ -805,19 +815,26 @@ class ServerNode:
         """Pair the queue once (the waves task calls this every few seconds)."""
         if not self.queue or self.draining:
             return
-        wave = run_wave(list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS)
+        # A wave over hundreds of players takes tens of milliseconds: it runs off
+        # the event loop (the matches' ticks go on; threads share the GIL every 5 ms).
+        wave = await asyncio.to_thread(
+            run_wave, list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS
+        )
         for a, b in wave.pairs:
+            if a not in self.queue or b not in self.queue:
+                continue  # one of them left the queue while the wave ran
             entry = self.queue.pop(a)
-            self.queue.pop(b, None)
+            self.queue.pop(b)
             pa, pb = self.players.get(a), self.players.get(b)
             if pa is None or pb is None:
                 continue
             await self.start_match(entry.pool, (pa, pb))
+            await asyncio.sleep(0)  # let the running matches tick between new ones
         for who, level in wave.to_bots:
-            entry = self.queue.pop(who)
+            waiting = self.queue.pop(who, None)
             player = self.players.get(who)
-            if player is not None:
-                await self.start_match(entry.pool, (player, level))
+            if waiting is not None and player is not None:
+                await self.start_match(waiting.pool, (player, level))
         self.lobby_changed()
 
     async def start_match(
