@@ -65,6 +65,7 @@ async def test_every_bad_peer_is_closed_and_the_game_goes_on(host_log: LogLines)
                     host, proto.encode("hello", v=proto.VERSION + 1, app="9"), hello=False
                 ),
                 "flood": hostile(host, proto.encode("ping", t0=1.0) * 400),
+                "overflow": hostile(host, b'{"t":"ping","t0":1' + b"0" * 320 + b"}\n"),
             }
             guests = dict(zip(cases, await asyncio.gather(*cases.values()), strict=True))
             reasons = {name: await closed(g) for name, g in guests.items()}
@@ -75,6 +76,7 @@ async def test_every_bad_peer_is_closed_and_the_game_goes_on(host_log: LogLines)
             assert reasons["stall"] == "stalled" and reasons["no hello"] == "stalled"
             assert "protocol" in reasons["version"] and "same spit version" in reasons["version"]
             assert reasons["flood"] == "too many messages"
+            assert reasons["overflow"] == "ping: field 't0' has a wrong value"
             for line in (
                 "broke the protocol (malformed message: not JSON)",
                 "message over 4096 bytes",
@@ -82,6 +84,7 @@ async def test_every_bad_peer_is_closed_and_the_game_goes_on(host_log: LogLines)
                 "stalled before saying hello",
                 "speaks protocol 2: refused",
                 "too many messages (flood)",
+                "broke the protocol (ping: field 't0' has a wrong value)",
             ):
                 assert host_log.has(line), line
             for guest, _ in bots:

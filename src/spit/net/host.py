@@ -395,6 +395,9 @@ class Host:
             await self._serve(conn, grant)
         except (asyncssh.Error, OSError, asyncio.IncompleteReadError) as exc:
             conn.close(f"connection error: {exc}")
+        except Exception:  # a defect here: say so in the log and to the guest, never silently
+            log.exception("%s: internal error while serving it: closed", peer)
+            conn.close("internal error on the host", tell=True)
         finally:
             pinger.cancel()
             if task is not None:

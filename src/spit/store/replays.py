@@ -270,9 +270,12 @@ def _times(value: Any, n_actions: int) -> list[float]:
     out: list[float] = []
     last = 0.0
     for i, t in enumerate(value):
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
             raise ReplayFileError(f"time {i + 1} is not a number of seconds: {t!r:.30}")
-        if not 0.0 <= t <= MAX_TIME:
+        # compared before any float(): an int too large for a float must not overflow
+        if isinstance(t, float) and not math.isfinite(t):
+            raise ReplayFileError(f"time {i + 1} is not a number of seconds: {t!r:.30}")
+        if not 0 <= t <= MAX_TIME:
             raise ReplayFileError(f"time {i + 1} is out of range: {t!r:.30}")
         if t < last:
             raise ReplayFileError(f"time {i + 1} ({t:g}s) is earlier than the one before")
