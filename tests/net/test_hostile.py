@@ -7,8 +7,6 @@ connections (spectators and a second player connection) misbehave.
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Iterator
 
 import pytest
 from tests.support.net import LIMIT, LogLines, bot_guest, join, quick_host
@@ -18,18 +16,6 @@ from spit.engine import call, play
 from spit.net import protocol as proto
 from spit.net.client import Guest, JoinError
 from spit.net.codes import AuthGuard, make_code
-
-
-@pytest.fixture
-def host_log() -> Iterator[LogLines]:
-    handler = LogLines()
-    logger = logging.getLogger("spit.net")
-    logger.addHandler(handler)
-    old = logger.level
-    logger.setLevel(logging.INFO)
-    yield handler
-    logger.removeHandler(handler)
-    logger.setLevel(old)
 
 
 async def hostile(host, raw: bytes | None, hello: bool = True) -> Guest:

@@ -30,7 +30,7 @@ from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
 from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
-from spit.net.match import Match
+from spit.net.match import CHOOSE_TIMEOUT, Match
 from spit.net.stamping import DEFAULT_CAP, Stamper
 from spit.realtime.arbiter import Clock, Timing
 
@@ -209,6 +209,7 @@ class Host:
         limits: Limits | None = None,
         guard: AuthGuard | None = None,
         rejoin_timeout: float = 60.0,
+        choose_timeout: float = CHOOSE_TIMEOUT,
         record: bool = False,
         clock: Clock = time.monotonic,
         bot_reaction: Reaction | None = None,
@@ -247,6 +248,7 @@ class Host:
             on_save=self._save,
             result_text=self._result_text,
         )
+        self.match.choose_timeout = choose_timeout
         self.match.wake = self._wake.set
         self.match.take_over = self._take_over
         if record:

@@ -156,6 +156,10 @@ async def join_as_bot(
             say(keep_replay(msg["data"]))
         elif kind == "paused" and msg["why"] == "dropped":
             say(f"player {msg['seat'] + 1} dropped: the game is paused")
+        elif kind == "choose" and box and "bot" in msg["options"]:
+            # the other player did not come back: a computer plays on for them
+            say(f"player {msg['seat'] + 1} did not come back: a computer takes their seat")
+            link[0].decide("bot")
         elif kind == "error":
             say(f"host: {msg['reason']}")
 
