@@ -110,7 +110,9 @@ async def test_action_for_the_other_seat_is_refused(host_log: LogLines) -> None:
     await asyncio.wait_for(body(), LIMIT)
 
 
-async def test_wrong_codes_are_refused_slowed_and_locked_out(host_log: LogLines) -> None:
+async def test_wrong_codes_are_slowed_and_locked_but_a_right_code_gets_in(
+    host_log: LogLines,
+) -> None:
     async def body() -> None:
         guard = AuthGuard(base_delay=0.02, max_delay=0.2, max_failures=3, lockout=60)
         host = quick_host(new_game("spit", (), 1), guard=guard)
@@ -122,10 +124,18 @@ async def test_wrong_codes_are_refused_slowed_and_locked_out(host_log: LogLines)
                 with pytest.raises(JoinError, match="refused the join code"):
                     await Guest.connect("127.0.0.1", host.port, wrong)
             assert host_log.has("wrong join code from 127.0.0.1 (3 of 3 allowed)")
-            # locked out: now even the right code is refused from this address
+            # locked out: a wrong code is refused after the longest wait...
+            started = asyncio.get_running_loop().time()
             with pytest.raises(JoinError, match="refused"):
-                await Guest.connect("127.0.0.1", host.port, host.codes[0])
+                await Guest.connect("127.0.0.1", host.port, wrong)
+            assert asyncio.get_running_loop().time() - started >= guard.max_delay
             assert host_log.has("join refused from 127.0.0.1: too many wrong codes")
+            # ...but the real guest, behind the same address (an SSH tunnel), still
+            # gets in with the right code after that wait
+            guest, recorder = await join(host, 0)
+            assert (await recorder.wait_for(lambda m: m["t"] == "welcome"))["seat"] == 0
+            assert host_log.has("right code from 127.0.0.1 after its wrong codes: let in")
+            await guest.close()
         finally:
             await host.close()
 
@@ -193,6 +203,32 @@ async def test_an_allowed_ssh_key_joins_without_the_secret() -> None:
             with pytest.raises(JoinError, match="refused"):
                 await join_with(host, no_secret, stranger)
             await guest.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_an_allowed_key_takes_one_seat_only(host_log: LogLines) -> None:
+    """One key holder connecting twice cannot take both seats of a headless host."""
+    import asyncssh
+
+    async def body() -> None:
+        allowed = asyncssh.generate_private_key("ssh-ed25519")
+        host = quick_host(new_game("spit", (), 1), allowed_keys=[allowed.convert_to_public()])
+        await host.start()
+        try:
+            no_secret = host.codes[0][:11] + "zzzz-zzzz"
+            first, r1 = await join_with(host, no_secret, allowed)
+            seat = (await r1.wait_for(lambda m: m["t"] == "welcome"))["seat"]
+            again, r2 = await join_with(host, no_secret, allowed)
+            reason = await closed(again)
+            assert "seat is taken" in reason and not r2.of("welcome")
+            # the real guest of the other seat joins with its own code
+            other, r3 = await join(host, 1 - seat)
+            assert (await r3.wait_for(lambda m: m["t"] == "welcome"))["seat"] == 1 - seat
+            await first.close()
+            await other.close()
         finally:
             await host.close()
 

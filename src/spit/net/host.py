@@ -112,7 +112,7 @@ class _Server(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if key.public_data not in self.host.allowed_keys:
             return False
-        grant = self.host.grant_for_key(username)
+        grant = self.host.grant_for_key(username, key.public_data)
         self.grant = grant
         return grant is not None
 
@@ -223,6 +223,8 @@ class Host:
         self.guard = guard or AuthGuard()
         self.key = load_or_make_host_key(key_path)
         self.allowed_keys = {k.public_data for k in allowed_keys or []}
+        #: the seat each allowed key took the first time it played (it keeps that one)
+        self.key_seats: dict[bytes, int] = {}
         self.remote_seats = remote_seats
         self.codes = {s: make_code(self.key) for s in remote_seats}
         self.watch_code = make_code(self.key)
@@ -339,10 +341,7 @@ class Host:
         self, peer: str, username: str, password: str
     ) -> tuple[str, int | None] | None:
         """The grant a code gives (``("play", seat)`` or ``("watch", None)``), or None."""
-        if self.guard.locked(peer):
-            log.warning("join refused from %s: too many wrong codes", peer)
-            await asyncio.sleep(self.guard.max_delay)
-            return None
+        locked = self.guard.locked(peer)
         grant: tuple[str, int | None] | None = None
         try:
             _fp, secret = split_code(password)
@@ -354,6 +353,16 @@ class Host:
             for seat, code in self.codes.items():
                 if same_secret(secret, split_code(code)[1]):
                     grant = ("play", seat)
+        if locked:
+            # Every answer waits the longest back-off; a right code still gets in
+            # (behind a tunnel every guest is 127.0.0.1: a stranger's wrong codes
+            # must not lock the real guest out).
+            await asyncio.sleep(self.guard.max_delay)
+            if grant is None:
+                log.warning("join refused from %s: too many wrong codes", peer)
+                return None
+            log.info("right code from %s after its wrong codes: let in", peer)
+            return grant
         if grant is None:
             delay = self.guard.fail(peer)
             log.warning(
@@ -367,12 +376,20 @@ class Host:
             return None
         return grant
 
-    def grant_for_key(self, username: str) -> tuple[str, int | None] | None:
-        """An allowed key takes the first free remote seat (or watches)."""
+    def grant_for_key(self, username: str, key: bytes = b"") -> tuple[str, int | None] | None:
+        """An allowed key watches, or plays one seat: the first free remote seat that
+        no other key holds, the first time; that same seat ever after (to rejoin).
+        So one key holder connecting twice cannot take both seats."""
         if username == "watch":
             return ("watch", None)
+        bound = self.key_seats.get(key)
+        if bound is not None:
+            return ("play", bound)  # taken already: ``_seat`` refuses it, saying so
+        held = set(self.key_seats.values())
         for seat in self.remote_seats:
-            if not self.match.seat_taken(seat):
+            if seat not in held and not self.match.seat_taken(seat):
+                self.key_seats[key] = seat
+                log.info("an allowed key takes seat %d", seat + 1)
                 return ("play", seat)
         return None
 
