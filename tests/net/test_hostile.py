@@ -243,7 +243,7 @@ async def join_with(host, code: str, key) -> tuple[Guest, object]:
     return guest, recorder
 
 
-async def test_too_many_connections_at_once_are_refused(host_log: LogLines) -> None:
+async def test_idle_strangers_cannot_keep_a_guest_out(host_log: LogLines) -> None:
     from spit.net.host import Limits
 
     async def body() -> None:
@@ -255,16 +255,85 @@ async def test_too_many_connections_at_once_are_refused(host_log: LogLines) -> N
             for _ in range(4):  # strangers who connect and say nothing
                 streams.append(await asyncio.open_connection("127.0.0.1", host.port))
             await asyncio.sleep(0.1)
-            with pytest.raises(JoinError):
-                await Guest.connect("127.0.0.1", host.port, host.codes[0], timeout=3)
-            assert host_log.has("too many connections at once, refused")
-            for _, writer in streams:
-                writer.close()
-            await asyncio.sleep(0.2)
-            guest, recorder = await join(host, 0)  # room again
+            guest, recorder = await join(host, 0)  # the oldest stranger makes room
             await recorder.wait_for(lambda m: m["t"] == "welcome")
+            assert host_log.has("the oldest connection still logging in closed")
             await guest.close()
         finally:
+            for _, writer in streams:
+                writer.close()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_full_host_says_why_it_refuses(host_log: LogLines) -> None:
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        host = quick_host(
+            new_game("speed", (), 5), limits=Limits(stall=0.5, max_connections=3, max_watchers=1)
+        )
+        await host.start()
+        try:
+            g0, r0 = await join(host, 0)
+            w1, rw = await join(host, None)
+            await r0.wait_for(lambda m: m["t"] == "welcome")
+            await rw.wait_for(lambda m: m["t"] == "welcome")
+            # a second spectator: logged in, but no room to watch
+            w2, _ = await join(host, None)
+            assert "no room for more spectators" in await closed(w2)
+            assert host_log.has("no room for more spectators, refused")
+            g1, r1 = await join(host, 1)
+            await r1.wait_for(lambda m: m["t"] == "welcome")
+            # every connection has logged in: a newcomer is refused, and told why
+            with pytest.raises(JoinError, match="the host is full"):
+                await Guest.connect("127.0.0.1", host.port, host.watch_code, watch=True)
+            assert host_log.has("too many connections at once, refused")
+            for guest in (g0, g1, w1):
+                await guest.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_dropped_player_rejoins_past_sixteen_idle_connections(
+    host_log: LogLines,
+) -> None:
+    """Pre-auth slots: strangers' idle TCP connections cannot fill the host while a
+    player is away; and they are closed after the (short) login time-out."""
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        game = new_game("speed", (), 6)
+        host = quick_host(game, limits=Limits(stall=0.5, login=1.0), rejoin_timeout=30)
+        await host.start()
+        streams = []
+        try:
+            g0, r0 = await join(host, 0)
+            g1, _ = await join(host, 1)
+            await r0.wait_for(lambda m: m["t"] == "resumed")
+            assert g1.conn is not None
+            g1.conn.abort()  # seat 2 drops
+            await g1.close()
+            await r0.wait_for(lambda m: m["t"] == "paused")
+            for _ in range(host.limits.max_connections):
+                streams.append(await asyncio.open_connection("127.0.0.1", host.port))
+            await asyncio.sleep(0.1)
+            again, ra = await join(host, 1, timeout=5)
+            welcome = await ra.wait_for(lambda m: m["t"] == "welcome")
+            assert welcome["seat"] == 1
+            await r0.wait_for(lambda m: m["t"] == "resumed", start=len(r0.messages) - 1)
+            # a stranger still idle is closed once the login time-out has passed
+            reader = streams[-1][0]
+            ended = await asyncio.wait_for(reader.read(), 4)  # the host's version line, then EOF
+            assert reader.at_eof() and ended.startswith(b"SSH-")
+            for guest in (g0, again):
+                await guest.close()
+        finally:
+            for _, writer in streams:
+                writer.close()
             await host.close()
 
     await asyncio.wait_for(body(), LIMIT)
@@ -285,6 +354,24 @@ async def test_a_message_dripping_in_byte_by_byte_is_still_a_stall(host_log: Log
             assert guest.ended == "stalled"  # closed while still dripping
             await closed(guest)
             assert host_log.has("stalled in the middle of a message")
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_silent_guest_is_told_why_it_was_dropped(host_log: LogLines) -> None:
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        limits = Limits(stall=0.5, dead_after=0.4, ping_every=0.1)
+        host = quick_host(new_game("spit", (), 2), limits=limits)
+        await host.start()
+        try:
+            guest, _ = await join(host, None, answer_pings=False)  # says hello, then nothing
+            reason = await closed(guest)
+            assert reason == "the host heard nothing from you for 0.4 s and closed the connection"
+            assert host_log.has("silent for")
         finally:
             await host.close()
 

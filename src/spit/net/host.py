@@ -53,6 +53,9 @@ class Limits:
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
+    login: float = 5.0  #: seconds a connection has to log in (SSH handshake and code)
+    per_address: int = 8  #: connections still logging in from one address at once
+    max_watchers: int = 8  #: spectators at once (so the seats always find room)
 
 
 @dataclass(slots=True)
@@ -76,24 +79,65 @@ class _Bucket:
 
 
 class _Server(asyncssh.SSHServer):
-    """One SSH connection's authentication: which seat the guest may take."""
+    """One SSH connection's authentication: which seat the guest may take.
+
+    Connections still logging in are kept in ``Host.logging_in``, oldest
+    first. A newcomer never waits behind idle ones: past ``per_address`` from
+    one address, or past ``max_connections`` in all, the oldest still logging
+    in is closed to make room (it has had its chance), so strangers holding
+    connections open cannot keep a dropped player from rejoining. Only when
+    every connection has logged in is the newcomer refused, told why.
+    """
 
     def __init__(self, host: Host) -> None:
         self.host = host
         self.grant: tuple[str, int | None] | None = None
         self.peer = "?"
+        self.conn: asyncssh.SSHServerConnection | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
+        self.conn = conn
         host = self.host
         host.open_connections += 1
+        same = [s for s in host.logging_in if s.peer == self.peer]
+        host.logging_in[self] = None
+        if len(same) >= host.limits.per_address:
+            log.warning(
+                "%s: more than %d connections logging in from one address: the oldest closed",
+                self.peer,
+                host.limits.per_address,
+            )
+            same[0].refuse("too many connections from your address are logging in at once")
         if host.open_connections > host.limits.max_connections:
-            log.warning("%s: too many connections at once, refused", self.peer)
-            conn.close()
+            older = [s for s in host.logging_in if s is not self]
+            if older:
+                log.warning(
+                    "%s: the host is full: the oldest connection still logging in closed",
+                    self.peer,
+                )
+                older[0].refuse("the host is full and you took too long to log in")
+            else:
+                log.warning("%s: too many connections at once, refused", self.peer)
+                self.refuse("the host is full (too many connections at once): try again soon")
+
+    def refuse(self, reason: str) -> None:
+        """Close this connection, telling the other end why (an SSH disconnect reason)."""
+        self.host.logging_in.pop(self, None)
+        conn = self.conn
+        if conn is not None:
+            # after this turn of the loop: the SSH version line must go out first
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, reason
+            )
+
+    def auth_completed(self) -> None:
+        self.host.logging_in.pop(self, None)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.host.open_connections -= 1
+        self.host.logging_in.pop(self, None)
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -231,6 +275,8 @@ class Host:
         self.stats = HostStats()
         #: SSH connections open now (authenticated or not)
         self.open_connections = 0
+        #: connections still logging in, oldest first
+        self.logging_in: dict[_Server, None] = {}
         self.bot_reaction = bot_reaction
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
@@ -275,7 +321,7 @@ class Host:
             agent_forwarding=False,
             x11_forwarding=False,
             line_editor=False,
-            login_timeout=self.limits.stall * 4,
+            login_timeout=self.limits.login,
             keepalive_interval=self.limits.dead_after / 2,
             keepalive_count_max=2,
         )
@@ -491,6 +537,14 @@ class Host:
     ) -> bool:
         role, seat = grant
         if role == "watch" or msg.get("role") == "watch":
+            if len(self.match.watchers) >= self.limits.max_watchers:
+                log.warning("%s wanted to watch: no room for more spectators, refused", conn.peer)
+                conn.close(
+                    f"the host has no room for more spectators ({self.limits.max_watchers} "
+                    "watch already)",
+                    tell=True,
+                )
+                return False
             self.match.attach_watcher(conn)
             log.info("%s watches", conn.peer)
             return True
@@ -541,7 +595,11 @@ class Host:
             now = self.clock()
             if now - conn.heard > self.limits.dead_after:
                 log.warning("%s silent for %.0f s: dropped", conn.peer, now - conn.heard)
-                conn.close("silent")
+                conn.close(
+                    f"the host heard nothing from you for {self.limits.dead_after:g} s "
+                    "and closed the connection",
+                    tell=True,
+                )
                 return
             conn.pings[now] = None
             if len(conn.pings) > 32:
