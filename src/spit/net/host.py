@@ -33,6 +33,7 @@ from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import CHOOSE_TIMEOUT, Match
 from spit.net.stamping import DEFAULT_CAP, Stamper
 from spit.realtime.arbiter import Clock, Timing
+from spit.store.writer import Writer
 
 log = logging.getLogger("spit.net")
 
@@ -299,11 +300,34 @@ class Host:
         self.match.choose_timeout = choose_timeout
         self.match.wake = self._wake.set
         self.match.take_over = self._take_over
-        if record:
-            from spit.store.archive import Archiver
-            from spit.store.replays import PlayerInfo
+        self.match.on_start = self._start_recording
+        self._record = record
+        self._writer: Writer | None = None
+        self._closing = False
 
-            self._archiver = Archiver(self.match.arbiter, [PlayerInfo(n) for n in names])
+    def _start_recording(self) -> None:
+        """Keep the game (save as it goes, replay and result at the end) from its start,
+        under the names the players joined with. The writes run on a background
+        thread (``spit.store.writer``), never on the event loop that judges presses."""
+        if not self._record or self._archiver is not None:
+            return
+        from spit.store.archive import Archiver
+        from spit.store.replays import PlayerInfo
+
+        self._writer = Writer("spit-host-writer")
+        archiver = Archiver(
+            self.match.arbiter,
+            [PlayerInfo(n) for n in self.match.names],
+            writer=self._writer,
+            on_saved=lambda: self._log_saved(archiver),
+        )
+        self._archiver = archiver
+
+    @staticmethod
+    def _log_saved(archiver: Any) -> None:
+        """A background write finished (runs on the writer's thread): say how it went."""
+        if archiver.message:
+            log.info("%s", archiver.message)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -363,6 +387,9 @@ class Host:
 
     async def close(self, reason: str = "the host closed the game") -> None:
         """Keep an unfinished game, tell everyone, close every connection, stop listening."""
+        if self._closing:
+            return
+        self._closing = True
         if self._archiver is not None and not self.game.over and self.match.started:
             problem = self._archiver.save_now()
             if problem:
@@ -380,6 +407,13 @@ class Host:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
         self._wake.set()
+        await self.finish_writes()
+
+    async def finish_writes(self, timeout: float = 10.0) -> None:
+        """Wait (off the loop) until the result, replay and save are on disk."""
+        writer = self._writer
+        if writer is not None and not await asyncio.to_thread(writer.close, timeout):
+            log.warning("the last records were not written within %.0f s", timeout)
 
     # ------------------------------------------------------------ auth
 

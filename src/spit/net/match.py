@@ -98,6 +98,8 @@ class Match:
         self._result_text = result_text
         #: called with a seat number when a computer should take it over (set by the host)
         self.take_over: Callable[[int], None] | None = None
+        #: called once when the game starts, the seats named as the players joined
+        self.on_start: Callable[[], None] | None = None
         #: called when the schedule may have changed (a new input: tick sooner)
         self.wake: Callable[[], None] = lambda: None
         self._late = False
@@ -161,6 +163,8 @@ class Match:
         if not self.started:
             self.started = True
             log.info("game starts: %s v %s", *self.names)
+            if self.on_start is not None:
+                self.on_start()
         self._broadcast(proto.encode("resumed", names=list(self.names)))
         self.wake()
 

@@ -1,0 +1,47 @@
+"""What the host keeps of a network game: the players' own names, files only they can read
+(issue 19, defects 7 and 8)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from tests.support.net import LIMIT, bot_guest, quick_host
+
+from spit.bots.sim import new_game
+from spit.cli import main
+from spit.store.records import load_results
+
+
+async def play_named_game(names: tuple[str, str]) -> None:
+    game = new_game("speed", (), 7)
+    host = quick_host(game, record=True)
+    await host.start()
+    try:
+        (g0, _), (g1, _) = await asyncio.gather(
+            bot_guest(host, 0, "speed", name=names[0]), bot_guest(host, 1, "speed", name=names[1])
+        )
+        await asyncio.wait_for(host.run(), LIMIT)
+        assert game.over
+    finally:
+        await host.close("the game is over; the host has closed")
+    for guest in (g0, g1):
+        await guest.close()
+
+
+async def test_the_host_keeps_the_names_given_at_join(
+    isolated_dirs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await asyncio.wait_for(play_named_game(("Guesty", "easy computer")), LIMIT + 10)
+    replays = list((isolated_dirs / "data" / "replays").glob("*.json"))
+    assert len(replays) == 1
+    players = json.loads(replays[0].read_text())["meta"]["players"]
+    assert [p["name"] for p in players] == ["Guesty", "easy computer"]
+    results, _skipped = load_results()
+    assert [p.name for p in results[0].players] == ["Guesty", "easy computer"]
+    assert main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "Guesty" in out and "easy computer" in out
+    assert "Player 1" not in out and "Player 2" not in out
