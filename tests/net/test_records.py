@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,50 @@ async def test_the_host_keeps_the_names_given_at_join(
     out = capsys.readouterr().out
     assert "Guesty" in out and "easy computer" in out
     assert "Player 1" not in out and "Player 2" not in out
+
+
+async def test_record_writes_never_hold_up_the_host_loop(
+    isolated_dirs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holds the results database locked: the game ends, the host's
+    loop goes on answering at once, and the result is saved once the lock is gone."""
+    from spit.store import records
+    from spit.store.paths import database_path
+
+    monkeypatch.setattr(records, "LOCK_TIMEOUT", 4.0)
+    path = database_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    gaps: list[float] = []
+
+    async def heartbeat() -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.01)
+            gaps.append(loop.time() - before)
+
+    async def body() -> None:
+        game = new_game("speed", (), 8)
+        host = quick_host(game, record=True)
+        await host.start()
+        beat = asyncio.create_task(heartbeat())
+        try:
+            guests = await asyncio.gather(bot_guest(host, 0, "speed"), bot_guest(host, 1, "speed"))
+            await asyncio.wait_for(host.run(), LIMIT)
+            assert game.over
+            await asyncio.sleep(0.5)  # the result waits for the lock, on the writer's thread
+            assert max(gaps) < 1.0, f"the loop stalled {max(gaps):.1f} s"
+            holder.rollback()
+            await host.close("the game is over")  # waits for the writes, off the loop
+            results, _ = load_results()
+            assert len(results) == 1
+            for guest, _ in guests:
+                await guest.close()
+        finally:
+            beat.cancel()
+            holder.close()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT + 10)
