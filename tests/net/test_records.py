@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -93,3 +95,36 @@ async def test_record_writes_never_hold_up_the_host_loop(
             await host.close()
 
     await asyncio.wait_for(body(), LIMIT + 10)
+
+
+async def test_the_hosts_save_of_a_running_game_and_a_kept_replay_are_private(
+    isolated_dirs: Path,
+) -> None:
+    from spit.net.runner import keep_replay
+    from spit.store.replays import PlayerInfo, new_meta, replay_data
+    from spit.store.resume import list_saved_games
+
+    old = os.umask(0o022)
+    try:
+        game = new_game("spit", (), 3)
+        host = quick_host(game, record=True)
+        await host.start()
+        (g0, r0), (g1, _) = await asyncio.gather(
+            bot_guest(host, 0, "spit"), bot_guest(host, 1, "spit")
+        )
+        run = asyncio.create_task(host.run())
+        await r0.wait_for(lambda m: m["t"] == "events" and m["by"] is not None)
+        await host.close("the host quit the game")
+        run.cancel()
+        (saved,) = list_saved_games()
+        assert stat.S_IMODE(saved.path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(saved.path.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE((isolated_dirs / "data").stat().st_mode) == 0o700
+        for guest in (g0, g1):
+            await guest.close()
+        meta = new_meta([PlayerInfo("Ann"), PlayerInfo("Bob")])
+        note = keep_replay(replay_data(game, [0.0] * len(game.actions), meta))
+        kept = Path(note.removeprefix("replay saved: "))
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)

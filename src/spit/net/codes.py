@@ -20,7 +20,7 @@ from pathlib import Path
 
 import asyncssh
 
-from spit.store.paths import data_dir
+from spit.store.paths import data_dir, private_dir
 
 log = logging.getLogger("spit.net")
 
@@ -50,7 +50,7 @@ def load_or_make_host_key(path: Path | None = None) -> asyncssh.SSHKey:
             raise OSError(
                 f"cannot read the host key {path}: {exc}; remove it to make a new one"
             ) from None
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     key = asyncssh.generate_private_key("ssh-ed25519")
     data = key.export_private_key()
     tmp = path.with_name(path.name + ".tmp")

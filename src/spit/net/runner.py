@@ -72,7 +72,7 @@ def keep_replay(data: dict[str, Any]) -> str:
 
     Returns what to tell the player (where it went, or why it was not kept).
     """
-    from spit.store.paths import atomic_write, replay_dir
+    from spit.store.paths import atomic_write, private_dir, replay_dir
     from spit.store.replays import ReplayFileError, parse_replay, replay_name
 
     raw = json.dumps(data, separators=(",", ":"))
@@ -82,7 +82,7 @@ def keep_replay(data: dict[str, Any]) -> str:
         return f"the host's replay was not kept: {exc}"
     folder = replay_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_dir(folder)
         name = replay_name(replay.final, replay.meta)
         path = folder / name
         n = 2

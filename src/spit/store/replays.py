@@ -26,7 +26,7 @@ from typing import Any
 from spit.engine import Action, AnyGame, ReplayError
 from spit.engine.actions import action_from_json
 from spit.engine.saves import new_game_from_save
-from spit.store.paths import atomic_write, read_capped, replay_dir
+from spit.store.paths import atomic_write, private_dir, read_capped, replay_dir
 
 #: Largest replay file we read; a long real game is well under 1 MB.
 MAX_REPLAY_BYTES = 20_000_000
@@ -170,7 +170,7 @@ def save_replay(
     it cannot be written.
     """
     directory = Path(directory) if directory is not None else replay_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    private_dir(directory)
     name = name or replay_name(game, meta)
     path = directory / name
     n = 2
