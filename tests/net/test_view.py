@@ -297,3 +297,18 @@ def test_a_slap_is_marked_pending_until_its_verdict() -> None:
     v0.tick(clock.now)
     assert "pending" not in v0.status(clock.now)
     assert v0.flash is not None
+
+
+def test_after_a_network_game_the_words_say_what_enter_does() -> None:
+    """Enter leaves the board after a network game (the host deals any new game):
+    neither the status line nor a key's hint may promise to play again."""
+    clock = FakeClock()
+    view = RemoteSession(lambda action, at: 1, clock=clock)
+    welcome = {"seat": 0, "mode": "spit", "config": {}, "names": ["A", "B"], "window": 0.05}
+    view.receive({"t": "welcome", **welcome, "seats": [True, True]})
+    view.receive({"t": "resumed", "names": ["A", "B"]})
+    view.receive({"t": "over", "winner": 1, "result": "R20", "text": "B wins the game!"})
+    assert view.press("a", clock.now)
+    assert view.flash is not None
+    for text in (view.flash.text, view.status(clock.now)):
+        assert "Enter or Esc leaves this board" in text and "again" not in text

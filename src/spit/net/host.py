@@ -295,7 +295,7 @@ class Host:
             replay=self._replay_json,
             on_outcomes=self._on_outcomes,
             on_save=self._save,
-            result_text=self._result_text,
+            result_text=self.result_text,
         )
         self.match.choose_timeout = choose_timeout
         self.match.wake = self._wake.set
@@ -674,8 +674,8 @@ class Host:
         self._bots[seat] = driver
         self.match.attach(seat, local, Stamper.local(self.cap), self.clock())
 
-    def _result_text(self) -> str:
-        """The result in the words of a local game (the play layer's)."""
+    def result_text(self) -> str:
+        """The result in the words of a local game (the play layer's), never a rule id."""
         from spit.play.status import result_text
 
         return result_text(self.game, self.match.names)

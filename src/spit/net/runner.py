@@ -118,7 +118,12 @@ async def host_headless(host: Host, say: Callable[[str], None] = print) -> str:
     except asyncio.CancelledError:
         await host.close("the host quit the game")
         raise
-    ended = host.match.closed_reason or host.match.game.result or "over"
+    if host.match.closed_reason is not None:
+        ended = host.match.closed_reason
+    elif host.match.game.over:
+        ended = host.result_text()  # in words: "Guesty played every card and wins the game!"
+    else:
+        ended = "the game ended"
     await asyncio.sleep(0.2)  # let the last messages (result, replay) go out
     await host.close("the game is over; the host has closed")
     return ended

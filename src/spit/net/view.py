@@ -30,6 +30,9 @@ from spit.realtime.timers import TimerKind
 
 #: A card the viewer may not see (the opponent's Speed hand): drawn face down.
 HIDDEN = -1
+#: What the keys do once a network game is over (the host deals any new game):
+#: Enter and Esc both leave the board (``NetGameScreen.action_again``).
+AFTER_GAME = "Enter or Esc leaves this board"
 
 
 class ShadowGame:
@@ -279,6 +282,10 @@ class RemoteSession(Session):
         now = at if now is None else now
         if not 0 <= now - at <= 1.0:
             at = now  # a key time from another clock (or none): the press is now
+        if self.game.over:
+            # Enter does what it says: a network game is not dealt again from here
+            self._set_flash(f"the game is over: {AFTER_GAME}", self.seat, now)
+            return True
         if not self.started or self.link.paused:
             self._set_flash("wait: the game is not running", self.seat, now)
             return True
@@ -472,7 +479,7 @@ class RemoteSession(Session):
         if not self.started:
             return self.waiting
         if self.game.over:
-            return f"{self.news}  Esc: menu."
+            return f"{self.news}  {AFTER_GAME}."
         paused = bool(self.link.paused)
         text = status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
         pending = self.pending_words()
