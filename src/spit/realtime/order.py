@@ -2,7 +2,7 @@
 
 Each input has a *stamp* (when the player made it) and a *time* (when it takes
 its place in the game): the same, unless it arrived late, after the arbiter had
-already run past its stamp, in which case its time is the moment it arrived.
+already run to its stamp, in which case its time is the moment it arrived.
 Inputs go by time, then stamp, then arrival. Inputs of both players at the very
 same time and stamp are an exact tie: the player holding the priority goes
 first. The tie is decided when the engine accepts the first of them; only then
@@ -27,11 +27,13 @@ class Input:
     stamp: float
     rank: int
     action: Action = field(compare=False)
+    #: it arrived after the arbiter had run to its stamp (even if ``time == stamp``)
+    arrived_late: bool = field(default=False, compare=False)
 
     @property
     def late(self) -> bool:
-        """True if it takes effect later than it was made (it arrived late)."""
-        return self.time != self.stamp
+        """True if it arrived late: it takes effect after what was done at its stamp."""
+        return self.arrived_late or self.time != self.stamp
 
 
 class InputQueue:
@@ -52,10 +54,13 @@ class InputQueue:
     def __len__(self) -> int:
         return len(self._items)
 
-    def add(self, action: Action, time: float, stamp: float | None = None) -> Input:
-        """Queue ``action`` to take effect at ``time`` (made at ``stamp``, default ``time``)."""
+    def add(
+        self, action: Action, time: float, stamp: float | None = None, late: bool = False
+    ) -> Input:
+        """Queue ``action`` to take effect at ``time`` (made at ``stamp``, default ``time``;
+        ``late``: it arrived after the instant of its stamp was played)."""
         self._rank += 1
-        item = Input(time, time if stamp is None else stamp, self._rank, action)
+        item = Input(time, time if stamp is None else stamp, self._rank, action, late)
         self._items.append(item)
         return item
 
