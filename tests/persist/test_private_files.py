@@ -70,3 +70,20 @@ def test_the_settings_file_keeps_its_own_mode(isolated_dirs: Path) -> None:
     os.chmod(config, 0o644)
     save_settings(Settings())
     assert mode(config) == 0o644
+
+
+def test_a_shared_folder_named_as_the_data_folder_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPIT_DATA_DIR=/tmp (sticky, everyone's): spit's own files are private, the
+    folder keeps its mode."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    monkeypatch.setenv("SPIT_DATA_DIR", str(shared))
+    game, times = random_playout(seed=4, max_actions=30)
+    keeper = GameKeeper(new_meta([PlayerInfo("Ann"), PlayerInfo("Bob")]))
+    assert keeper.save(game, times) is None
+    assert keeper.path is not None and mode(keeper.path) == 0o600
+    assert mode(saved_dir()) == 0o700
+    assert mode(shared) == 0o1777

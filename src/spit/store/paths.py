@@ -145,11 +145,15 @@ def private_file(path: Path) -> None:
 
 def _tighten(path: Path, mode: int) -> None:
     """Drop the group's and others' permissions of a path this user owns (best effort:
-    not on Windows, not someone else's folder)."""
-    with contextlib.suppress(OSError, AttributeError):
+    not on Windows, never someone else's folder, a shared one such as ``/tmp``
+    (sticky) or the home folder, should ``SPIT_DATA_DIR`` name one)."""
+    with contextlib.suppress(OSError, AttributeError, RuntimeError):
         info = os.stat(path)
-        if info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) & 0o077:
-            os.chmod(path, mode)
+        if info.st_uid != os.getuid() or not stat.S_IMODE(info.st_mode) & 0o077:
+            return
+        if info.st_mode & stat.S_ISVTX or Path(path).resolve() == Path.home().resolve():
+            return
+        os.chmod(path, mode)
 
 
 def atomic_write(path: Path, data: bytes | str, private: bool = True) -> None:
