@@ -412,7 +412,14 @@ class Host:
     async def finish_writes(self, timeout: float = 10.0) -> None:
         """Wait (off the loop) until the result, replay and save are on disk."""
         writer = self._writer
-        if writer is not None and not await asyncio.to_thread(writer.close, timeout):
+        if writer is None:
+            return
+        try:
+            done = await asyncio.to_thread(writer.close, timeout)
+        except asyncio.CancelledError:  # the app is closing: finish them here, then go
+            writer.close(timeout)
+            raise
+        if not done:
             log.warning("the last records were not written within %.0f s", timeout)
 
     # ------------------------------------------------------------ auth
