@@ -99,12 +99,14 @@ def same_secret(a: str, b: str) -> bool:
 
 @dataclass(slots=True)
 class AuthGuard:
-    """Counts wrong codes per address: each is slowed, too many lock the address out.
+    """Counts wrong codes per address: each is slowed, too many lock the address.
 
     The n-th wrong code from an address waits ``base_delay * 2**(n-1)``
     seconds (at most ``max_delay``) before it is answered; after
-    ``max_failures`` within ``lockout`` seconds the address is refused
-    outright until ``lockout`` seconds have passed.
+    ``max_failures`` within ``lockout`` seconds the address is *locked* until
+    ``lockout`` seconds have passed: the host then answers every code from it
+    after ``max_delay`` and lets only a right one in (a tunnel's guests all
+    share one address: a stranger's wrong codes must not lock them out).
     """
 
     base_delay: float = 0.5
