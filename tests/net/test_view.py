@@ -312,3 +312,13 @@ def test_after_a_network_game_the_words_say_what_enter_does() -> None:
     assert view.flash is not None
     for text in (view.flash.text, view.status(clock.now)):
         assert "Enter or Esc leaves this board" in text and "again" not in text
+
+
+def test_a_spectator_is_not_asked_to_choose_for_the_players() -> None:
+    clock = FakeClock()
+    watcher = RemoteSession(None, clock=clock)
+    welcome = {"seat": None, "mode": "spit", "config": {}, "names": ["A", "B"], "window": 0.05}
+    watcher.receive({"t": "welcome", **welcome, "seats": [True, True]})
+    watcher.receive({"t": "choose", "seat": 1, "options": ["bot", "save"]})
+    assert watcher.choice is None  # no box: only a player decides
+    assert watcher.status(clock.now) == "B did not come back: the other player chooses"

@@ -437,8 +437,11 @@ class RemoteSession(Session):
             self.narrator.news = "Both players are here: play!"
 
     def _on_choose(self, msg: dict[str, Any], now: float) -> None:
-        self.choice = msg["seat"]
         self._paused_until = None
+        if self.seat is None:  # a spectator watches the choice, it does not make it
+            self.notice = f"{self.names[msg['seat']]} did not come back: the other player chooses"
+            return
+        self.choice = msg["seat"]
         self.notice = (
             f"{self.names[msg['seat']]} did not come back: Enter lets the computer "
             "play their seat, Esc saves the match on the host"
