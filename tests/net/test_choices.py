@@ -102,7 +102,10 @@ class Inbox:
 def test_an_unanswered_choice_saves_the_match_after_its_time_out() -> None:
     clock = FakeClock()
     match = Match(
-        new_game("spit", (), 3), clock=clock, window=0, rejoin_timeout=5,
+        new_game("spit", (), 3),
+        clock=clock,
+        window=0,
+        rejoin_timeout=5,
         on_save=lambda: "kept for spit resume",
     )
     match.choose_timeout = 30

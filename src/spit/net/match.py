@@ -243,9 +243,7 @@ class Match:
             return
         asked = [s.offered_at for s in gone if s.offered_at is not None]
         if asked and now - min(asked) >= self.choose_timeout:
-            log.warning(
-                "nobody chose within %.0f s: the match is saved", self.choose_timeout
-            )
+            log.warning("nobody chose within %.0f s: the match is saved", self.choose_timeout)
             self._choose("save", gone)
 
     def close(self, reason: str) -> None:
