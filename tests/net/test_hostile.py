@@ -142,6 +142,31 @@ async def test_wrong_codes_are_slowed_and_locked_but_a_right_code_gets_in(
     await asyncio.wait_for(body(), LIMIT)
 
 
+async def test_a_locked_address_is_answered_within_the_login_time_out() -> None:
+    """The longest back-off (8 s by default) may not outlast the login time-out:
+    the right code must be answered before the connection is cut."""
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        guard = AuthGuard(base_delay=0.01, max_delay=30.0, max_failures=2, lockout=60)
+        limits = Limits(stall=0.5, login=1.5)
+        host = quick_host(new_game("spit", (), 1), guard=guard, limits=limits)
+        await host.start()
+        try:
+            wrong = host.codes[0][:11] + "zzzz-zzzz"
+            for _ in range(2):
+                with pytest.raises(JoinError, match="refused"):
+                    await Guest.connect("127.0.0.1", host.port, wrong)
+            assert guard.locked("127.0.0.1")
+            guest, recorder = await join(host, 0, timeout=5)
+            assert (await recorder.wait_for(lambda m: m["t"] == "welcome"))["seat"] == 0
+            await guest.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
 async def test_a_host_with_another_key_is_refused_before_the_code_is_sent() -> None:
     async def body() -> None:
         host = quick_host(new_game("spit", (), 1))

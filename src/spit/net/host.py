@@ -54,7 +54,7 @@ class Limits:
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
-    login: float = 5.0  #: seconds a connection has to log in (SSH handshake and code)
+    login: float = 10.0  #: seconds a connection has to log in (SSH handshake and code)
     per_address: int = 8  #: connections still logging in from one address at once
     max_watchers: int = 8  #: spectators at once (so the seats always find room)
 
@@ -443,8 +443,9 @@ class Host:
         if locked:
             # Every answer waits the longest back-off; a right code still gets in
             # (behind a tunnel every guest is 127.0.0.1: a stranger's wrong codes
-            # must not lock the real guest out).
-            await asyncio.sleep(self.guard.max_delay)
+            # must not lock the real guest out). The wait ends well within the
+            # login time-out, or the right code could never be answered.
+            await asyncio.sleep(min(self.guard.max_delay, 0.8 * self.limits.login))
             if grant is None:
                 log.warning("join refused from %s: too many wrong codes", peer)
                 return None
