@@ -56,7 +56,15 @@ class Limits:
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
     login: float = 10.0  #: seconds a connection has to log in (SSH handshake and code)
     per_address: int = 8  #: connections still logging in from one address at once
-    max_watchers: int = 8  #: spectators at once (so the seats always find room)
+    #: spectators at once, so the seats always find room (None: half of max_connections)
+    max_watchers: int | None = None
+
+    @property
+    def watchers(self) -> int:
+        """How many spectators may watch at once."""
+        if self.max_watchers is not None:
+            return self.max_watchers
+        return self.max_connections // 2
 
 
 @dataclass(slots=True)
@@ -615,10 +623,10 @@ class Host:
     ) -> bool:
         role, seat = grant
         if role == "watch" or msg.get("role") == "watch":
-            if len(self.match.watchers) >= self.limits.max_watchers:
+            if len(self.match.watchers) >= self.limits.watchers:
                 log.warning("%s wanted to watch: no room for more spectators, refused", conn.peer)
                 conn.close(
-                    f"the host has no room for more spectators ({self.limits.max_watchers} "
+                    f"the host has no room for more spectators ({self.limits.watchers} "
                     "watch already)",
                     tell=True,
                 )
