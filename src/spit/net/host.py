@@ -29,15 +29,17 @@ from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
-from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import CHOOSE_TIMEOUT, Match
-from spit.net.stamping import DEFAULT_CAP, Stamper
+from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Clock, Timing
 from spit.store.writer import Writer
 
 log = logging.getLogger("spit.net")
 
 SUBSYSTEM = "spit"
+#: Pings 50 ms apart when a connection opens (the clock estimate settles in under a second).
+FAST_PINGS = 16
 #: AES-GCM first: as safe as ChaCha20-Poly1305 and, with ``cryptography``, about a
 #: third of its cost for the small packets a game sends (both are standard SSH ciphers).
 CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com")
@@ -50,7 +52,7 @@ class Limits:
     rate: float = 40.0  #: messages per second, sustained
     burst: float = 80.0  #: messages at once
     stall: float = 5.0  #: seconds a half-sent message (or the hello) may take
-    ping_every: float = 1.0  #: seconds between pings once the estimate has settled
+    ping_every: float = 0.25  #: seconds between pings once the estimate has settled
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
@@ -348,6 +350,7 @@ class Host:
             writer=self._writer,
             on_saved=lambda: self._log_saved(archiver),
         )
+        archiver.extra = self._audit
         self._archiver = archiver
 
     @staticmethod
@@ -580,6 +583,7 @@ class Host:
             if not buffer and hello:
                 started = self.clock()
             buffer += chunk
+            lines = 0  # messages taken from this chunk so far
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
                 now = self.clock()
@@ -609,7 +613,8 @@ class Host:
                         return
                     hello = True
                     continue
-                self._handle(conn, msg, now)
+                self._handle(conn, msg, now, behind=lines > 0)
+                lines += 1
             # Tick at once: with no hold window the verdict goes out without waiting
             # for the tick loop to be scheduled (a no-op when nothing is due).
             self.match.tick(self.clock())
@@ -658,13 +663,19 @@ class Host:
         self.match.attach(seat, conn, conn.stamper, now)
         return True
 
-    def _handle(self, conn: _Conn, msg: dict[str, Any], now: float) -> None:
+    def _handle(
+        self, conn: _Conn, msg: dict[str, Any], now: float, behind: bool = False
+    ) -> None:
+        """One checked message; ``behind``: it came in the same read as the one before."""
         kind = msg["t"]
         if kind == "pong":
             t0 = msg["t0"]
             if t0 in conn.pings:
                 del conn.pings[t0]
-                conn.stamper.add_sample(t0, msg["tc"], now)
+                # A pong that arrived together with another message may have waited
+                # behind it (TCP delivers in order): its delay would say too much.
+                if not behind:
+                    conn.stamper.add_sample(t0, msg["tc"], now)
         elif kind == "ping":
             conn.send(proto.encode("pong", t0=msg["t0"], tc=now))
         elif kind == "action":
@@ -701,7 +712,7 @@ class Host:
                 conn.pings.pop(next(iter(conn.pings)))
             conn.send(proto.encode("ping", t0=now))
             n += 1
-            await asyncio.sleep(0.05 if n < 6 else self.limits.ping_every)
+            await asyncio.sleep(0.05 if n < FAST_PINGS else self.limits.ping_every)
 
     def _lost(self, conn: _Conn, reason: str) -> None:
         self._conns.discard(conn)
@@ -772,6 +783,12 @@ class Host:
 
         return times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
 
+    def _audit(self) -> dict[str, Any]:
+        """The race audit for the replay: every press the host judged."""
+        from spit.store.races import presses_json
+
+        return {"presses": presses_json(self.match.presses)}
+
     def _replay_json(self) -> dict[str, Any]:
         from spit.store.replays import PlayerInfo, new_meta, replay_data
 
@@ -784,7 +801,7 @@ class Host:
         game = self.game
         if len(times) != len(game.actions):
             times = [0.0] * (len(game.actions) - len(times)) + times
-        return replay_data(game, times, meta)
+        return replay_data(game, times, meta, self._audit())
 
     def _save(self) -> str:
         """Keep the unfinished game in the host's saved games (``spit resume``)."""

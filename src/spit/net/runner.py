@@ -18,7 +18,7 @@ from typing import Any
 
 from spit.bots import make_bot
 from spit.bots.sim import new_game
-from spit.engine import AnyGame
+from spit.engine import AnyGame, get_mode
 from spit.net.botseat import BotDriver
 from spit.net.client import Guest, JoinError
 from spit.net.host import Host
@@ -37,14 +37,8 @@ def host_game(
 
     seed = random.randrange(2**63) if seed is None else seed
     if target is not None:
-        if mode == "speed":
-            from spit.engine import SpeedConfig, SpeedGame
-
-            return SpeedGame(SpeedConfig(target_score=target), seed)
-        from spit.engine import SpitConfig, SpitGame
-
-        names = sorted({*(v.upper() for v in variants), "V4"})
-        return SpitGame(SpitConfig.from_variants(names, target_score=target), seed)
+        info = get_mode(mode)
+        return info.new_game(info.match_config(variants, target), seed)
     return new_game(mode, variants, seed)
 
 
@@ -167,6 +161,8 @@ async def join_as_bot(
             link[0].decide("bot")
         elif kind == "error":
             say(f"host: {msg['reason']}")
+        elif kind == "notice":
+            say(f"host: {msg['text']}")
 
     guest = await Guest.connect(
         address,

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spit.engine import Action, AnyGame, Kind, Phase, SpeedGame, SpitGame
+from spit.engine import Action, AnyGame, Kind, Phase
 from spit.engine.events import CardPlayed, Stalemate
 
 #: A chance open longer than this (seconds) and not taken is missed.
@@ -180,14 +180,12 @@ BEATEN = "beaten"
 
 
 def _card_at(game: AnyGame, player: int, source: int) -> int:
-    """The face-up card a play of ``player`` from ``source`` would play."""
-    if isinstance(game, SpitGame):
-        return game.stocks[player][source][-1]
-    if isinstance(game, SpeedGame):
-        card = game.hands[player][source]
-        assert card is not None
-        return card
-    raise TypeError(f"cannot coach a {type(game).__name__}")
+    """The face-up card a play of ``player`` from ``source`` would play (any mode's
+    columns: Spit's stock tops, Speed's hand)."""
+    card = game.columns(player)[source][0]
+    if card is None:
+        raise ValueError(f"no face-up card in place {source + 1} of player {player + 1}")
+    return card
 
 
 def _pile_sizes(game: AnyGame) -> tuple[int, int]:

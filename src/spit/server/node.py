@@ -1115,5 +1115,5 @@ def _coaching_lines(replay_json: str) -> list[list[str]]:
         coaching = coach_replay(parse_replay(replay_json))
     except (ReplayFileError, ValueError):
         return [[], []]
-    calls = coaching.mode == "spit"
+    calls = get_mode(coaching.mode).has_slaps
     return [player_lines(report, calls) for report in coaching.players]

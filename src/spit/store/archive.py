@@ -17,9 +17,9 @@ thread) after each write, for the UI to show the new ``message``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spit.engine import AnyGame
 from spit.realtime.arbiter import Arbiter
@@ -69,6 +69,8 @@ class Archiver:
         self.status: RecordStatus | None = None
         #: the times of the arbiter's log entries read so far (``session_times``)
         self._logged: list[float] = []
+        #: more keys for the finished game's replay, read when it ends (a host's presses)
+        self.extra: Callable[[], Mapping[str, Any]] | None = None
 
     @property
     def begun(self) -> bool:
@@ -110,7 +112,8 @@ class Archiver:
         if game.over:
             self._finished = True
             final, times, meta = game.copy(), self.times(), self.keeper.meta
-            self._run(lambda: self._record(final, times, meta))
+            extra = dict(self.extra()) if self.extra is not None else None
+            self._run(lambda: self._record(final, times, meta, extra))
 
     def save_now(self) -> str | None:
         """Save the unfinished game at once (the players leave or quit); a problem, or None.
@@ -133,11 +136,17 @@ class Archiver:
         else:
             self.writer.submit(job)
 
-    def _record(self, game: AnyGame, times: list[float], meta: ReplayMeta) -> None:
+    def _record(
+        self,
+        game: AnyGame,
+        times: list[float],
+        meta: ReplayMeta,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
         # SQLite loads here, when the first game ends (on the writer's thread)
         from spit.store.records import save_finished_game
 
-        status = save_finished_game(game, times, meta, self.database)
+        status = save_finished_game(game, times, meta, self.database, extra)
         self.status = status
         self.message = status.message
         self._saved()

@@ -14,7 +14,7 @@ from typing import Any
 
 from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction, typical_delay
 from spit.bots.reaction import Reaction
-from spit.engine import AnyGame
+from spit.engine import AnyGame, ConfigError, get_mode
 from spit.engine.saves import new_game_from_save
 from spit.play.coach import Analysis, PlayerSummary, analyse
 from spit.store.paths import replay_dir
@@ -61,9 +61,17 @@ class Coaching:
         """The summary as short lines of plain text (fits 80 columns)."""
         out: list[str] = []
         for report in self.players:
-            out.extend(player_lines(report, calls_and_slaps=self.mode == "spit"))
+            out.extend(player_lines(report, calls_and_slaps=_has_slaps(self.mode)))
             out.append("")
         return out[:-1]
+
+
+def _has_slaps(mode: str) -> bool:
+    """Whether ``mode``'s games have calls at a stalemate and slaps (the mode's record says)."""
+    try:
+        return get_mode(mode).has_slaps
+    except ConfigError:  # a replay of a mode this spit does not know
+        return False
 
 
 def _secs(value: float | None) -> str:

@@ -4,7 +4,8 @@ A replay is plain JSON (never pickle): the engine's save form
 (``game.to_json()``: mode, config, seed, cards, actions, fingerprint) with two
 more keys, ``times`` (seconds since the game started, one per action, never
 decreasing) and ``meta`` (the players and the date). So a replay file is
-also a valid save for ``spit.engine.saves``.
+also a valid save for ``spit.engine.saves``. A network host's replay also has
+``presses``, its race audit (``spit.store.races``); older replays have none.
 
 Loading checks everything and replays every action: a truncated, edited or
 hostile file gives a ``ReplayFileError`` whose message is one line naming the
@@ -17,7 +18,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +28,7 @@ from spit.engine import Action, AnyGame, ReplayError
 from spit.engine.actions import action_from_json
 from spit.engine.saves import new_game_from_save
 from spit.store.paths import atomic_write, private_dir, read_capped, replay_dir
+from spit.store.races import Press, PressError, parse_presses
 
 #: Largest replay file we read; a long real game is well under 1 MB.
 MAX_REPLAY_BYTES = 20_000_000
@@ -99,6 +101,8 @@ class Replay:
     path: Path | None = None
     #: the checked JSON data, to deal the start position again (``fresh_start``)
     data: dict[str, Any] | None = None
+    #: a network host's race audit (None: the replay keeps none)
+    presses: list[Press] | None = None
 
     def fresh_start(self) -> AnyGame:
         """A new copy of the starting position (``start`` may have been played on)."""
@@ -129,14 +133,23 @@ def times_from_log(
 # ------------------------------------------------------------------ saving
 
 
-def replay_data(game: AnyGame, times: Sequence[float], meta: ReplayMeta) -> dict[str, Any]:
-    """The JSON-ready replay of ``game``; ``times`` are parallel to ``game.actions``."""
+def replay_data(
+    game: AnyGame,
+    times: Sequence[float],
+    meta: ReplayMeta,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON-ready replay of ``game``; ``times`` are parallel to ``game.actions``.
+
+    ``extra``: more keys to keep (a network host's ``presses``)."""
     if len(times) != len(game.actions):
         raise ValueError(f"{len(times)} times for {len(game.actions)} actions")
     data = game.to_json()
     data["times"] = [round(float(t), 4) for t in _monotonic(times)]
     data["meta"] = meta.to_json()
     data["replay_version"] = REPLAY_VERSION
+    if extra:
+        data.update(extra)
     return data
 
 
@@ -162,6 +175,7 @@ def save_replay(
     meta: ReplayMeta,
     directory: Path | None = None,
     name: str | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the replay of ``game`` to a new file in the replay folder; return its path.
 
@@ -177,7 +191,7 @@ def save_replay(
     while path.exists():
         path = directory / f"{name[:-5]}-{n}.json"
         n += 1
-    atomic_write(path, json.dumps(replay_data(game, times, meta), separators=(",", ":")))
+    atomic_write(path, json.dumps(replay_data(game, times, meta, extra), separators=(",", ":")))
     return path
 
 
@@ -259,7 +273,13 @@ def _check(data: Any) -> Replay:
         timed.append((t, action))
     if final.fingerprint() != fingerprint:
         raise ReplayFileError("the replayed game does not match its fingerprint (edited?)")
-    return Replay(start, timed, meta, final, data=data)
+    presses = None
+    if data.get("presses") is not None:
+        try:
+            presses = parse_presses(data["presses"], len(raw_actions))
+        except PressError as exc:
+            raise ReplayFileError(f"the race audit is damaged: {exc}") from None
+    return Replay(start, timed, meta, final, data=data, presses=presses)
 
 
 def _times(value: Any, n_actions: int) -> list[float]:

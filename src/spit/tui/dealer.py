@@ -62,6 +62,14 @@ class GameSettings:
         """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
         return int(getattr(self, f"{mode}_target", 0))
 
+    def set_target(self, mode: str, target: int) -> None:
+        """Play ``mode`` as a match to ``target``: its ``<mode>_target``, and the
+        variant its matches need (the mode's ``match_variant``: Spit's V4)."""
+        setattr(self, f"{mode}_target", target)
+        needs = get_mode(mode).match_variant
+        if needs is not None and needs not in self.variants:
+            self.variants = tuple(sorted((*self.variants, needs)))
+
 
 def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
     """The app's game settings from the settings file's."""
@@ -337,7 +345,7 @@ class Dealer:
             players = player_infos(shown, levels, agents)
             people = len(agents) < 2  # two computers playing: nothing to resume
             recorder = self._recorder(players, resumed, on_saved, keep_progress=people)
-        return Session(
+        return Session.local(
             game,
             keymap=self.settings.keymap,
             timing=timing,
