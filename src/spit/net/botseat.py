@@ -88,5 +88,10 @@ class BotDriver:
         self._planned = None
         if self.paused:
             return
+        if self.obs is not None and action not in self.obs.legal:
+            # The piles changed under the plan: a computer never presses a card
+            # it can see no longer fits (H8), it thinks again instead.
+            self._think(again=True)
+            return
         self.in_flight += 1
         self.send_action(action, self.clock())

@@ -790,12 +790,18 @@ class Host:
         return {"presses": presses_json(self.match.presses)}
 
     def _replay_json(self) -> dict[str, Any]:
-        from spit.store.replays import PlayerInfo, new_meta, replay_data
+        from dataclasses import replace
 
+        from spit.store.replays import PlayerInfo, h8_record, new_meta, replay_data
+
+        arbiter = self.match.arbiter
         meta = (
             self._archiver.meta
             if self._archiver is not None
-            else new_meta([PlayerInfo(n) for n in self.match.names])
+            else replace(
+                new_meta([PlayerInfo(n) for n in self.match.names]),
+                h8=h8_record(arbiter.timing, arbiter.fumbles, arbiter.start_time),
+            )
         )
         times = self._times()
         game = self.game

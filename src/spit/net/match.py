@@ -327,7 +327,9 @@ class Match:
             )
             self.presses.append(record)
         seat.pending.append((msg_id, action, record))
-        self.arbiter.submit(action, at=stamp)
+        # H8: the seat saw the game a hold window and a one-way trip late
+        lag = self.window + (seat.stamper.rtt or 0.0) / 2
+        self.arbiter.submit(action, at=stamp, seen=stamp - lag)
         self.wake()
 
     def _watch_clamps(self, seat: Seat, claimed: float, clamp: float, arrival: float) -> None:
@@ -486,7 +488,7 @@ class Match:
             if seat is not None:
                 msg_id = self._pop_pending(seat, outcome, None)
                 if msg_id is not None:
-                    self._verdict(seat, msg_id, False, outcome.reason)
+                    self._verdict(seat, msg_id, False, outcome.reason, outcome.fumble)
             return
         assert isinstance(outcome, Applied)
         index = self._index
@@ -536,11 +538,19 @@ class Match:
                 return msg_id
         return None
 
-    def _verdict(self, seat: Seat, msg_id: int, ok: bool, reason: str = "") -> None:
+    def _verdict(
+        self, seat: Seat, msg_id: int, ok: bool, reason: str = "", fumble: float = 0.0
+    ) -> None:
         if seat.link is None:
             return
         if ok:
             seat.link.send(proto.encode("verdict", id=msg_id, ok=True))
+        elif fumble > 0:  # H8: the seat's plays and moves are held back this long
+            seat.link.send(
+                proto.encode(
+                    "verdict", id=msg_id, ok=False, reason=reason[:300], fumble=round(fumble, 3)
+                )
+            )
         else:
             seat.link.send(proto.encode("verdict", id=msg_id, ok=False, reason=reason[:300]))
 

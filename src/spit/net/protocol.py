@@ -96,7 +96,7 @@ SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
         {"seat": _opt(_seat), "mode": _str(10), "config": _obj, "names": _list, "window": _num},
         {"seats": _list},
     ),
-    "verdict": ({"id": _int, "ok": _bool}, {"reason": _str(300)}),
+    "verdict": ({"id": _int, "ok": _bool}, {"reason": _str(300), "fumble": _num}),
     "events": ({"at": _num, "events": _list}, {"by": _opt(_int), "action": _opt(_list)}),
     "rejected": ({"at": _num, "player": _int, "reason": _str(300)}, {"a": _list}),
     "state": ({"obs": _obj}, {}),

@@ -43,11 +43,11 @@ def host_game(
 
 
 def host_timing() -> Timing:
-    """The timers of a local game, from the settings file (slap time)."""
+    """The timers of a local game, from the settings file (slap time, fumbles)."""
     from spit.store.settings import load_settings
 
     user, _warnings = load_settings()
-    return Timing(auto_spit=None, slap_time=user.slap_time)
+    return user.timing()
 
 
 def public_address(bind: str) -> str:

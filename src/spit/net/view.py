@@ -26,7 +26,7 @@ from spit.play.keys import Binding, KeyMap
 from spit.play.session import PILE_NAMES, Session
 from spit.play.status import status_text
 from spit.realtime.arbiter import Applied, Clock, Outcome, Rejected
-from spit.realtime.timers import TimerKind
+from spit.realtime.timers import MAX_FUMBLE_TIME, TimerKind
 
 #: What the keys do once a network game is over (the host deals any new game):
 #: Enter and Esc both leave the board (``NetGameScreen.action_again``).
@@ -428,7 +428,10 @@ class RemoteSession(Session):
             if self._obs is not None:
                 self.shadow.update(self._obs)  # the card snaps back
                 self._show_pending()
-            self.link.outcomes.append(Rejected(now, action, msg.get("reason", "refused")))
+            fumble = min(max(float(msg.get("fumble", 0.0)), 0.0), MAX_FUMBLE_TIME)
+            self.link.outcomes.append(
+                Rejected(now, action, msg.get("reason", "refused"), fumble=fumble)
+            )
 
     def _on_events(self, msg: dict[str, Any], now: float) -> None:
         events: list[Event] = proto.events_from_json(msg["events"])

@@ -354,6 +354,11 @@ class Session:
         return self.narrator.landed
 
     @property
+    def fumbled(self) -> dict[int, float]:
+        """Players under a fumble, and when their hands-off time ends."""
+        return self.narrator.fumbled
+
+    @property
     def stalled(self) -> bool:
         """True when the stalemate came from the stall timer (H6)."""
         return self.narrator.stalled

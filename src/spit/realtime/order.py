@@ -27,6 +27,8 @@ class Input:
     stamp: float
     rank: int
     action: Action = field(compare=False)
+    #: when the position the player acted on stood, if not at ``stamp`` (H8)
+    seen: float | None = field(default=None, compare=False)
     #: it arrived after the arbiter had run to its stamp (even if ``time == stamp``)
     arrived_late: bool = field(default=False, compare=False)
 
@@ -55,12 +57,18 @@ class InputQueue:
         return len(self._items)
 
     def add(
-        self, action: Action, time: float, stamp: float | None = None, late: bool = False
+        self,
+        action: Action,
+        time: float,
+        stamp: float | None = None,
+        seen: float | None = None,
+        late: bool = False,
     ) -> Input:
         """Queue ``action`` to take effect at ``time`` (made at ``stamp``, default ``time``;
-        ``late``: it arrived after the instant of its stamp was played)."""
+        ``seen``: when the position it was made on stood, if earlier; ``late``: it
+        arrived after the instant of its stamp was played)."""
         self._rank += 1
-        item = Input(time, time if stamp is None else stamp, self._rank, action, late)
+        item = Input(time, time if stamp is None else stamp, self._rank, action, seen, late)
         self._items.append(item)
         return item
 

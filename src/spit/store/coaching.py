@@ -89,9 +89,12 @@ def player_lines(report: PlayerReport, calls_and_slaps: bool = True) -> list[str
     """
     s = report.summary
     level = f"plays like {report.closest_level}" if report.closest_level else "too few plays"
+    reaction = f"  reaction: median {_secs(s.median_reaction)}, fastest {_secs(s.fastest_reaction)}"
+    if s.fumbles:
+        reaction += f"; {_count(s.fumbles, 'fumble')}"
     lines = [
         f"{report.label}: {_count(s.plays, 'card')}, {s.cards_per_minute:.0f} a minute; {level}",
-        f"  reaction: median {_secs(s.median_reaction)}, fastest {_secs(s.fastest_reaction)}",
+        reaction,
         f"  missed chances: {s.missed} ({s.missed_beaten} taken first by the opponent, "
         f"{s.missed_slow} left over 2s)",
     ]
@@ -130,16 +133,24 @@ def coach_analysis(
 
 def coach_replay(replay: Replay) -> Coaching:
     """The coaching summary of a loaded replay."""
-    analysis = analyse(replay.fresh_start(), replay.timed)
+    h8 = replay.meta.h8
+    fumblers = [f.action.player for f in h8.fumbles] if h8 is not None else []
+    analysis = analyse(replay.fresh_start(), replay.timed, fumblers)
     source = str(replay.path) if replay.path is not None else None
     return coach_analysis(analysis, replay.meta.players, source)
 
 
-def coach_game(game: AnyGame, times: Sequence[float], players: Sequence[PlayerInfo]) -> Coaching:
-    """The coaching summary of a game just played (``times`` parallel to its actions)."""
+def coach_game(
+    game: AnyGame,
+    times: Sequence[float],
+    players: Sequence[PlayerInfo],
+    fumblers: Sequence[int] = (),
+) -> Coaching:
+    """The coaching summary of a game just played (``times`` parallel to its actions;
+    ``fumblers``: who made each of its fumbles)."""
     start = new_game_from_save(game.to_json())
     timed = list(zip(times, game.actions, strict=True))
-    return coach_analysis(analyse(start, timed), players)
+    return coach_analysis(analyse(start, timed, fumblers), players)
 
 
 def replay_files(directory: Path | None = None) -> list[Path]:

@@ -77,7 +77,7 @@ def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSetti
         variants=tuple(user.variants),
         long_deal=user.speed_deal == "long",
         seed=seed,
-        timing=Timing(auto_spit=None, slap_time=user.slap_time),
+        timing=user.timing(),
         spit_target=user.spit_target,
         speed_target=user.speed_target,
         computer_auto_spit=user.auto_spit,
@@ -309,6 +309,9 @@ class Dealer:
             game = self.deps.game_factory(mode, settings, seed)
         agents: dict[int, Agent] = dict(self.deps.agents)
         timing = settings.timing
+        if resumed is not None:  # the game goes on under its own fumble rule (none: H8 off)
+            h8 = resumed.meta.h8
+            timing = replace(timing, fumble_time=0.0) if h8 is None else h8.timing(timing)
         levels: dict[int, str] = {}
         if opponents:
             for player, level in opponents.items():
