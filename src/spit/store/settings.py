@@ -390,7 +390,7 @@ def save_settings(settings: Settings, path: Path | str | None = None) -> Path:
         old = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
     except (OSError, ValueError):  # missing, unreadable, too big, not UTF-8: start afresh
         old = None
-    atomic_write(path, dumps_settings(settings, old))
+    atomic_write(path, dumps_settings(settings, old), private=False)
     return path
 
 

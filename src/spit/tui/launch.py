@@ -167,10 +167,10 @@ def _net_log() -> None:
     """The network's log lines go to a file in the data directory (the screen is the game's)."""
     import logging
 
-    from spit.store.paths import data_dir
+    from spit.store.paths import data_dir, private_file
 
     try:
-        data_dir().mkdir(parents=True, exist_ok=True)
+        private_file(data_dir() / "network.log")  # peers' addresses: this user's only
         handler: logging.Handler = logging.FileHandler(data_dir() / "network.log")
     except OSError:
         handler = logging.NullHandler()
