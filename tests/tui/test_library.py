@@ -16,7 +16,8 @@ from spit.store.paths import replay_dir
 from spit.store.records import save_finished_game
 from spit.store.replays import PlayerInfo, new_meta
 from spit.tui.library import ReplaysScreen, StatsScreen
-from spit.tui.screens import GameScreen, LevelScreen, TitleScreen
+from spit.tui.screens import GameScreen, LevelScreen
+from spit.tui.title import TitleScreen
 from spit.tui.viewer import ReplayScreen
 
 SIZE = (80, 24)

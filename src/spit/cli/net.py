@@ -134,9 +134,9 @@ def _fail(text: str) -> int:
 
 
 def _variants(args: argparse.Namespace) -> tuple[str, ...]:
-    from spit.cli import _variants as parse
+    from spit.cli.parsing import parse_variants
 
-    return parse(args.variant)
+    return parse_variants(args.variant)
 
 
 def allowed_keys(args: argparse.Namespace) -> list[Any]:

@@ -67,6 +67,10 @@ class Settings:
     spit_target: int = 100
     speed_target: int = 0
     palette: str = "default"
+    #: the board's brief highlights (a played card's slot and pile, a slap) are off
+    reduce_motion: bool = False
+    #: the terminal bell on a stalemate, a spit and the end of a game
+    sound: bool = False
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -156,7 +160,7 @@ class _Reader:
         game = self.table(data, "game")
         timing = self.table(data, "timing")
         display = self.table(data, "display")
-        self.unknown(display, "display.", ("palette",))
+        self.unknown(display, "display.", ("palette", "reduce_motion", "sound"))
         self.unknown(players, "players.", ("player1", "player2"))
         self.unknown(
             game,
@@ -179,7 +183,19 @@ class _Reader:
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
             palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
+            reduce_motion=self.flag(display, "reduce_motion", defaults.reduce_motion),
+            sound=self.flag(display, "sound", defaults.sound),
         )
+
+    def flag(self, table: dict[str, Any], key: str, default: bool) -> bool:
+        """A true/false setting of the display table."""
+        if key not in table:
+            return default
+        value = table[key]
+        if isinstance(value, bool):
+            return value
+        self.warn(f"display.{key}", f"must be true or false, got {shown(value)}; using {default}")
+        return default
 
     def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
         if key not in table:
@@ -383,7 +399,11 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
             "slap_time": settings.slap_time,
             "repeat_window": settings.repeat_window,
         },
-        "display": {"palette": settings.palette},
+        "display": {
+            "palette": settings.palette,
+            "reduce_motion": settings.reduce_motion,
+            "sound": settings.sound,
+        },
         "keys": {"player1": dict(settings.keys[0]), "player2": dict(settings.keys[1])},
     }
 

@@ -52,7 +52,8 @@ from spit.tui.messages import (
     ReplayRequested,
     SettingsChanged,
 )
-from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.screens import GameScreen
+from spit.tui.title import TitleScreen
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay

@@ -1,0 +1,140 @@
+"""The board on Textual's Line API: its layout at three sizes, its rows, its refreshes,
+its effects."""
+
+from __future__ import annotations
+
+import pytest
+from tests.support import FakeClock
+from textual.geometry import Region
+from tui_helpers import make_app, playable, region, screen_of
+
+from spit.tui.render import LARGE, MEDIUM, SCALES, SMALL, scale_for
+from spit.tui.widgets.board import REGIONS, Board, layout
+
+SIZES = [(80, 24, SMALL), (100, 30, SMALL), (120, 36, MEDIUM), (159, 47, MEDIUM), (160, 48, LARGE)]
+
+
+@pytest.mark.parametrize("scale", SCALES, ids=lambda s: s.name)
+def test_each_scale_lays_the_regions_out_in_order_without_overlap(scale) -> None:
+    rows = layout(scale)
+    assert list(rows) == [spec.name for spec in REGIONS]
+    end = 0
+    for top, height in rows.values():
+        assert top >= end and height >= 1
+        end = top + height
+    assert end == scale.height  # the board's rows, to the last
+
+
+def test_the_80x24_layout_is_the_one_it_always_had() -> None:
+    assert layout(SMALL) == {
+        "topbar": (0, 1),
+        "p2-info": (1, 1),
+        "p2-cards": (2, 5),
+        "centre": (8, 5),
+        "p1-cards": (14, 5),
+        "p1-info": (19, 1),
+        "status": (20, 1),
+        "news": (21, 1),
+        "flash": (22, 1),
+        "footer": (23, 1),
+    }
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), SIZES)
+def test_the_largest_scale_that_fits_is_chosen(width: int, height: int, scale) -> None:
+    assert scale_for(width, height) is scale
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), SIZES)
+async def test_each_row_shows_its_regions_line_at_every_size(
+    width: int, height: int, scale
+) -> None:
+    """After each key, the rows are the regions' texts at their rows (centred), all else blank."""
+    app = make_app(FakeClock(), playable)
+    async with app.run_test(size=(width, height)) as pilot:
+        board = screen_of(app).board
+        assert board.scale is scale
+        left = (width - scale.width) // 2
+        offset = (height - scale.height) // 2
+        for key in ("1", "0", "q", "j", "w"):
+            await pilot.press(key)
+            await pilot.pause()
+            shown = [board.render_line(y).text for y in range(height)]
+            used: set[int] = set()
+            for name, (top, rows) in layout(scale).items():
+                lines = board.text(name).plain.split("\n")
+                for y in range(rows):
+                    line = lines[y] if y < len(lines) else ""
+                    row = shown[offset + top + y]
+                    assert row[:left].strip() == "", (key, name)
+                    assert row[left:].rstrip() == line.rstrip(), (key, name, y)
+                    used.add(offset + top + y)
+            assert all(not shown[y].strip() for y in range(height) if y not in used)
+
+
+async def test_bigger_boards_draw_bigger_cards() -> None:
+    widths = {}
+    for size, scale in (((80, 24), SMALL), ((120, 36), MEDIUM), ((160, 48), LARGE)):
+        app = make_app(FakeClock(), playable)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            cards = region(app, "p1-cards").split("\n")
+            assert len(cards) == scale.card_height + 1
+            top = cards[0]
+            widths[scale.name] = top.index("╮") - top.index("╭") + 1
+            assert "6♦" in region(app, "p1-cards")
+    assert widths == {"80x24": 7, "120x36": 11, "160x48": 15}
+
+
+async def test_a_played_card_refreshes_only_its_changed_rows_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = make_app(FakeClock(), playable)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = screen_of(app).board
+        for key in ("1", "0"):  # the opening
+            await pilot.press(key)
+        await pilot.pause()
+        calls: list[tuple[Region, ...]] = []
+        refresh = board.refresh
+
+        def counted(*regions: Region, **kwargs: bool) -> Board:
+            calls.append(regions)
+            return refresh(*regions, **kwargs)
+
+        monkeypatch.setattr(board, "refresh", counted)
+        await pilot.press("q")  # P1's 6D onto 5C: the cards, the centre, the news
+        rows = {y for regions in calls for r in regions for y in r.line_range}
+        assert len(calls) == 1
+        assert {15, 10, 21} <= rows  # a card line of p1-cards, of the centre, the news
+        assert not rows & {0, 1, 19, 23}  # the top bar, the info lines, the footer: unchanged
+
+
+async def test_a_played_card_lights_its_slot_and_pile_up_in_ascii_too() -> None:
+    clock = FakeClock()
+    app = make_app(clock, playable, effects=True, ascii_only=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("1", "0"):
+            await pilot.press(key)
+        clock.advance(1.0)
+        await pilot.press("q")  # P1's 6D onto 5C
+        await pilot.pause()
+        # heavy lines, which show without colour: "#" corners and "=" edges in ASCII
+        first = region(app, "p1-cards").split("\n")[0]
+        assert first.lstrip().startswith("# = = #")  # the slot it left (now empty)
+        assert "#=====#" in region(app, "centre")
+        clock.advance(0.25)
+        screen_of(app).run_tick()
+        await pilot.pause()
+        assert "#" not in region(app, "p1-cards") and "#=" not in region(app, "centre")
+
+
+async def test_reduce_motion_shows_no_effect() -> None:
+    clock = FakeClock()
+    app = make_app(clock, playable, effects=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("1", "0", "q"):
+            await pilot.press(key)
+        await pilot.pause()
+        assert "┏" not in region(app, "p1-cards") + region(app, "centre")
+        assert "6♦" in region(app, "centre")
