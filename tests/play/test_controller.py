@@ -6,7 +6,7 @@ from tests.support import FakeClock, deal
 
 from spit.engine import card
 from spit.play.controller import MIN_WAIT, GameController
-from spit.play.effects import DURATION, EffectKind, Effects
+from spit.play.effects import DURATION, GRID, EffectKind, Effects
 from spit.play.keys import KeyMap
 from spit.play.session import Session
 
@@ -42,8 +42,8 @@ def test_a_played_card_marks_its_slot_and_pile_until_the_mark_ends() -> None:
     assert (EffectKind.FROM, 0, 0, None) in kinds and (EffectKind.TO, 0, None, 0) in kinds
     # the screen is woken when the marks end, then the board is drawn without them
     wait = c.wait(clock())
-    assert wait is not None and wait <= DURATION[EffectKind.FROM] + 1e-9
-    clock.advance(DURATION[EffectKind.FROM])
+    assert wait is not None and wait <= DURATION[EffectKind.FROM] + GRID
+    clock.advance(DURATION[EffectKind.FROM] + GRID)
     assert c.tick(clock()).repaint
     assert c.effects.active(clock()) == ()
 

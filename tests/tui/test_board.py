@@ -136,5 +136,5 @@ async def test_reduce_motion_shows_no_effect() -> None:
         for key in ("1", "0", "q"):
             await pilot.press(key)
         await pilot.pause()
-        assert "┏" not in region(app, "p1-cards") + region(app, "centre")
+        assert "┍" not in region(app, "p1-cards") + region(app, "centre")
         assert "6♦" in region(app, "centre")

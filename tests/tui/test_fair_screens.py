@@ -116,7 +116,7 @@ def test_speed_game_over_box_leaves_the_pile_marker_visible() -> None:
 
 def banner_cells(text, y: int) -> list[int]:
     """The columns of line ``y`` drawn in the banner's style."""
-    line = text.split("\n")[y]
+    line = text.to_rich().split("\n")[y]
     cells = []
     for span in line.spans:
         if span.style == BANNER_STYLE:

@@ -11,6 +11,7 @@ or the setting), there are none. It knows no Textual.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 
 from spit.engine import Kind
@@ -31,13 +32,18 @@ class EffectKind(enum.Enum):
 
 #: how long each mark stays, in seconds: long enough to see, short enough never to lag
 DURATION: dict[EffectKind, float] = {
-    EffectKind.FROM: 0.2,
-    EffectKind.TO: 0.2,
+    EffectKind.FROM: 0.15,
+    EffectKind.TO: 0.15,
     EffectKind.TAKEN: 0.8,
     EffectKind.DEALT: 0.5,
     EffectKind.LOST_RACE: 0.6,
     EffectKind.FUMBLE: 0.6,
 }
+
+
+#: marks end on a grid of this many seconds, so that the marks of keys pressed
+#: close together end in one redraw (a mark lasts its duration and up to this more)
+GRID = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +80,7 @@ class Effects:
         """
         if not self.enabled:
             return
-        until = now + DURATION[kind]
+        until = math.ceil((now + DURATION[kind]) / GRID) * GRID
         self.marks = [m for m in self.marks if (m.kind, m.player, m.column, m.pile) != (
             kind, player, column, pile)]  # fmt: skip
         self.marks.append(Mark(kind, player, until, column, pile))

@@ -149,54 +149,77 @@ class Canvas:
         return tuple(runs)
 
     def to_text(self) -> Drawing:
-        """The grid as one Text, lines joined by newlines: one span per run of a style.
-
-        Built as one string and a list of spans (not appended run by run): this
-        runs on every played card. The runs themselves are kept too (``Drawing``).
-        """
-        return Drawing.from_runs(self.runs())
+        """The grid as a ``Drawing``: its lines as runs of one style each."""
+        return Drawing(self.runs())
 
 
 #: one line of a drawing, and its pieces of one style each (None: unstyled), left to right
 Run = tuple[str, tuple[tuple[str, Style | None], ...]]
 
 
-class Drawing(Text):
-    """A Canvas's Text that also keeps its lines as runs of one style each.
+class Drawing:
+    """A Canvas's lines as runs of one style each: what the board draws from.
 
-    The board's boxes turn the runs into screen lines directly instead of
-    sweeping the spans again (``spit.tui.widgets.strips``). Drawings are
-    shared (the drawing functions are cached) and never changed; ``runs``
-    checks that this one was not, all the same.
+    The board turns the runs into screen lines directly; a Rich ``Text`` of
+    the same lines (one span per styled run) is made only when asked for
+    (``to_rich``, and ``plain`` and ``spans``), as building one (it scans its
+    text for control codes) cost more than drawing the cards. Drawings are
+    shared (the drawing functions are cached) and never changed.
     """
 
-    def __init__(self, plain: str, spans: list[Span], runs: tuple[Run, ...]) -> None:
-        super().__init__(plain, spans=spans, no_wrap=True, overflow="crop", end="")
-        self._runs = runs
-        self._drawn = (self.plain, len(spans))
+    __slots__ = ("_rich", "runs")
+    style = ""  #: no style of its own (as a ``Text``'s)
+
+    def __init__(self, runs: tuple[Run, ...]) -> None:
+        self.runs = runs
+        self._rich: Text | None = None
 
     @classmethod
     def from_runs(cls, runs: tuple[Run, ...]) -> Drawing:
-        """The drawing whose lines are ``runs``: one span per styled run."""
-        spans: list[Span] = []
-        offset = 0
-        for line, pieces in runs:
-            x = offset
-            for piece, style in pieces:
-                end = x + len(piece)
-                if style is not None:
-                    spans.append(Span(x, end, style))
-                x = end
-            offset += len(line) + 1  # the line and its newline
-        return cls("\n".join(line for line, _ in runs), spans, runs)
+        """The drawing whose lines are ``runs``."""
+        return cls(runs)
 
     @property
-    def runs(self) -> tuple[Run, ...] | None:
-        """Each line's runs, or None if the text was changed after it was drawn."""
-        plain, n_spans = self._drawn
-        if self.style or len(self.spans) != n_spans or self.plain != plain:
-            return None
-        return self._runs
+    def plain(self) -> str:
+        """Its lines, joined by newlines."""
+        return "\n".join(line for line, _ in self.runs)
+
+    @property
+    def spans(self) -> list[Span]:
+        """One span per styled run (of ``to_rich``)."""
+        return self.to_rich().spans
+
+    def to_rich(self) -> Text:
+        """The drawing as a Rich Text: one span per styled run (made once)."""
+        rich = self._rich
+        if rich is None:
+            spans: list[Span] = []
+            offset = 0
+            for line, pieces in self.runs:
+                x = offset
+                for piece, style in pieces:
+                    end = x + len(piece)
+                    if style is not None:
+                        spans.append(Span(x, end, style))
+                    x = end
+                offset += len(line) + 1  # the line and its newline
+            rich = self._rich = Text(self.plain, spans=spans, no_wrap=True, overflow="crop", end="")
+        return rich
+
+    def translate(self, table: dict[int, str]) -> Drawing:
+        """The same drawing with its characters translated (each to one character)."""
+        return Drawing(
+            tuple(
+                (line.translate(table), tuple((p.translate(table), st) for p, st in pieces))
+                for line, pieces in self.runs
+            )
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Drawing) and other.runs == self.runs
+
+    def __hash__(self) -> int:
+        return hash(self.runs)
 
 
 # ------------------------------------------------------------------ palettes
@@ -325,7 +348,8 @@ def card_label(c: int, symbols: bool = True, palette: Palette = DEFAULT_PALETTE)
 
 #: box corners and lines: (top left, top right, bottom left, bottom right, across, down)
 LIGHT_BOX = ("╭", "╮", "╰", "╯", "─", "│")
-HEAVY_BOX = ("┏", "┓", "┗", "┛", "━", "┃")
+#: heavy top and bottom edges, the sides as they were: an effect changes two rows
+HEAVY_BOX = ("┍", "┑", "┕", "┙", "━", "│")
 
 
 def draw_card(
@@ -534,7 +558,7 @@ def join_parts(parts: list[tuple[Run, ...]]) -> Drawing:
                     continue
             pieces.extend(row_pieces)
         lines.append(("".join(texts), tuple(pieces)))
-    return Drawing.from_runs(tuple(lines))
+    return Drawing(tuple(lines))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ size: ``SMALL`` at 80x24, bigger cards at 120x36 and 160x48 (``render.SCALES``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
@@ -21,6 +21,8 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.color import Color
+from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style as TextualStyle
@@ -93,9 +95,9 @@ def layout(scale: Scale) -> dict[str, tuple[int, int]]:
 class TextKey(NamedTuple):
     """A region's text given as it is (a screen's own line), as a key."""
 
-    given: Text
+    given: Text | Drawing
 
-    def text(self, scale: Scale = SMALL) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text | Drawing:
         return self.given
 
 
@@ -112,10 +114,13 @@ class Area:
         self.name = spec.name
         #: what the area was last shown: (the key's kind, the key, in ASCII)
         self.key: tuple[type, RegionKey, bool] | None = None
-        self.text = Text()
-        #: the text's lines as the board draws them, and what they were made for
+        self.text: Text | Drawing = Text()
+        #: the text's lines as the board draws them, their runs, and what they were made
+        #: for (the board's width, indent, scale and colours)
         self.lines: list[Strip] = []
+        self.runs: tuple[Run, ...] = ()
         self.made_for: object = None
+        self.stale = True  #: the text changed since the lines were made
 
     def show(self, key: RegionKey, ascii_only: bool, scale: Scale) -> bool:
         """Draw ``key`` (unless it is the key shown); True if the text changed."""
@@ -126,10 +131,13 @@ class Area:
         if ascii_only:
             text = ascii_text(text)
         self.key = shown
-        if text is self.text or (text == self.text and text.style == self.text.style):
+        if text is self.text:
+            return False
+        # (a drawing is compared line by line when its lines are made: not here too)
+        if not isinstance(text, Drawing) and text == self.text and text.style == self.text.style:
             return False
         self.text = text
-        self.made_for = None
+        self.stale = True
         return True
 
 
@@ -157,6 +165,7 @@ class Board(Widget):
         self._row_of: list[tuple[Area, int] | None] = []
         self._tops: dict[str, int] = {}
         self._indent = 0  # the columns left of the drawn board (a wider terminal)
+        self._cols = 0  # the board's width (``size`` looks it up on every call)
         #: Rich style of a run's style on this board's colours, worked out once each
         self._styles: dict[Style | None, Style] = {}
         self._styles_for: object = None
@@ -166,11 +175,13 @@ class Board(Widget):
 
     # ------------------------------------------------------------ what it shows
 
-    def text(self, name: str) -> Text:
+    def text(self, name: str) -> Text | Drawing:
         """What region ``name`` shows."""
         return self.areas[name].text
 
-    def show(self, keys: Mapping[str, RegionKey | Text | str], ascii_only: bool = False) -> bool:
+    def show(
+        self, keys: Mapping[str, RegionKey | Text | Drawing | str], ascii_only: bool = False
+    ) -> bool:
         """Show each region's key (a text or a string: shown as it is); True if any
         region changed. The changed rows are refreshed together, once."""
         self.ascii_only = ascii_only
@@ -180,7 +191,7 @@ class Board(Widget):
             area = self.areas[name]
             if isinstance(key, str):
                 key = Text(key, no_wrap=True, overflow="ellipsis")
-            if isinstance(key, Text):
+            if isinstance(key, (Text, Drawing)):
                 key = TextKey(key)
             if area.show(key, ascii_only, scale):
                 regions.extend(self._changed_rows(area))
@@ -195,11 +206,12 @@ class Board(Widget):
         old = area.lines
         new = self._area_lines(area)
         top = self._tops[area.name]
-        width = self.size.width
+        width = self._cols
         if len(old) != len(new):
             return (Region(0, top, width, area.spec.rows(self.scale)),)
+        # a line whose runs did not change is the very line made before (``_make_lines``)
         pairs = enumerate(zip(old, new, strict=True))
-        return [Region(0, top + y, width, 1) for y, (a, b) in pairs if a is not b and a != b]
+        return [Region(0, top + y, width, 1) for y, (a, b) in pairs if a is not b]
 
     # -------------------------------------------------------------- the layout
 
@@ -210,6 +222,7 @@ class Board(Widget):
     def relayout(self) -> None:
         """Choose the scale for the board's size and place the regions' rows."""
         width, height = self.size
+        self._cols = width
         scale = scale_for(width, height)
         rescaled = scale != self.scale
         self.scale = scale
@@ -220,7 +233,7 @@ class Board(Widget):
         for name, (top, count) in layout(scale).items():
             area = self.areas[name]
             self._tops[name] = top + offset
-            area.made_for = None
+            area.stale = True
             for line in range(count):
                 if 0 <= top + offset + line < height:
                     rows[top + offset + line] = (area, line)
@@ -244,33 +257,81 @@ class Board(Widget):
             lines = self._area_lines(area)
             if line < len(lines):
                 return lines[line]
-        return Strip.blank(self.size.width, self.rich_style)
+        blank = Strip.blank(self._cols, self._on_board(None))
+        return self._filtered(blank, self._app_filters(), self.background_colors[1])
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """None: the board's lines come with the app's filters applied, once, as they are
+        made (Textual would apply them to every row on every update)."""
+        return ()
+
+    def _app_filters(self) -> tuple[LineFilter, ...]:
+        """The app's line filters (colour conversion, NO_COLOR's greys) for this board."""
+        return tuple(super().get_line_filters())
+
+    @staticmethod
+    def _filtered(strip: Strip, filters: tuple[LineFilter, ...], background: Color) -> Strip:
+        for line_filter in filters:
+            strip = strip.apply_filter(line_filter, background)
+        return strip
 
     def _area_lines(self, area: Area) -> list[Strip]:
-        """``area``'s lines at the board's width and colours (made once per text)."""
+        """``area``'s lines at the board's width, colours and filters (made once per text)."""
         base = self.visual_style
-        made_for = (self.size.width, self._indent, self.scale, base)
-        if area.made_for != made_for:
+        filters = self._app_filters()
+        made_for = (self._cols, self._indent, self.scale, base, filters)
+        if area.stale or area.made_for != made_for:
             if self._styles_for != (base, self.app.ansi_theme):
                 self._styles.clear()
                 self._styles_for = (base, self.app.ansi_theme)
-            area.lines = self._make_lines(area.text)
+            runs = self._text_runs(area.text)
+            # a line drawn as before (same runs, same board) is the line made before
+            old = area.runs if area.made_for == made_for else ()
+            area.lines = self._make_lines(runs, old, area.lines, filters)
+            area.runs = runs
             area.made_for = made_for
+            area.stale = False
         return area.lines
 
-    def _make_lines(self, text: Text) -> list[Strip]:
-        """A text's lines, cut to the scale's width, as strips on the board's colours."""
+    def _text_runs(self, text: Text | Drawing) -> tuple[Run, ...]:
+        """A text's lines, cut to the scale's width, as runs of one style each."""
         width = self.scale.width
-        runs = text.runs if isinstance(text, Drawing) else None
-        if runs is None or any(cell_len(line) > width for line, _ in runs):
-            runs = self._runs(fitted(text, width))
+        if isinstance(text, Drawing):
+            if all(cell_len(line) <= width for line, _ in text.runs):
+                return text.runs
+            text = text.to_rich()
+        return self._runs(fitted(text, width))
+
+    def _make_lines(
+        self,
+        runs: tuple[Run, ...],
+        old_runs: tuple[Run, ...],
+        old_lines: list[Strip],
+        filters: tuple[LineFilter, ...],
+    ) -> list[Strip]:
+        """Lines of ``runs`` as strips on the board's colours (a line whose runs are
+        those of ``old_runs`` is that line of ``old_lines``)."""
         left = self._indent
-        pad = [Segment(" " * left, self._on_board(None))] if left else []
         on_board = self._on_board
-        return [
-            Strip([*pad, *(Segment(piece, on_board(style)) for piece, style in pieces if piece)])
-            for _, pieces in runs
-        ]
+        blank = on_board(None)
+        pad = [Segment(" " * left, blank)] if left else []
+        width = self._cols
+        reuse = len(old_runs) == len(old_lines)
+        background = self.background_colors[1] if filters else Color(0, 0, 0)
+        lines: list[Strip] = []
+        for y, run in enumerate(runs):
+            if reuse and y < len(old_runs) and old_runs[y] == run:
+                lines.append(old_lines[y])
+                continue
+            text, pieces = run
+            segments = [*pad, *(Segment(p, on_board(style)) for p, style in pieces if p)]
+            # the full width, so that Textual need not pad the line again
+            used = left + cell_len(text)
+            if used < width:
+                segments.append(Segment(" " * (width - used), blank))
+            strip = Strip(segments, max(used, width))
+            lines.append(self._filtered(strip, filters, background) if filters else strip)
+        return lines
 
     def _runs(self, text: Text) -> tuple[Run, ...]:
         """A text's lines as runs of one Rich style each (Rich renders the spans)."""
@@ -348,7 +409,7 @@ class RegionKey(Protocol):
     need not be drawn or compared again.
     """
 
-    def text(self, scale: Scale = SMALL) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text | Drawing:
         """The region's text at ``scale``, drawn from this key alone."""
         ...
 
@@ -407,7 +468,7 @@ class CardsKey(NamedTuple):
     keys_above: bool
     palette: Palette
 
-    def text(self, scale: Scale = SMALL) -> Text:
+    def text(self, scale: Scale = SMALL) -> Drawing:
         return draw_slots(self.slots, self.keys_above, palette=self.palette, scale=scale)
 
 
@@ -419,7 +480,7 @@ class CentreKey(NamedTuple):
     banner: tuple[str, ...]
     palette: Palette
 
-    def text(self, scale: Scale = SMALL) -> Text:
+    def text(self, scale: Scale = SMALL) -> Drawing:
         return draw_centre(
             self.piles, self.sides, banner=self.banner, palette=self.palette, scale=scale
         )
@@ -625,15 +686,27 @@ def flash_line(session: Session) -> Text:
     return flash_key(session).text()
 
 
-def ascii_text(text: Text) -> Text:
+def ascii_text(text: Text | Drawing) -> Text | Drawing:
     """``text`` with suits as S H D C and boxes drawn in ASCII, its styles kept."""
     plain = text.plain
     converted = plain.translate(ASCII_CHARS)
     if converted.isascii() and converted == plain:
         return text
+    if isinstance(text, Drawing):
+        return text.translate(_ASCII_ONLY)
     out = text.copy()
     out.plain = converted.encode("ascii", "replace").decode("ascii")
     return out
+
+
+class _AsciiOnly(dict[int, str]):
+    """``ASCII_CHARS``, and "?" for any other character that is not ASCII."""
+
+    def __missing__(self, code: int) -> str:
+        return chr(code) if code < 128 else "?"
+
+
+_ASCII_ONLY = _AsciiOnly(ASCII_CHARS)
 
 
 def board_texts(
@@ -641,7 +714,7 @@ def board_texts(
     now: float,
     palette: Palette = DEFAULT_PALETTE,
     ascii_only: bool = False,
-) -> dict[str, Text]:
+) -> dict[str, Text | Drawing]:
     """The text of every region of the board, by widget id, in ``palette``'s colours.
 
     ``ascii_only``: suits as S H D C and boxes in ASCII, for terminals without them.
