@@ -138,3 +138,53 @@ async def test_reduce_motion_shows_no_effect() -> None:
         await pilot.pause()
         assert "┍" not in region(app, "p1-cards") + region(app, "centre")
         assert "6♦" in region(app, "centre")
+
+
+async def test_the_settings_file_turns_the_effects_off_and_the_sound_on() -> None:
+    from spit.store.settings import Settings as UserSettings
+    from spit.store.settings import load_settings, save_settings
+    from spit.tui.dealer import AppDependencies, Opening
+    from spit.tui.launch import configured_app
+
+    for reduce_motion, sound in ((False, False), (True, True)):
+        save_settings(UserSettings(reduce_motion=reduce_motion, sound=sound))
+        assert load_settings()[0].reduce_motion is reduce_motion
+        app = configured_app(Opening("spit"), deps=AppDependencies(clock=FakeClock()))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            controller = screen_of(app).controller
+            assert controller is not None
+            assert controller.effects.enabled is not reduce_motion
+            assert controller.sound is sound
+
+
+async def test_the_settings_screen_saves_the_effects_and_sound_choices() -> None:
+    from spit.store.settings import load_settings
+    from spit.tui.dialogs import SettingsScreen
+
+    app = make_app(FakeClock(), start=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
+        await pilot.pause()
+        app.screen.query_one("#effects").value = "off"
+        app.screen.query_one("#sound").value = "on"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = load_settings()[0]
+    assert saved.reduce_motion and saved.sound
+
+
+async def test_the_bell_rings_on_a_stalemate_with_the_sound_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui_helpers import stuck
+
+    for sound in (False, True):
+        app = make_app(FakeClock(), stuck)
+        app.settings.user = app.settings.user.with_changes(sound=sound)
+        rung: list[bool] = []
+        monkeypatch.setattr(app, "bell", lambda: rung.append(True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("1", "0")  # the opening spit, and at once a stalemate
+            await pilot.pause()
+        assert bool(rung) is sound
