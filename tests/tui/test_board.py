@@ -183,8 +183,33 @@ async def test_the_bell_rings_on_a_stalemate_with_the_sound_on(
         app = make_app(FakeClock(), stuck)
         app.settings.user = app.settings.user.with_changes(sound=sound)
         rung: list[bool] = []
-        monkeypatch.setattr(app, "bell", lambda: rung.append(True))
+        monkeypatch.setattr(app, "bell", lambda rung=rung: rung.append(True))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("1", "0")  # the opening spit, and at once a stalemate
             await pilot.pause()
         assert bool(rung) is sound
+
+
+async def test_a_slap_shows_which_pile_went_to_whom_and_the_cards_dealt_back() -> None:
+    from spit.engine import SpitGame
+    from tui_helpers import to_slap
+
+    clock = FakeClock()
+    app = make_app(clock, lambda: to_slap(SpitGame(seed=11)), effects=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        await pilot.press("a")  # Player 1 slaps the right pile
+        await pilot.pause()
+        assert "▼ to P1" in region(app, "centre").split("\n")[0]  # down to Player 1
+        clock.advance(5.0)  # the slap time runs out: the piles are taken, the round dealt
+        screen.run_tick()
+        await pilot.pause()
+        assert "round 2" in region(app, "topbar")
+        cards = region(app, "p1-cards") + region(app, "p2-cards")
+        assert "┍" in cards  # the layouts dealt again light up
+        clock.advance(1.0)
+        screen.run_tick()
+        await pilot.pause()
+        assert "to P" not in region(app, "centre")
+        assert "┍" not in region(app, "p1-cards") + region(app, "p2-cards")

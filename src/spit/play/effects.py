@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from spit.engine import Kind
-from spit.engine.events import CardMoved, CardPlayed, Dealt, PileTaken
+from spit.engine.events import CardMoved, CardPlayed, Dealt, PileTaken, Slapped
 from spit.realtime.arbiter import Applied, Outcome, Rejected
 
 
@@ -24,7 +24,7 @@ class EffectKind(enum.Enum):
 
     FROM = "from"  #: the slot a card just left
     TO = "to"  #: the pile (or slot) a card just reached
-    TAKEN = "taken"  #: a pile a player just took (a slap, a choice)
+    TAKEN = "taken"  #: a pile a player just slapped or took (a slap, a choice)
     DEALT = "dealt"  #: a player's layout just dealt again
     LOST_RACE = "lost race"  #: a move that came too late: the other player was first
     FUMBLE = "fumble"  #: a fumbled move (rule H8)
@@ -115,7 +115,7 @@ class Effects:
         elif isinstance(event, CardMoved):
             self.add(EffectKind.FROM, event.player, now, column=event.source)
             self.add(EffectKind.TO, event.player, now, column=event.slot)
-        elif isinstance(event, PileTaken) and event.pile is not None:
+        elif isinstance(event, (Slapped, PileTaken)) and event.pile is not None:
             self.add(EffectKind.TAKEN, event.player, now, pile=event.pile)
         elif isinstance(event, Dealt):
             self.add(EffectKind.DEALT, event.player, now)
