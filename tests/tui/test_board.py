@@ -191,8 +191,9 @@ async def test_the_bell_rings_on_a_stalemate_with_the_sound_on(
 
 
 async def test_a_slap_shows_which_pile_went_to_whom_and_the_cards_dealt_back() -> None:
-    from spit.engine import SpitGame
     from tui_helpers import to_slap
+
+    from spit.engine import SpitGame
 
     clock = FakeClock()
     app = make_app(clock, lambda: to_slap(SpitGame(seed=11)), effects=True)
