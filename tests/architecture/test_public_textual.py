@@ -62,12 +62,6 @@ def private_imports(path: Path) -> list[tuple[int, str]]:
     return out
 
 
-#: Not yet replaced (issue 23 left it): the app's last-resort handler of an
-#: internal error overrides Textual's ``_fatal_error`` (to write the traceback
-#: to a file and show one line), for which Textual has no public hook.
-KNOWN = {"app.py": {"_fatal_error", "_exception", "_exit_renderables", "_close_messages_no_wait"}}
-
-
 def test_no_private_textual_name_in_the_tui() -> None:
     private = textual_private_names()
     assert "_set_dirty" in private and "_styles_cache" in private  # the scan sees Textual's
@@ -75,7 +69,7 @@ def test_no_private_textual_name_in_the_tui() -> None:
         f"{path.relative_to(TUI)}:{line}: {name}"
         for path in sorted(TUI.rglob("*.py"))
         for line, name in used_names(path)
-        if name in private and name not in KNOWN.get(str(path.relative_to(TUI)), ())
+        if name in private
     ]
     found += [
         f"{path.relative_to(TUI)}:{line}: import {module}"
@@ -83,13 +77,6 @@ def test_no_private_textual_name_in_the_tui() -> None:
         for line, module in private_imports(path)
     ]
     assert found == []
-
-
-def test_the_known_exception_is_still_there_and_nothing_else_is_excused() -> None:
-    """The excused names are in use (else the list must shrink), and only in app.py."""
-    private = textual_private_names()
-    used = {name for _, name in used_names(TUI / "app.py") if name in private}
-    assert used == KNOWN["app.py"]
 
 
 def test_the_scan_finds_a_private_name(tmp_path: Path) -> None:
