@@ -115,3 +115,11 @@ def test_the_bell_rings_on_a_stalemate_only_with_the_sound_on() -> None:
             c.press(key, clock(), clock())
             bells.append(c.tick(clock()).bell)
         assert any(bells) is sound
+
+
+def test_a_resumed_game_says_where_it_stands_on_the_news_line() -> None:
+    clock = FakeClock()
+    c = opened(clock)
+    version = c.session.version
+    assert c.resumed() == "Resumed: round 1"
+    assert c.session.news == "Resumed: round 1" and c.session.version > version

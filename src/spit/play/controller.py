@@ -137,6 +137,18 @@ class GameController:
         elif was and not self.pauses:
             self.session.resume(now)
 
+    def resumed(self) -> str:
+        """A resumed game: say where it stands (on the news line too), e.g.
+        'Resumed: round 3, score 12–20'."""
+        session = self.session
+        game = session.game
+        scores = game.scores
+        score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
+        notice = f"Resumed: round {game.round_no}{score}"
+        session.narrator.news = notice
+        session.version += 1
+        return notice
+
     # ----------------------------------------------------------------- saving
 
     @property

@@ -146,12 +146,10 @@ class GameScreen(Screen[None]):
 
     def show_resumed(self) -> None:
         """Say where a resumed game stands; it waits on the pause box until a player goes on."""
-        session = self.session
-        if session is None:
+        controller = self.controller
+        if controller is None:
             return
-        notice = resumed_notice(session)
-        session.narrator.news = notice
-        session.version += 1
+        notice = controller.resumed()
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(notice), self._after_pause)
 
@@ -457,14 +455,6 @@ def _markdown(text: str, ascii_only: bool) -> Widget:
     from spit.tui.markdown import page
 
     return page(text, ascii_only)
-
-
-def resumed_notice(session: Session) -> str:
-    """'Resumed: round 3, score 12-20' for a game picked up again."""
-    game = session.game
-    scores = game.scores
-    score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
-    return f"Resumed: round {game.round_no}{score}"
 
 
 class PauseScreen(ModalScreen[str]):
