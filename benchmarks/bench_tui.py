@@ -6,8 +6,10 @@ same keys, through the same ``Session`` the app uses) says which keys are
 legal and what the news line must show after each one, so:
 
 * latency: for each key, the time from writing its byte to the pty until the
-  app's output contains that key's effect (the new news line);
-* idle CPU: the app's CPU time over 10 s with nobody pressing anything;
+  app's output contains that key's effect (the new news line): the median
+  and the 99th percentile;
+* idle CPU: the app's CPU time over 10 s with nobody pressing anything (the
+  board's effects of the last keys have ended by then: they must cost nothing);
 * load CPU: the app's CPU time while both players type 15 keys/s each (a
   game that ends under the load is followed by the next, as Enter deals it);
 * no key lost or reordered: while timing, every key is legal in the shadow
@@ -22,8 +24,11 @@ The two apps run side by side while keys are timed, one key of spit's, then
 one of the minimal app's, so that a shared machine's changes of speed weigh on
 both alike; start-up and CPU under load are measured one app at a time.
 
-Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]``. The last
-line is ``key_to_screen_ratio: X`` (spit's median over the minimal app's).
+Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]
+[--reduce-motion]`` (the second: spit without its board effects, which are on
+by default as for a player). Before the last line come the ratios of start-up,
+load CPU and the p99; the last line is ``key_to_screen_ratio: X`` (spit's
+median over the minimal app's).
 """
 
 from __future__ import annotations
