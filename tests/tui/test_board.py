@@ -214,3 +214,26 @@ async def test_a_slap_shows_which_pile_went_to_whom_and_the_cards_dealt_back() -
         await pilot.pause()
         assert "to P" not in region(app, "centre")
         assert "┍" not in region(app, "p1-cards") + region(app, "p2-cards")
+
+
+async def test_after_a_theme_change_every_row_is_drawn_in_the_new_colours() -> None:
+    app = make_app(FakeClock(), playable)
+    async with app.run_test(size=(100, 30)) as pilot:  # blank rows above and below the board
+        board = screen_of(app).board
+        app.theme = "textual-dark"
+        await pilot.pause()
+        rows = board.size.height
+
+        def backgrounds() -> set[object]:
+            lines = board.render_lines(board.size.region)  # as the compositor asks for them
+            assert len(lines) == rows
+            # each row starts with the board's own background: a blank row, or the
+            # indent left of the drawn board
+            return {next(iter(line)).style.bgcolor for line in lines}
+
+        dark = backgrounds()
+        app.theme = "textual-light"
+        await pilot.pause()
+        light = backgrounds()
+        assert len(dark) == 1 and len(light) == 1 and dark != light
+        assert light == {board.rich_style.bgcolor}

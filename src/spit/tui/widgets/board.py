@@ -160,7 +160,6 @@ class Board(Widget):
         #: the regions, by name, in ``REGIONS`` order
         self.areas: dict[str, Area] = {spec.name: Area(spec) for spec in REGIONS}
         self.scale: Scale = SMALL
-        self.ascii_only = False
         #: (area, its line) for each of the board's rows; None: a blank row
         self._row_of: list[tuple[Area, int] | None] = []
         self._tops: dict[str, int] = {}
@@ -184,7 +183,6 @@ class Board(Widget):
     ) -> bool:
         """Show each region's key (a text or a string: shown as it is); True if any
         region changed. The changed rows are refreshed together, once."""
-        self.ascii_only = ascii_only
         regions: list[Region] = []
         scale = self.scale
         for name, key in keys.items():
@@ -257,6 +255,7 @@ class Board(Widget):
             lines = self._area_lines(area)
             if line < len(lines):
                 return lines[line]
+        self._check_styles(self.visual_style)
         blank = Strip.blank(self._cols, self._on_board(None))
         return self._filtered(blank, self._app_filters(), self.background_colors[1])
 
@@ -281,9 +280,7 @@ class Board(Widget):
         filters = self._app_filters()
         made_for = (self._cols, self._indent, self.scale, base, filters)
         if area.stale or area.made_for != made_for:
-            if self._styles_for != (base, self.app.ansi_theme):
-                self._styles.clear()
-                self._styles_for = (base, self.app.ansi_theme)
+            self._check_styles(base)
             runs = self._text_runs(area.text)
             # a line drawn as before (same runs, same board) is the line made before
             old = area.runs if area.made_for == made_for else ()
@@ -348,6 +345,12 @@ class Board(Widget):
             )
             out.append(("".join(piece for piece, _ in pieces), pieces))
         return tuple(out) or (("", ()),)
+
+    def _check_styles(self, base: TextualStyle) -> None:
+        """Forget the converted styles if the board's colours (or the theme) changed."""
+        if self._styles_for != (base, self.app.ansi_theme):
+            self._styles.clear()
+            self._styles_for = (base, self.app.ansi_theme)
 
     def _on_board(self, style: Style | None) -> Style:
         """``style`` on the board's colours, as a Rich style (worked out once per style)."""
