@@ -348,8 +348,8 @@ def card_label(c: int, symbols: bool = True, palette: Palette = DEFAULT_PALETTE)
 
 #: box corners and lines: (top left, top right, bottom left, bottom right, across, down)
 LIGHT_BOX = ("╭", "╮", "╰", "╯", "─", "│")
-#: heavy top and bottom edges, the sides as they were: an effect changes two rows
-HEAVY_BOX = ("┍", "┑", "┕", "┙", "━", "│")
+#: a heavy top edge, the rest as it was: an effect changes one row of a card
+HEAVY_BOX = ("┍", "┑", "╰", "╯", "━", "│")
 
 
 def draw_card(
@@ -363,32 +363,33 @@ def draw_card(
     empty_word: str = "empty",
     palette: Palette = DEFAULT_PALETTE,
     scale: Scale = SMALL,
-    heavy: bool = False,
+    edge: Style | None = None,
 ) -> None:
     """A card box (7 wide and 4 high at ``SMALL``): its face, and ``below`` under its label.
 
     At larger scales the face also has the card in its corners, as a real
-    card has. ``heavy``: drawn with heavy lines (a card in the middle of an
-    effect), which show without colour too.
+    card has. ``edge``: the top edge drawn heavy in that style (a card in the
+    middle of an effect: it shows without colour too, and changes one row).
     """
     width, height, grow = scale.card_width, scale.card_height, scale.grow
     inner = width - 2
-    tl, tr, bl, br, across, down = HEAVY_BOX if heavy else LIGHT_BOX
+    tl, tr, bl, br, across, down = HEAVY_BOX if edge is not None else LIGHT_BOX
     label_y = y + 1 + grow
     if top is None:
         dashes = (" " + across) * inner
         style = DIM if border is BORDER else border
-        canvas.write(x, y, tl + dashes[:inner] + tr, style)
+        canvas.write(x, y, tl + dashes[:inner] + tr, edge or style)
         for row in range(1, height - 1):
             canvas.write(x, y + row, " " * width, DIM)
         canvas.write(x + 1, label_y, empty_word.center(inner), DIM)
         canvas.write(x + 1, label_y + 1, below.center(inner), DIM)
-        canvas.write(x, y + height - 1, bl + dashes[:inner] + br, style)
+        light = (" " + LIGHT_BOX[4]) * inner
+        canvas.write(x, y + height - 1, bl + light[:inner] + br, style)
         return
     face = palette.face_style
     ink = palette.card_style(top)
     label = card_name(top, symbols)  # as ``card_label``, without making a Text
-    canvas.write(x, y, tl + across * inner + tr, border)
+    canvas.write(x, y, tl + across * inner + tr, edge or border)
     for row in range(1, height - 1):
         canvas.write(x, y + row, down, border)
         canvas.write(x + 1, y + row, " " * inner, face)
@@ -400,22 +401,23 @@ def draw_card(
     if grow:  # the corners, as on a real card
         canvas.write(x + 1, y + 1, label, ink)
         canvas.write(x + width - 1 - len(label), y + height - 2, label, ink)
-    canvas.write(x, y + height - 1, bl + across * inner + br, border)
+    canvas.write(x, y + height - 1, bl + LIGHT_BOX[4] * inner + br, border)
 
 
 def draw_back(
-    canvas: Canvas, x: int, y: int, below: str, scale: Scale = SMALL, heavy: bool = False
+    canvas: Canvas, x: int, y: int, below: str, scale: Scale = SMALL, edge: Style | None = None
 ) -> None:
-    """A face-down card (or pile), with ``below`` under its middle."""
+    """A face-down card (or pile), with ``below`` under its middle (``edge``: as for
+    ``draw_card``)."""
     width, height = scale.card_width, scale.card_height
     inner = width - 2
-    tl, tr, bl, br, across, down = HEAVY_BOX if heavy else LIGHT_BOX
+    tl, tr, bl, br, across, down = HEAVY_BOX if edge is not None else LIGHT_BOX
     below_y = y + 2 + scale.grow
-    canvas.write(x, y, tl + across * inner + tr, BORDER)
+    canvas.write(x, y, tl + across * inner + tr, edge or BORDER)
     for row in range(1, height - 1):
         middle = below.center(inner) if y + row == below_y else "░" * inner
         canvas.write(x, y + row, down + middle + down, BORDER)
-    canvas.write(x, y + height - 1, bl + across * inner + br, BORDER)
+    canvas.write(x, y + height - 1, bl + LIGHT_BOX[4] * inner + br, BORDER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,14 +491,14 @@ def _draw_slot(
 ) -> None:
     card_y = 1 if keys_above else 0
     key_y = 0 if keys_above else scale.card_height
-    border = FLASH_BORDER if slot.flash else GLOW_BORDER if slot.glow else BORDER
-    heavy = slot.flash or slot.glow
+    border = FLASH_BORDER if slot.flash else BORDER
+    edge = GLOW_BORDER if slot.glow else None
     if slot.face_down and slot.top is not None:
-        draw_back(canvas, x, card_y, slot.below, scale, heavy)
+        draw_back(canvas, x, card_y, slot.below, scale, edge)
     else:
         draw_card(
             canvas, x, card_y, slot.top, slot.below, border, symbols, palette=palette,
-            scale=scale, heavy=heavy,
+            scale=scale, edge=edge,
         )  # fmt: skip
     if slot.keys:
         canvas.write(x, key_y, slot.keys.center(scale.card_width), palette.key_style)
@@ -648,19 +650,11 @@ def _draw_pile(
     if pile.face_down:
         draw_back(canvas, x, 1, "", scale)
         return
-    heavy = pile.glow or pile.lost_by is not None
-    border = (
-        FLASH_BORDER
-        if pile.lost_by
-        else GLOW_BORDER
-        if pile.glow
-        else LANDED_BORDER
-        if pile.landed_by
-        else BORDER
-    )
+    border = FLASH_BORDER if pile.lost_by else LANDED_BORDER if pile.landed_by else BORDER
+    edge = FLASH_BORDER if pile.lost_by else GLOW_BORDER if pile.glow else None
     size = f"×{pile.size}"
     draw_card(
-        canvas, x, 1, pile.top, size, border, symbols, palette=palette, scale=scale, heavy=heavy
+        canvas, x, 1, pile.top, size, border, symbols, palette=palette, scale=scale, edge=edge
     )
     mark_y = 2 + scale.grow
     if pile.lost_by:
