@@ -6,7 +6,7 @@ from tests.support import FakeClock, deal
 
 from spit.engine import card
 from spit.play.controller import MIN_WAIT, GameController
-from spit.play.effects import DURATION, GRID, EffectKind, Effects
+from spit.play.effects import DURATION, GRID, SLACK, EffectKind, Effects
 from spit.play.keys import KeyMap
 from spit.play.session import Session
 
@@ -42,8 +42,8 @@ def test_a_played_card_marks_its_slot_and_pile_until_the_mark_ends() -> None:
     assert (EffectKind.FROM, 0, 0, None) in kinds and (EffectKind.TO, 0, None, 0) in kinds
     # the screen is woken when the marks end, then the board is drawn without them
     wait = c.wait(clock())
-    assert wait is not None and wait <= DURATION[EffectKind.FROM] + GRID
-    clock.advance(DURATION[EffectKind.FROM] + GRID)
+    assert wait is not None and wait <= DURATION[EffectKind.FROM] + GRID + SLACK
+    clock.advance(DURATION[EffectKind.FROM] + GRID)  # (any tick after the end draws it off)
     assert c.tick(clock()).repaint
     assert c.effects.active(clock()) == ()
 
@@ -123,3 +123,19 @@ def test_a_resumed_game_says_where_it_stands_on_the_news_line() -> None:
     version = c.session.version
     assert c.resumed() == "Resumed: round 1"
     assert c.session.news == "Resumed: round 1" and c.session.version > version
+
+
+def test_the_next_keys_update_draws_the_last_keys_marks_off() -> None:
+    """Keys pressed fast: a mark past its end goes with the next key's own update."""
+    clock = FakeClock()
+    c = opened(clock)
+    c.press("q", clock(), clock())  # P1's 6D onto the left pile
+    c.tick(clock())
+    first = c.effects.marks[0]
+    clock.advance(first.until - clock() + 0.01)  # just past its end, before the wake-up
+    wait = c.wait(clock())
+    assert wait is not None and wait > 0.05  # not woken for it yet
+    c.press("j", clock(), clock())  # P2's QD onto the right pile
+    assert c.tick(clock()).repaint
+    assert first not in c.effects.active(clock())
+    assert {m.player for m in c.effects.active(clock())} == {1}

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spit.engine import play
 from spit.engine.events import CardPlayed, Dealt
-from spit.play.effects import DURATION, GRID, EffectKind, Effects
+from spit.play.effects import DURATION, GRID, SLACK, EffectKind, Effects
 from spit.realtime.arbiter import Applied, Rejected
 
 
@@ -47,8 +47,12 @@ def test_turned_off_there_are_no_marks() -> None:
 def test_a_mark_lasts_its_duration_and_ends_on_the_grid(now: float, kind: EffectKind) -> None:
     effects = Effects()
     effects.add(kind, 0, now, column=0)
-    end = effects.next_end()
-    assert end is not None
+    (mark,) = effects.marks
+    end = mark.until
     assert now + DURATION[kind] <= end + 1e-9 < now + DURATION[kind] + GRID + 1e-9
     assert math.isclose(end / GRID, round(end / GRID), abs_tol=1e-6)
-    assert effects.active(end) == () and effects.expire(end)
+    assert effects.active(end - 1e-6) and effects.active(end) == ()
+    # the screen is woken a little after, unless something drew the board meanwhile
+    wake = effects.next_end()
+    assert wake is not None and math.isclose(wake, end + SLACK)
+    assert effects.expire(end)

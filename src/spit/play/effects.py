@@ -32,8 +32,8 @@ class EffectKind(enum.Enum):
 
 #: how long each mark stays, in seconds: long enough to see, short enough never to lag
 DURATION: dict[EffectKind, float] = {
-    EffectKind.FROM: 0.15,
-    EffectKind.TO: 0.15,
+    EffectKind.FROM: 0.1,
+    EffectKind.TO: 0.1,
     EffectKind.TAKEN: 0.8,
     EffectKind.DEALT: 0.5,
     EffectKind.LOST_RACE: 0.6,
@@ -44,6 +44,10 @@ DURATION: dict[EffectKind, float] = {
 #: marks end on a grid of this many seconds, so that the marks of keys pressed
 #: close together end in one redraw (a mark lasts its duration and up to this more)
 GRID = 0.1
+#: the screen is woken this long after a mark's end to draw it off, unless it draws
+#: anyway before (the next key's tick): keys pressed fast draw their marks off in
+#: their own updates, and only a board left alone needs an update of its own
+SLACK = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +136,10 @@ class Effects:
         return tuple(m for m in self.marks if m.until > now)
 
     def next_end(self) -> float | None:
-        """When the next mark ends (None: none showing)."""
-        return min((m.until for m in self.marks), default=None)
+        """When the screen must draw the next mark off, if nothing drew it before: its
+        end and ``SLACK`` (None: none showing)."""
+        end = min((m.until for m in self.marks), default=None)
+        return None if end is None else end + SLACK
 
     def clear(self) -> None:
         """No marks (a new game, a pause)."""
