@@ -19,7 +19,7 @@ STUCK = (("8C 9C 10C JC QC", "8D 9D 10D JD QD"), ("5C 5H", "5D 5S"))
 def controller(
     clock: FakeClock, tops=PLAYABLE, effects: bool = True, sound: bool = False
 ) -> GameController:
-    session = Session(deal(*tops), KeyMap.default(), clock=clock)
+    session = Session.local(deal(*tops), KeyMap.default(), clock=clock)
     return GameController(session, real_time=True, effects=Effects(effects), sound=sound)
 
 

@@ -56,3 +56,12 @@ def test_a_mark_lasts_its_duration_and_ends_on_the_grid(now: float, kind: Effect
     wake = effects.next_end()
     assert wake is not None and math.isclose(wake, end + SLACK)
     assert effects.expire(end)
+
+
+def test_H8_a_refusal_that_started_a_fumble_marks_the_slot_not_a_lost_race() -> None:
+    effects = Effects()
+    effects.note([Applied(10.0, play(1, 2, 0), [CardPlayed(1, 2, 0, 5)])], 10.0)
+    effects.note([Rejected(10.1, play(0, 3, 0), "not next to the top card", fumble=1.0)], 10.1)
+    marks = {(m.kind, m.player, m.column) for m in effects.active(10.1)}
+    assert (EffectKind.FUMBLE, 0, 3) in marks
+    assert not any(kind is EffectKind.LOST_RACE for kind, _, _ in marks)

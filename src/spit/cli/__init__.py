@@ -19,6 +19,7 @@ from spit import __version__
 from spit.bots import DEFAULT_LEVEL
 from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
+from spit.cli import server as server_commands
 from spit.cli.coach import add_coach_parser
 from spit.cli.parsing import CommandParser, parse_variants
 from spit.cli.sim import add_sim_parser
@@ -153,6 +154,17 @@ def _add_net(sub: Subparsers) -> None:
     net_commands.register(sub, {"host": _launch_host, "join": _launch_join})
 
 
+def _launch_online(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_online
+
+    return launch_online(args)
+
+
+def _add_server(sub: Subparsers) -> None:
+    server_commands.register(sub, {"online": _launch_online})
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     return _run_tui(args, None)
 
@@ -255,7 +267,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_tutorial(args: argparse.Namespace) -> int:
-    return _run_tui(args, "tutorial")
+    from spit.tui.messages import TUTORIAL
+
+    return _run_tui(args, TUTORIAL)
 
 
 def _add_tutorial(sub: Subparsers) -> None:
@@ -279,6 +293,7 @@ COMMANDS: list[Callable[[Subparsers], object]] = [
     add_tournament_parser,
     _add_persist,
     _add_net,
+    _add_server,
     add_coach_parser,
 ]
 

@@ -29,14 +29,16 @@ from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
-from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import Match
-from spit.net.stamping import DEFAULT_CAP, Stamper
+from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Clock, Timing
 
 log = logging.getLogger("spit.net")
 
 SUBSYSTEM = "spit"
+#: Pings 50 ms apart when a connection opens (the clock estimate settles in under a second).
+FAST_PINGS = 16
 #: AES-GCM first: as safe as ChaCha20-Poly1305 and, with ``cryptography``, about a
 #: third of its cost for the small packets a game sends (both are standard SSH ciphers).
 CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com")
@@ -49,7 +51,7 @@ class Limits:
     rate: float = 40.0  #: messages per second, sustained
     burst: float = 80.0  #: messages at once
     stall: float = 5.0  #: seconds a half-sent message (or the hello) may take
-    ping_every: float = 1.0  #: seconds between pings once the estimate has settled
+    ping_every: float = 0.25  #: seconds between pings once the estimate has settled
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
@@ -130,6 +132,8 @@ class _Conn:
         self.pings: dict[float, None] = {}
         self.heard = host.clock()
         self._out: list[bytes] = []
+        #: the seat's own player (spit server): a computer holding the seat makes way
+        self.takes_back = False
 
     def send(self, data: bytes) -> None:
         """Queue a message; everything queued in one turn of the loop goes as one packet."""
@@ -165,6 +169,18 @@ class _Conn:
                 self.process.stdout.write(data)
             self.process.exit(1)
         self.host._lost(self, reason)
+
+
+class DelayedLink:
+    """A spectator's link whose every message goes out ``delay`` seconds late."""
+
+    def __init__(self, link: _Conn, delay: float) -> None:
+        self.link = link
+        self.delay = delay
+
+    def send(self, data: bytes) -> None:
+        """Send ``data`` after the delay (in order: every message waits the same)."""
+        asyncio.get_running_loop().call_later(self.delay, self.link.send, data)
 
 
 class LocalSeat:
@@ -229,6 +245,11 @@ class Host:
         #: SSH connections open now (authenticated or not)
         self.open_connections = 0
         self.bot_reaction = bot_reaction
+        #: seconds a spectator's view lags the game (so a watcher cannot relay a hand)
+        self.watch_delay = 0.0
+        #: called with a seat a computer handed back to its player
+        self.on_handed_back: Callable[[int], None] | None = None
+        self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
         self._wake = asyncio.Event()
@@ -254,6 +275,7 @@ class Host:
             from spit.store.replays import PlayerInfo
 
             self._archiver = Archiver(self.match.arbiter, [PlayerInfo(n) for n in names])
+            self._archiver.extra = self._audit
 
     # ------------------------------------------------------------ lifecycle
 
@@ -380,12 +402,29 @@ class Host:
         owner = process.channel.get_connection().get_owner()
         grant = owner.grant if isinstance(owner, _Server) else None
         peer = owner.peer if isinstance(owner, _Server) else "?"
-        conn = _Conn(self, process, peer)
         if process.subsystem != SUBSYSTEM or grant is None:
             log.warning("%s opened no spit session: closed", peer)
             process.stdout.write(proto.encode("error", reason="this is a spit host: use spit join"))
             process.exit(1)
             return
+        await self.serve(process, grant, peer)
+
+    async def serve(
+        self,
+        process: asyncssh.SSHServerProcess[bytes],
+        grant: tuple[str, int | None],
+        peer: str,
+        takes_back: bool = False,
+    ) -> None:
+        """Play this match over ``process``, a channel someone else authenticated.
+
+        ``grant`` is ``("play", seat)`` or ``("watch", None)``. ``spit server`` runs
+        many matches behind one listener and hands each its players' channels here;
+        ``takes_back``: this is the seat's own player, back from a drop, and a
+        computer holding the seat leaves it when their hello arrives.
+        """
+        conn = _Conn(self, process, peer)
+        conn.takes_back = takes_back
         self._conns.add(conn)
         task = asyncio.current_task()
         if task is not None:
@@ -426,6 +465,7 @@ class Host:
             if not buffer and hello:
                 started = self.clock()
             buffer += chunk
+            lines = 0  # messages taken from this chunk so far
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
                 now = self.clock()
@@ -455,7 +495,8 @@ class Host:
                         return
                     hello = True
                     continue
-                self._handle(conn, msg, now)
+                self._handle(conn, msg, now, behind=lines > 0)
+                lines += 1
             # Tick at once: with no hold window the verdict goes out without waiting
             # for the tick loop to be scheduled (a no-op when nothing is due).
             self.match.tick(self.clock())
@@ -469,10 +510,19 @@ class Host:
     ) -> bool:
         role, seat = grant
         if role == "watch" or msg.get("role") == "watch":
-            self.match.attach_watcher(conn)
+            link: Any = conn
+            if self.watch_delay > 0:
+                link = DelayedLink(conn, self.watch_delay)
+            self._watch_links[conn] = link
+            self.match.attach_watcher(link)
             log.info("%s watches", conn.peer)
             return True
         assert seat is not None
+        if conn.takes_back and self.bot_holds(seat):
+            # the seat's own player is back (spit server): the computer leaves at once
+            self.release_bot(seat)
+            if self.on_handed_back is not None:
+                self.on_handed_back(seat)
         if self.match.seat_taken(seat):
             log.warning("%s tried seat %d, which is taken: refused", conn.peer, seat + 1)
             conn.close("that seat is taken: someone already joined with this code", tell=True)
@@ -487,13 +537,19 @@ class Host:
         self.match.attach(seat, conn, conn.stamper, now)
         return True
 
-    def _handle(self, conn: _Conn, msg: dict[str, Any], now: float) -> None:
+    def _handle(
+        self, conn: _Conn, msg: dict[str, Any], now: float, behind: bool = False
+    ) -> None:
+        """One checked message; ``behind``: it came in the same read as the one before."""
         kind = msg["t"]
         if kind == "pong":
             t0 = msg["t0"]
             if t0 in conn.pings:
                 del conn.pings[t0]
-                conn.stamper.add_sample(t0, msg["tc"], now)
+                # A pong that arrived together with another message may have waited
+                # behind it (TCP delivers in order): its delay would say too much.
+                if not behind:
+                    conn.stamper.add_sample(t0, msg["tc"], now)
         elif kind == "ping":
             conn.send(proto.encode("pong", t0=msg["t0"], tc=now))
         elif kind == "action":
@@ -526,7 +582,7 @@ class Host:
                 conn.pings.pop(next(iter(conn.pings)))
             conn.send(proto.encode("ping", t0=now))
             n += 1
-            await asyncio.sleep(0.05 if n < 6 else self.limits.ping_every)
+            await asyncio.sleep(0.05 if n < FAST_PINGS else self.limits.ping_every)
 
     def _lost(self, conn: _Conn, reason: str) -> None:
         self._conns.discard(conn)
@@ -535,15 +591,19 @@ class Host:
             if self.match.seats[conn.seat].link is conn:
                 self.match.drop(conn.seat, self.clock())
         else:
-            self.match.detach_watcher(conn)
+            self.match.detach_watcher(self._watch_links.pop(conn, conn))
 
     # ------------------------------------------------------------ match hooks
 
     def _take_over(self, seat: int) -> None:
         """A computer takes the seat of a player who did not come back."""
+        self.seat_bot(seat)
+
+    def seat_bot(self, seat: int, level: str = "medium") -> None:
+        """Seat a computer player of ``level`` (it plays through the same stamping path)."""
         loop = asyncio.get_running_loop()
         bot = make_bot(
-            "medium",
+            level,
             seat,
             seed=int(self.clock() * 1000) % 2**32,
             mode=self.game.mode,
@@ -559,6 +619,22 @@ class Host:
         driver_box.append(driver)
         self._bots[seat] = driver
         self.match.attach(seat, local, Stamper.local(self.cap), self.clock())
+
+    def bot_holds(self, seat: int) -> bool:
+        """True while a computer plays ``seat``."""
+        return seat in self._bots
+
+    def release_bot(self, seat: int) -> None:
+        """The computer leaves ``seat`` (its player is back): the seat waits for them."""
+        driver = self._bots.pop(seat, None)
+        if driver is None:
+            return
+        driver.handle({"t": "bye", "reason": "the player is back"})
+        self.match.drop(seat, self.clock(), why="handed back")
+
+    def replay_data(self) -> dict[str, Any]:
+        """The game so far in the replay format (what ``spit replay`` reads)."""
+        return self._replay_json()
 
     def _result_text(self) -> str:
         """The result in the words of a local game (the play layer's)."""
@@ -577,19 +653,31 @@ class Host:
 
         return times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
 
-    def _replay_json(self) -> dict[str, Any]:
-        from spit.store.replays import PlayerInfo, new_meta, replay_data
+    def _audit(self) -> dict[str, Any]:
+        """The race audit for the replay: every press the host judged."""
+        from spit.store.races import presses_json
 
+        return {"presses": presses_json(self.match.presses)}
+
+    def _replay_json(self) -> dict[str, Any]:
+        from dataclasses import replace
+
+        from spit.store.replays import PlayerInfo, h8_record, new_meta, replay_data
+
+        arbiter = self.match.arbiter
         meta = (
             self._archiver.meta
             if self._archiver is not None
-            else new_meta([PlayerInfo(n) for n in self.match.names])
+            else replace(
+                new_meta([PlayerInfo(n) for n in self.match.names]),
+                h8=h8_record(arbiter.timing, arbiter.fumbles, arbiter.start_time),
+            )
         )
         times = self._times()
         game = self.game
         if len(times) != len(game.actions):
             times = [0.0] * (len(game.actions) - len(times)) + times
-        return replay_data(game, times, meta)
+        return replay_data(game, times, meta, self._audit())
 
     def _save(self) -> str:
         """Keep the unfinished game in the host's saved games (``spit resume``)."""

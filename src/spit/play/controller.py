@@ -99,7 +99,7 @@ class GameController:
         self._now = now
         session.tick(now)
         if self.effects.expire(now):
-            session.version += 1
+            session.changed()
         summary = None
         if session.summaries and "round" not in self.pauses:
             summary = session.summaries.pop(0)
@@ -145,8 +145,7 @@ class GameController:
         scores = game.scores
         score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
         notice = f"Resumed: round {game.round_no}{score}"
-        session.narrator.news = notice
-        session.version += 1
+        session.announce(notice)
         return notice
 
     # ----------------------------------------------------------------- saving

@@ -27,7 +27,7 @@ class EffectKind(enum.Enum):
     TAKEN = "taken"  #: a pile a player just slapped or took (a slap, a choice)
     DEALT = "dealt"  #: a player's layout just dealt again
     LOST_RACE = "lost race"  #: a move that came too late: the other player was first
-    FUMBLE = "fumble"  #: a fumbled move (rule H8)
+    FUMBLE = "fumble"  #: a play or move that started a fumble time (rule H8)
 
 
 #: how long each mark stays, in seconds: long enough to see, short enough never to lag
@@ -84,7 +84,7 @@ class Effects:
         """
         if not self.enabled:
             return
-        until = math.ceil((now + DURATION[kind]) / GRID) * GRID
+        until = math.ceil((now + DURATION[kind]) / GRID - 1e-9) * GRID  # (float noise)
         self.marks = [m for m in self.marks if (m.kind, m.player, m.column, m.pile) != (
             kind, player, column, pile)]  # fmt: skip
         self.marks.append(Mark(kind, player, until, column, pile))
@@ -100,6 +100,9 @@ class Effects:
         for outcome in outcomes:
             if isinstance(outcome, Rejected):
                 action = outcome.action
+                if outcome.fumble > 0:  # H8: the refusal started a fumble time
+                    self.fumble(action.player, action.source, now)
+                    continue
                 if action.kind is Kind.PLAY and action.target is not None:
                     last = self._last_play.get(action.target)
                     # R11: the other player's card landed there just before

@@ -12,6 +12,7 @@ import gc
 import os
 import sys
 
+from spit.engine import mode_names
 from spit.store.settings import load_settings
 from spit.tui.app import SpitApp
 from spit.tui.dealer import (
@@ -50,12 +51,7 @@ def configured_app(
     if long_deal:
         game.long_deal = True
     if target is not None:
-        if opening.mode == "speed":
-            game.speed_target = target
-        else:
-            game.spit_target = target
-            if "V4" not in game.variants:
-                game.variants = tuple(sorted((*game.variants, "V4")))
+        game.set_target(opening.mode or mode_names()[0], target)
     keymap, problem = keymap_from_user(user)
     if problem:
         warnings.append(problem)
@@ -153,6 +149,27 @@ def launch_join(args: argparse.Namespace) -> int:
         )
     )
     return run(configured_app(opening, ascii_only=_ascii(args), reduce_motion=_motion(args)))
+
+
+def launch_online(args: argparse.Namespace) -> int:
+    """``spit online HOST``: the server's lobby, and its matches on the network board."""
+    from spit.tui.online import LobbyScreen
+
+    _net_log()
+    opening = Opening(
+        screen=lambda dealer: LobbyScreen(
+            dealer,
+            args.host,
+            args.port,
+            key=args.client_key,
+            known=args.known,
+            name=args.name,
+            pin=args.pin,
+            door_token=args.door_token,
+            bot_after=args.bot_after,
+        )
+    )
+    return run(configured_app(opening, ascii_only=_ascii(args)))
 
 
 def _net_log() -> None:

@@ -215,6 +215,9 @@ class Drawing:
             )
         )
 
+    def __str__(self) -> str:
+        return self.plain  # as a Rich Text's
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Drawing) and other.runs == self.runs
 

@@ -164,7 +164,7 @@ class GameScreen(Screen[None]):
     def on_game_screen_saved(self, message: Saved) -> None:
         """A save finished: show what the archiver says (the flash line)."""
         if self.session is not None:
-            self.session.version += 1
+            self.session.changed()
             self.run_tick()
 
     def on_key(self, event: events.Key) -> None:

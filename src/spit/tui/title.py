@@ -22,7 +22,7 @@ from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.resume import has_saved_games
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, SaveSettings
-from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
+from spit.tui.messages import TUTORIAL, HostRequested, JoinRequested, PlayRequested
 from spit.tui.screens import WATCH_HEADINGS, WATCH_NOTE, DocScreen, LevelScreen
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ class TitleScreen(Screen[None]):
 
     def choose_tutorial(self) -> None:
         """Short interactive lessons on the rules."""
-        self.post_message(PlayRequested("tutorial"))
+        self.post_message(PlayRequested(TUTORIAL))
 
     def choose_rules(self) -> None:
         """The rules."""
