@@ -449,17 +449,3 @@ def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
             "finished_at": fastest.finished_at,
         }
     return stats
-
-
-def rating_history(
-    name: str, mode: str, path: Path | None = None
-) -> list[tuple[datetime, float, float]]:
-    """``name``'s (time, rating, RD) after each rated game in ``mode``, oldest first.
-
-    The charts read it here; ``spit.store.standings`` (which builds on this
-    module, hence the import inside) has the details. Raises RecordsError if
-    the database cannot be read.
-    """
-    from spit.store.standings import rating_history as history
-
-    return history(name, mode, path)
