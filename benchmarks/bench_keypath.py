@@ -52,6 +52,8 @@ from spit.tui.app import Opening  # noqa: E402
 from spit.tui.launch import configured_app  # noqa: E402
 from spit.tui.screens import GameScreen  # noqa: E402
 
+#: ``--reduce-motion``: the board's effects off
+NO_EFFECTS = False
 REPEAT_GAP = 0.6  # never the same key twice within the app's repeat window
 
 
@@ -170,16 +172,16 @@ async def drive(
 
         meter.wrap(Session, "press", "  press")
         meter.wrap(Session, "tick", "  tick")
-        meter.wrap(screens, "board_texts", "  board_texts")
         meter.wrap(screens, "board_keys", "  board_keys")
-        meter.wrap(board.TextBox, "show", "  TextBox.show")
-        meter.wrap(board.TextBox, "set", "   TextBox.set")
-        meter.wrap(board.TextBox, "refresh", "    refresh")
+        meter.wrap(board.Board, "show", "  Board.show")
+        meter.wrap(board.Area, "show", "   Area.show (drawing)")
+        meter.wrap(board.Board, "_changed_rows", "   Board._changed_rows (lines, compare)")
+        meter.wrap(board.Board, "refresh", "    refresh")
         meter.wrap(GameScreen, "schedule", "  schedule")
         meter.wrap(board, "draw_slots", "    draw_slots")
         meter.wrap(board, "draw_centre", "    draw_centre")
-        meter.wrap(board.TextBox, "_make_strips", "    TextBox._make_strips")
-    app = configured_app(Opening("spit"), seed=7)
+        meter.wrap(board.Board, "render_line", "  Board.render_line")
+    app = configured_app(Opening("spit"), seed=7, reduce_motion=NO_EFFECTS)
     rng = random.Random(7)
     last: dict[str, float] = {}
     pressed = 0
@@ -225,7 +227,12 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=0, help="show the N costliest functions")
     parser.add_argument("--detail", action="store_true", help="time the handler's parts too")
     parser.add_argument("--minimal", action="store_true", help="measure the minimal app instead")
+    parser.add_argument(
+        "--reduce-motion", action="store_true", help="the board's effects off (on by default)"
+    )
     args = parser.parse_args()
+    global NO_EFFECTS
+    NO_EFFECTS = args.reduce_motion
     profile = cProfile.Profile() if args.profile else None
     if args.minimal:
         pressed, cpu, meter = asyncio.run(drive_minimal(args.keys))
@@ -238,7 +245,8 @@ def main() -> None:
     rest = cpu - meter.spent.get("handler", 0.0) - meter.spent.get("compositor", 0.0)
     print(f"rest_ms_per_key (Textual's dispatch, timers): {rest * per:.3f}")
     if profile is not None:
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(args.profile)
+        order = os.environ.get("PSORT", "cumulative")  # or tottime
+        pstats.Stats(profile).sort_stats(order).print_stats(args.profile)
     print(f"cpu_per_key_ms: {cpu * per:.3f}")
 
 

@@ -13,7 +13,9 @@
    N grows until p99 lateness passes 20 ms (or the largest N tried).
 
 Run: ``PYTHONPATH=src python benchmarks/bench_net.py [--presses 300] [--max 400]``.
-The last line is ``concurrent_matches: N``.
+The last line is ``concurrent_matches: N``. With ``--recording`` it only times
+press -> verdict (W = 0) with and without the host recording the game, in
+alternating rounds; the last line is ``record_p99_ms: N (not recording: M)``.
 """
 
 from __future__ import annotations
@@ -86,7 +88,12 @@ def next_press(obs: dict[str, Any]) -> Action | None:
 
 
 async def one_game(
-    seed: int, window: float, own: list[float], other: list[float], want: int
+    seed: int,
+    window: float,
+    own: list[float],
+    other: list[float],
+    want: int,
+    record: bool = False,
 ) -> None:
     game = new_game("speed", (), seed)
     host = Host(
@@ -96,6 +103,7 @@ async def one_game(
         port=0,
         remote_seats=(0, 1),
         limits=Limits(rate=1000, burst=1000),
+        record=record,
     )
     await host.start()
     run = asyncio.create_task(host.run())
@@ -147,14 +155,34 @@ async def one_game(
         await host.close()
 
 
-async def latency(window: float, presses: int) -> tuple[list[float], list[float]]:
+async def latency(
+    window: float, presses: int, record: bool = False, seed: int = 1
+) -> tuple[list[float], list[float]]:
     own: list[float] = []
     other: list[float] = []
-    seed = 1
     while len(own) < presses:
-        await one_game(seed, window, own, other, presses)
+        await one_game(seed, window, own, other, presses, record)
         seed += 1
     return own, other
+
+
+def recording(presses: int, rounds: int = 3) -> None:
+    """Press -> verdict with W = 0, the host recording the game (saves as it goes,
+    the replay and the result at the end) or not; the two alternate, round by
+    round, on the same deals, so the machine's load falls on both alike."""
+    runs: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
+    for k in range(rounds):
+        for record in (False, True) if k % 2 == 0 else (True, False):
+            own, other = asyncio.run(latency(0.0, presses // rounds, record, seed=10 * k + 1))
+            runs[record][0].extend(own)
+            runs[record][1].extend(other)
+    for record in (False, True):
+        report_latency("recording" if record else "not recording", *runs[record])
+    print(f"  machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"record_p99_ms: {pct(runs[True][0], 0.99) * 1000:.1f} "
+        f"(not recording: {pct(runs[False][0], 0.99) * 1000:.1f})"
+    )
 
 
 def report_latency(label: str, own: list[float], other: list[float]) -> float:
@@ -282,6 +310,11 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=300)
     parser.add_argument("--max", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--recording",
+        action="store_true",
+        help="only compare press -> verdict with and without the host recording the game",
+    )
     parser.add_argument("--bots", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bots:
@@ -291,6 +324,9 @@ def main() -> None:
     import logging
 
     logging.getLogger("spit.net").setLevel(logging.ERROR)
+    if args.recording:
+        recording(args.presses)
+        return
     for window in (0.0, DEFAULT_WINDOW):
         cpu0, wall0 = time.process_time(), time.perf_counter()
         own, other = asyncio.run(latency(window, args.presses))

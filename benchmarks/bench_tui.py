@@ -6,8 +6,10 @@ same keys, through the same ``Session`` the app uses) says which keys are
 legal and what the news line must show after each one, so:
 
 * latency: for each key, the time from writing its byte to the pty until the
-  app's output contains that key's effect (the new news line);
-* idle CPU: the app's CPU time over 10 s with nobody pressing anything;
+  app's output contains that key's effect (the new news line): the median
+  and the 99th percentile;
+* idle CPU: the app's CPU time over 10 s with nobody pressing anything (the
+  board's effects of the last keys have ended by then: they must cost nothing);
 * load CPU: the app's CPU time while both players type 15 keys/s each (a
   game that ends under the load is followed by the next, as Enter deals it);
 * no key lost or reordered: while timing, every key is legal in the shadow
@@ -22,8 +24,11 @@ The two apps run side by side while keys are timed, one key of spit's, then
 one of the minimal app's, so that a shared machine's changes of speed weigh on
 both alike; start-up and CPU under load are measured one app at a time.
 
-Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]``. The last
-line is ``key_to_screen_ratio: X`` (spit's median over the minimal app's).
+Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]
+[--reduce-motion]`` (the second: spit without its board effects, which are on
+by default as for a player). Before the last line come the ratios of start-up,
+load CPU and the p99; the last line is ``key_to_screen_ratio: X`` (spit's
+median over the minimal app's).
 """
 
 from __future__ import annotations
@@ -233,11 +238,13 @@ def next_key(shadow: Shadow, turn: int, now: float) -> tuple[int, str] | None:
 
 
 class Figures(NamedTuple):
-    """What one app measured: start-up and key latencies (s), CPU under load (%)."""
+    """What one app measured: start-up (s), key latencies (ms), CPU idle and under load (%)."""
 
     startup: float
     median: float
     load_cpu: float
+    p99: float = 0.0
+    idle_cpu: float = 0.0
 
 
 def run(n_keys: int, load_seconds: float, between: Callable[[], None]) -> Figures:
@@ -344,7 +351,7 @@ def run(n_keys: int, load_seconds: float, between: Callable[[], None]) -> Figure
     for line in mismatched:
         print(f"  missing on screen: {line!r}")
     print(f"key_to_screen_median_ms: {median:.2f}")
-    return Figures(startup - startup_at, median, load)
+    return Figures(startup - startup_at, median, load, p99, idle)
 
 
 ECHO_KEYS = "abcdefghijklmnopqrstuvwxyz"
@@ -397,17 +404,25 @@ def run_minimal(minimal: Minimal, load_seconds: float) -> Figures:
     finally:
         app.quit()
     median = statistics.median(latencies) * 1000
+    ordered = sorted(latencies)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
     print(f"minimal app: start-up {startup:.2f} s, {len(latencies)} keys")
+    print(f"minimal app: key_to_screen p99_ms: {p99:.2f}")
     print(f"minimal app: key_to_screen_median_ms: {median:.2f}")
     print(f"minimal app: load_cpu_percent ({sent_keys} keys, 30 keys/s): {load:.2f}")
-    return Figures(startup, median, load)
+    return Figures(startup, median, load, p99)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keys", type=int, default=300, help="keys to time one by one")
     parser.add_argument("--load-seconds", type=float, default=10.0, help="length of the load test")
+    parser.add_argument(
+        "--reduce-motion", action="store_true", help="spit without its board effects"
+    )
     args = parser.parse_args()
+    if args.reduce_motion:
+        SPIT_COMMAND.insert(3, "--reduce-motion")
     # Both apps run side by side while keys are timed, one of spit's then one of
     # the minimal app's, so a machine that slows down or speeds up (a shared VM)
     # weighs on both alike; the CPU under load is measured one app at a time.
@@ -419,6 +434,9 @@ def main() -> None:
         minimal_app.app.quit()
     print(f"start-up ratio (spit / minimal app): {spit.startup / minimal.startup:.2f}")
     print(f"load CPU: spit {spit.load_cpu:.1f}% vs minimal app {minimal.load_cpu:.1f}%")
+    print(f"load CPU ratio (spit / minimal app): {spit.load_cpu / max(minimal.load_cpu, 1e-9):.2f}")
+    print(f"idle CPU: spit {spit.idle_cpu:.2f}% (after the effects ended)")
+    print(f"key_to_screen p99 ratio (spit / minimal app): {spit.p99 / max(minimal.p99, 1e-9):.2f}")
     print(f"key_to_screen_ratio: {spit.median / minimal.median:.2f}")
 
 

@@ -203,12 +203,13 @@ def test_late_inputs_go_by_stamp_at_the_horizon(clock: FakeClock) -> None:
     arbiter.tick(start + 2.0)
     arbiter.submit(play(0, 0, 0), at=start + 1.5)  # 6D, arrives first
     arbiter.submit(play(1, 0, 0), at=start + 1.0)  # 6H, pressed earlier
-    arbiter.submit(play(0, 3, 1), at=start + 2.0)  # on time, at the horizon itself
+    # at the horizon itself, but after the tick there: late too (issue 19, defect 10)
+    arbiter.submit(play(0, 3, 1), at=start + 2.0)
     outcomes = arbiter.tick(start + 2.0)
     assert [(o.action, o.stamped) for o in outcomes] == [
         (play(1, 0, 0), start + 1.0),
         (play(0, 0, 0), start + 1.5),
-        (play(0, 3, 1), None),
+        (play(0, 3, 1), start + 2.0),
     ]
     assert [type(o) for o in outcomes] == [Applied, Rejected, Applied]
 

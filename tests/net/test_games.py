@@ -194,3 +194,28 @@ async def test_host_quitting_mid_game_keeps_the_game_to_resume() -> None:
             await guest.close()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_the_headless_hosts_last_line_is_the_result_in_words() -> None:
+    import re
+
+    from spit.net.runner import host_headless
+    from spit.play.status import result_text
+
+    async def body() -> None:
+        game = new_game("speed", (), 11)
+        host = quick_host(game)
+        await host.start()
+        lines: list[str] = []
+        serving = asyncio.create_task(host_headless(host, lines.append))
+        guests = await asyncio.gather(
+            bot_guest(host, 0, "speed", name="Ann"), bot_guest(host, 1, "speed", name="Bob")
+        )
+        ended = await asyncio.wait_for(serving, LIMIT)
+        assert game.over
+        assert ended == result_text(game, ("Ann", "Bob"))  # the words of a local game
+        assert not re.search(r"\b[RHPV]\d", ended), ended  # no rule id for a player
+        for guest, _ in guests:
+            await guest.close()
+
+    await asyncio.wait_for(body(), LIMIT + 10)

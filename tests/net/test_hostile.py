@@ -7,8 +7,6 @@ connections (spectators and a second player connection) misbehave.
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Iterator
 
 import pytest
 from tests.support.net import LIMIT, LogLines, bot_guest, join, quick_host
@@ -18,18 +16,6 @@ from spit.engine import call, play
 from spit.net import protocol as proto
 from spit.net.client import Guest, JoinError
 from spit.net.codes import AuthGuard, make_code
-
-
-@pytest.fixture
-def host_log() -> Iterator[LogLines]:
-    handler = LogLines()
-    logger = logging.getLogger("spit.net")
-    logger.addHandler(handler)
-    old = logger.level
-    logger.setLevel(logging.INFO)
-    yield handler
-    logger.removeHandler(handler)
-    logger.setLevel(old)
 
 
 async def hostile(host, raw: bytes | None, hello: bool = True) -> Guest:
@@ -65,6 +51,7 @@ async def test_every_bad_peer_is_closed_and_the_game_goes_on(host_log: LogLines)
                     host, proto.encode("hello", v=proto.VERSION + 1, app="9"), hello=False
                 ),
                 "flood": hostile(host, proto.encode("ping", t0=1.0) * 400),
+                "overflow": hostile(host, b'{"t":"ping","t0":1' + b"0" * 320 + b"}\n"),
             }
             guests = dict(zip(cases, await asyncio.gather(*cases.values()), strict=True))
             reasons = {name: await closed(g) for name, g in guests.items()}
@@ -75,6 +62,7 @@ async def test_every_bad_peer_is_closed_and_the_game_goes_on(host_log: LogLines)
             assert reasons["stall"] == "stalled" and reasons["no hello"] == "stalled"
             assert "protocol" in reasons["version"] and "same spit version" in reasons["version"]
             assert reasons["flood"] == "too many messages"
+            assert reasons["overflow"] == "ping: field 't0' has a wrong value"
             for line in (
                 "broke the protocol (malformed message: not JSON)",
                 "message over 4096 bytes",
@@ -82,6 +70,7 @@ async def test_every_bad_peer_is_closed_and_the_game_goes_on(host_log: LogLines)
                 "stalled before saying hello",
                 f"speaks protocol {proto.VERSION + 1}: refused",
                 "too many messages (flood)",
+                "broke the protocol (ping: field 't0' has a wrong value)",
             ):
                 assert host_log.has(line), line
             for guest, _ in bots:
@@ -121,7 +110,9 @@ async def test_action_for_the_other_seat_is_refused(host_log: LogLines) -> None:
     await asyncio.wait_for(body(), LIMIT)
 
 
-async def test_wrong_codes_are_refused_slowed_and_locked_out(host_log: LogLines) -> None:
+async def test_wrong_codes_are_slowed_and_locked_but_a_right_code_gets_in(
+    host_log: LogLines,
+) -> None:
     async def body() -> None:
         guard = AuthGuard(base_delay=0.02, max_delay=0.2, max_failures=3, lockout=60)
         host = quick_host(new_game("spit", (), 1), guard=guard)
@@ -133,10 +124,43 @@ async def test_wrong_codes_are_refused_slowed_and_locked_out(host_log: LogLines)
                 with pytest.raises(JoinError, match="refused the join code"):
                     await Guest.connect("127.0.0.1", host.port, wrong)
             assert host_log.has("wrong join code from 127.0.0.1 (3 of 3 allowed)")
-            # locked out: now even the right code is refused from this address
+            # locked out: a wrong code is refused after the longest wait...
+            started = asyncio.get_running_loop().time()
             with pytest.raises(JoinError, match="refused"):
-                await Guest.connect("127.0.0.1", host.port, host.codes[0])
+                await Guest.connect("127.0.0.1", host.port, wrong)
+            assert asyncio.get_running_loop().time() - started >= guard.max_delay
             assert host_log.has("join refused from 127.0.0.1: too many wrong codes")
+            # ...but the real guest, behind the same address (an SSH tunnel), still
+            # gets in with the right code after that wait
+            guest, recorder = await join(host, 0)
+            assert (await recorder.wait_for(lambda m: m["t"] == "welcome"))["seat"] == 0
+            assert host_log.has("right code from 127.0.0.1 after its wrong codes: let in")
+            await guest.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_locked_address_is_answered_within_the_login_time_out() -> None:
+    """The longest back-off (8 s by default) may not outlast the login time-out:
+    the right code must be answered before the connection is cut."""
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        guard = AuthGuard(base_delay=0.01, max_delay=30.0, max_failures=2, lockout=60)
+        limits = Limits(stall=0.5, login=1.5)
+        host = quick_host(new_game("spit", (), 1), guard=guard, limits=limits)
+        await host.start()
+        try:
+            wrong = host.codes[0][:11] + "zzzz-zzzz"
+            for _ in range(2):
+                with pytest.raises(JoinError, match="refused"):
+                    await Guest.connect("127.0.0.1", host.port, wrong)
+            assert guard.locked("127.0.0.1")
+            guest, recorder = await join(host, 0, timeout=5)
+            assert (await recorder.wait_for(lambda m: m["t"] == "welcome"))["seat"] == 0
+            await guest.close()
         finally:
             await host.close()
 
@@ -210,6 +234,32 @@ async def test_an_allowed_ssh_key_joins_without_the_secret() -> None:
     await asyncio.wait_for(body(), LIMIT)
 
 
+async def test_an_allowed_key_takes_one_seat_only(host_log: LogLines) -> None:
+    """One key holder connecting twice cannot take both seats of a headless host."""
+    import asyncssh
+
+    async def body() -> None:
+        allowed = asyncssh.generate_private_key("ssh-ed25519")
+        host = quick_host(new_game("spit", (), 1), allowed_keys=[allowed.convert_to_public()])
+        await host.start()
+        try:
+            no_secret = host.codes[0][:11] + "zzzz-zzzz"
+            first, r1 = await join_with(host, no_secret, allowed)
+            seat = (await r1.wait_for(lambda m: m["t"] == "welcome"))["seat"]
+            again, r2 = await join_with(host, no_secret, allowed)
+            reason = await closed(again)
+            assert "seat is taken" in reason and not r2.of("welcome")
+            # the real guest of the other seat joins with its own code
+            other, r3 = await join(host, 1 - seat)
+            assert (await r3.wait_for(lambda m: m["t"] == "welcome"))["seat"] == 1 - seat
+            await first.close()
+            await other.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
 async def join_with(host, code: str, key) -> tuple[Guest, object]:
     from tests.support.net import Recorder
 
@@ -218,7 +268,7 @@ async def join_with(host, code: str, key) -> tuple[Guest, object]:
     return guest, recorder
 
 
-async def test_too_many_connections_at_once_are_refused(host_log: LogLines) -> None:
+async def test_idle_strangers_cannot_keep_a_guest_out(host_log: LogLines) -> None:
     from spit.net.host import Limits
 
     async def body() -> None:
@@ -230,16 +280,89 @@ async def test_too_many_connections_at_once_are_refused(host_log: LogLines) -> N
             for _ in range(4):  # strangers who connect and say nothing
                 streams.append(await asyncio.open_connection("127.0.0.1", host.port))
             await asyncio.sleep(0.1)
-            with pytest.raises(JoinError):
-                await Guest.connect("127.0.0.1", host.port, host.codes[0], timeout=3)
-            assert host_log.has("too many connections at once, refused")
-            for _, writer in streams:
-                writer.close()
-            await asyncio.sleep(0.2)
-            guest, recorder = await join(host, 0)  # room again
+            guest, recorder = await join(host, 0)  # the oldest stranger makes room
             await recorder.wait_for(lambda m: m["t"] == "welcome")
+            assert host_log.has("the oldest connection still logging in closed")
             await guest.close()
         finally:
+            for _, writer in streams:
+                writer.close()
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_full_host_says_why_it_refuses(host_log: LogLines) -> None:
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        host = quick_host(
+            new_game("speed", (), 5), limits=Limits(stall=0.5, max_connections=3, max_watchers=1)
+        )
+        await host.start()
+        try:
+            g0, r0 = await join(host, 0)
+            w1, rw = await join(host, None)
+            await r0.wait_for(lambda m: m["t"] == "welcome")
+            await rw.wait_for(lambda m: m["t"] == "welcome")
+            # a second spectator: logged in, but no room to watch
+            w2, _ = await join(host, None)
+            assert "no room for more spectators" in await closed(w2)
+            assert host_log.has("no room for more spectators, refused")
+            g1, r1 = await join(host, 1)
+            await r1.wait_for(lambda m: m["t"] == "welcome")
+            # every connection has logged in: a newcomer is refused, and told why
+            with pytest.raises(JoinError) as refused:
+                await Guest.connect("127.0.0.1", host.port, host.watch_code, watch=True)
+            assert str(refused.value) == (
+                "the host closed the connection: "
+                "the host is full (too many connections at once): try again soon"
+            )
+            assert host_log.has("too many connections at once, refused")
+            for guest in (g0, g1, w1):
+                await guest.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_dropped_player_rejoins_past_sixteen_idle_connections(
+    host_log: LogLines,
+) -> None:
+    """Pre-auth slots: strangers' idle TCP connections cannot fill the host while a
+    player is away; and they are closed after the (short) login time-out."""
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        game = new_game("speed", (), 6)
+        host = quick_host(game, limits=Limits(stall=0.5, login=1.0), rejoin_timeout=30)
+        await host.start()
+        streams = []
+        try:
+            g0, r0 = await join(host, 0)
+            g1, _ = await join(host, 1)
+            await r0.wait_for(lambda m: m["t"] == "resumed")
+            assert g1.conn is not None
+            g1.conn.abort()  # seat 2 drops
+            await g1.close()
+            await r0.wait_for(lambda m: m["t"] == "paused")
+            for _ in range(host.limits.max_connections):
+                streams.append(await asyncio.open_connection("127.0.0.1", host.port))
+            await asyncio.sleep(0.1)
+            again, ra = await join(host, 1, timeout=5)
+            welcome = await ra.wait_for(lambda m: m["t"] == "welcome")
+            assert welcome["seat"] == 1
+            await r0.wait_for(lambda m: m["t"] == "resumed", start=len(r0.messages) - 1)
+            # a stranger still idle is closed once the login time-out has passed
+            reader = streams[-1][0]
+            ended = await asyncio.wait_for(reader.read(), 4)  # the host's version line, then EOF
+            assert reader.at_eof() and ended.startswith(b"SSH-")
+            for guest in (g0, again):
+                await guest.close()
+        finally:
+            for _, writer in streams:
+                writer.close()
             await host.close()
 
     await asyncio.wait_for(body(), LIMIT)
@@ -260,6 +383,24 @@ async def test_a_message_dripping_in_byte_by_byte_is_still_a_stall(host_log: Log
             assert guest.ended == "stalled"  # closed while still dripping
             await closed(guest)
             assert host_log.has("stalled in the middle of a message")
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_silent_guest_is_told_why_it_was_dropped(host_log: LogLines) -> None:
+    from spit.net.host import Limits
+
+    async def body() -> None:
+        limits = Limits(stall=0.5, dead_after=0.4, ping_every=0.1)
+        host = quick_host(new_game("spit", (), 2), limits=limits)
+        await host.start()
+        try:
+            guest, _ = await join(host, None, answer_pings=False)  # says hello, then nothing
+            reason = await closed(guest)
+            assert reason == "the host heard nothing from you for 0.4 s and closed the connection"
+            assert host_log.has("silent for")
         finally:
             await host.close()
 

@@ -141,3 +141,30 @@ def test_wrong_codes_are_slowed_more_each_time_then_locked_out() -> None:
     assert guard.locked("10.0.0.9", now=2.0)
     assert not guard.locked("10.0.0.8", now=2.0)
     assert not guard.locked("10.0.0.9", now=62.0)  # the lockout ends
+
+
+HUGE = 10**320  # a whole number no float can hold
+
+
+@pytest.mark.parametrize(
+    ("raw", "allowed"),
+    [
+        (b'{"t":"ping","t0":1' + b"0" * 320 + b"}\n", proto.GUEST_TO_HOST),
+        (line(t="pong", t0=1.0, tc=HUGE), proto.GUEST_TO_HOST),
+        (line(t="action", id=1, a=["call", 0], at=HUGE), proto.GUEST_TO_HOST),
+        (line(t="action", id=1, a=["call", 0], at=-HUGE), proto.GUEST_TO_HOST),
+        (line(t="paused", why="dropped", seat=1, left=HUGE), proto.HOST_TO_GUEST),
+        (line(t="events", at=HUGE, events=[]), proto.HOST_TO_GUEST),
+    ],
+)
+def test_integers_too_large_for_a_float_are_a_protocol_error(
+    raw: bytes, allowed: frozenset[str]
+) -> None:
+    """Not an OverflowError: a refusal with a reason the host can log and send."""
+    with pytest.raises(proto.ProtocolError, match="has a wrong value"):
+        proto.decode(raw, allowed, proto.MAX_HOST_LINE)
+
+
+def test_large_but_float_sized_numbers_still_pass() -> None:
+    msg = proto.decode(line(t="action", id=1, a=["call", 0], at=2**62), proto.GUEST_TO_HOST)
+    assert msg["at"] == 2**62

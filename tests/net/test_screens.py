@@ -16,13 +16,13 @@ from spit.net.host import Host
 from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.dealer import Dealer
 from spit.tui.netscreens import HostScreen, JoinScreen, NetGameScreen, host_options
-from spit.tui.widgets.board import TextBox
+from spit.tui.widgets.board import Board
 
 SIZE = (80, 24)
 
 
 def text(app: SpitApp, name: str) -> str:
-    return app.screen.query_one(f"#{name}", TextBox).text.plain
+    return app.screen.query_one(Board).text(name).plain
 
 
 async def until(pilot, test: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -193,7 +193,7 @@ async def test_title_menu_opens_host_and_join() -> None:
         from textual.widgets import OptionList
 
         from spit.tui.netscreens import HostSetupScreen
-        from spit.tui.screens import TitleScreen
+        from spit.tui.title import TitleScreen
 
         app = SpitApp(deps=AppDependencies(record=False))
         async with app.run_test(size=SIZE) as pilot:
@@ -242,7 +242,7 @@ async def test_host_setup_asks_the_port_and_refuses_a_bad_one() -> None:
         from textual.widgets import Input, Static
 
         from spit.tui.netscreens import HostSetupScreen
-        from spit.tui.screens import TitleScreen
+        from spit.tui.title import TitleScreen
 
         app = SpitApp(deps=AppDependencies(record=False))
         async with app.run_test(size=SIZE) as pilot:

@@ -304,6 +304,31 @@ def test_a_slap_is_marked_pending_until_its_verdict() -> None:
     assert v0.flash is not None
 
 
+def test_after_a_network_game_the_words_say_what_enter_does() -> None:
+    """Enter leaves the board after a network game (the host deals any new game):
+    neither the status line nor a key's hint may promise to play again."""
+    clock = FakeClock()
+    view = RemoteSession(lambda action, at: 1, clock=clock)
+    welcome = {"seat": 0, "mode": "spit", "config": {"v": 1, "rules": {}}, "names": ["A", "B"]}
+    view.receive({"t": "welcome", **welcome, "window": 0.05, "seats": [True, True]})
+    view.receive({"t": "resumed", "names": ["A", "B"]})
+    view.receive({"t": "over", "winner": 1, "result": "R20", "text": "B wins the game!"})
+    assert view.press("a", clock.now)
+    assert view.flash is not None
+    for text in (view.flash.text, view.status(clock.now)):
+        assert "Enter or Esc leaves this board" in text and "again" not in text
+
+
+def test_a_spectator_is_not_asked_to_choose_for_the_players() -> None:
+    clock = FakeClock()
+    watcher = RemoteSession(None, clock=clock)
+    welcome = {"seat": None, "mode": "spit", "config": {"v": 1, "rules": {}}, "names": ["A", "B"]}
+    watcher.receive({"t": "welcome", **welcome, "window": 0.05, "seats": [True, True]})
+    watcher.receive({"t": "choose", "seat": 1, "options": ["bot", "save"]})
+    assert watcher.choice is None  # no box: only a player decides
+    assert watcher.status(clock.now) == "B did not come back: the other player chooses"
+
+
 def test_a_press_that_cannot_fit_is_not_shown_on_the_pile() -> None:
     """The guest shows a pending play only where the host's engine allows it (R7):
     a card that does not fit stays in its slot until the verdict refuses it."""

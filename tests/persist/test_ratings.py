@@ -294,11 +294,10 @@ def test_stats_with_no_games_says_so(capsys):
 
 
 def test_the_rating_chart_reads_the_real_history():
-    from spit.store import records
     from spit.tui.charts import load_ratings
 
     add(ANN, MEDIUM, 0)
     add(ANN, MEDIUM, 1, minute=1)
-    steps = records.rating_history("Ann", "spit")
+    steps = rating_history("Ann", "spit")
     assert [r for _, r, _ in steps] == load_ratings("Ann", "spit")
     assert len(steps) == 2 and steps[0][1] > 1500 > steps[1][1] - 200

@@ -106,6 +106,7 @@ def edits():
         ("times short", lambda d: d["times"].pop(), "times for"),
         ("time string", lambda d: d["times"].__setitem__(0, "soon"), "not a number"),
         ("time nan", lambda d: d["times"].__setitem__(0, float("inf")), "not a number"),
+        ("time too big for a float", lambda d: d["times"].__setitem__(0, 10**320), "range"),
         ("illegal action", insert_slap, "illegal"),
         ("bad kind", lambda d: d["actions"].__setitem__(3, ["cheat", 0, 0, 0]), "unknown action"),
         ("wrong player", lambda d: d["actions"].__setitem__(3, ["play", 7, 0, 0]), "range"),

@@ -7,7 +7,8 @@ from tui_helpers import make_app, play_from_menu, playable, region, screen_of, s
 
 from spit.engine import Phase, SpitGame, card
 from spit.realtime.arbiter import Timing
-from spit.tui.screens import GameScreen, HelpScreen, PauseScreen, TitleScreen
+from spit.tui.screens import GameScreen, HelpScreen, PauseScreen
+from spit.tui.title import TitleScreen
 
 SIZE = (80, 24)
 

@@ -1,7 +1,7 @@
 """The board's regions are drawn from keys: a box whose key did not change is left alone.
 
 ``board_keys`` gives each region a key holding everything its text is drawn
-from; ``TextBox.show`` draws the text only when the key changed. These tests
+from; ``Board.show`` draws a region's text only when its key changed. These tests
 check that skipping is safe (after every key and timer of a played game each
 box shows exactly what ``board_texts`` draws now) and that it does skip.
 """
@@ -17,8 +17,8 @@ from tui_helpers import make_app, screen_of
 
 from spit.engine import Kind, Phase
 from spit.play.keys import Row
-from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import Board, LineKey, TextBox, board_texts
+from spit.tui.render import SMALL, Scale
+from spit.tui.widgets.board import REGION_NAMES, Board, LineKey, board_texts
 
 
 class Counted(LineKey):
@@ -26,33 +26,32 @@ class Counted(LineKey):
 
     drawn = 0
 
-    def text(self) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text:
         Counted.drawn += 1
-        return super().text()
+        return super().text(scale)
 
 
-class OneBox(App[None]):
+class OneBoard(App[None]):
     def compose(self) -> ComposeResult:
-        with Board(id="board"):
-            yield TextBox(id="news")
+        yield Board(id="board")
 
 
 async def test_an_equal_key_is_not_drawn_again_and_a_text_set_in_between_is_replaced() -> None:
-    app = OneBox()
-    async with app.run_test(size=(40, 5)):
-        box = app.query_one(TextBox)
+    app = OneBoard()
+    async with app.run_test(size=(80, 24)):
+        board = app.query_one(Board)
         Counted.drawn = 0
-        assert box.show(Counted("ready"))
-        assert not box.show(Counted("ready"))  # equal: not drawn, not compared
+        assert board.show({"news": Counted("ready")})
+        assert not board.show({"news": Counted("ready")})  # equal: not drawn, not compared
         assert Counted.drawn == 1
-        assert box.show(Counted("ready"), ascii_only=True) is False  # drawn again, same text
+        assert board.show({"news": Counted("ready")}, ascii_only=True) is False  # same text
         assert Counted.drawn == 2
-        box.set("something else")
-        assert box.show(Counted("ready"), ascii_only=True)
-        assert box.text.plain == "ready" and Counted.drawn == 3
+        board.show({"news": "something else"}, ascii_only=True)
+        assert board.show({"news": Counted("ready")}, ascii_only=True)
+        assert board.text("news").plain == "ready" and Counted.drawn == 3
         # a key of another kind with equal fields is another key
-        assert box.show(LineKey("ready"), ascii_only=True) is False
-        assert Counted.drawn == 3 and box.text.plain == "ready"
+        assert board.show({"news": LineKey("ready")}, ascii_only=True) is False
+        assert Counted.drawn == 3 and board.text("news").plain == "ready"
 
 
 def legal_keys(app_session: object) -> list[str]:
@@ -95,9 +94,9 @@ async def test_after_every_key_and_timer_each_box_shows_what_board_texts_draws()
             await pilot.pause()
             now = clock()
             drawn = board_texts(session, now, app.dealer.settings.palette)
-            for region in REGIONS:
-                box = screen.query_one(f"#{region}", TextBox)
+            for region in REGION_NAMES:
+                shown = screen.board.text(region)
                 if region == "flash" and screen.flash_note(session) is not None:
                     continue  # the archiver's note stands in for the flash
-                assert box.text == drawn[region], (step, key, region)
-                assert box.text.style == drawn[region].style, (step, key, region)
+                assert shown == drawn[region], (step, key, region)
+                assert shown.style == drawn[region].style, (step, key, region)

@@ -11,7 +11,7 @@ from textual.widgets import OptionList
 from textual_plotext import PlotextPlot
 from tui_helpers import make_app
 
-from spit.store import records
+from spit.store import records, standings
 from spit.tui.charts import (
     ChartData,
     bin_counts,
@@ -45,14 +45,14 @@ def test_ratings_come_from_the_records_when_it_keeps_them(monkeypatch: pytest.Mo
         calls.append((name, mode))
         return [("a", 1500.0), ("b", 1520.0)]
 
-    monkeypatch.setattr(records, "rating_history", history, raising=False)
+    monkeypatch.setattr(standings, "rating_history", history)
     assert load_ratings("Ann", "speed") == [1500.0, 1520.0]
     assert calls == [("Ann", "speed")]
 
     def broken(name: str, mode: str) -> list[float]:
         raise records.RecordsError("database is damaged")
 
-    monkeypatch.setattr(records, "rating_history", broken, raising=False)
+    monkeypatch.setattr(standings, "rating_history", broken)
     assert load_ratings("Ann", "spit") == []
 
 

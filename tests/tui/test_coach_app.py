@@ -8,6 +8,7 @@ from tui_helpers import make_app, region, screen_of
 from spit.engine import SpitGame, card, card_name
 from spit.play.endtable import cards_left
 from spit.tui.coachbox import CoachBox
+from spit.tui.widgets.board import Board
 
 
 def one_card() -> SpitGame:
@@ -129,8 +130,8 @@ async def test_f3_lists_the_moments_and_opens_the_replay_at_the_one_chosen(
         assert viewer.playback.paused and viewer.playback.index == 1  # after the spit only
         assert viewer.session.game is viewer.playback.game
         assert viewer.session.game.piles[1][-1] == card("5", "C")  # P2 spat it
-        assert "5♣" in viewer.query_one("#centre").text.plain
-        assert viewer.query_one("#news").text.plain == f"Paused at 0:00: {words}"
+        assert "5♣" in viewer.query_one(Board).text("centre").plain
+        assert viewer.query_one(Board).text("news").plain == f"Paused at 0:00: {words}"
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and screen.session is not None and screen.session.game.over

@@ -6,6 +6,7 @@ from tests.support import FakeClock
 from tui_helpers import make_app, playable, region, screen_of
 
 from spit.engine import SpeedConfig, SpeedGame, SpitConfig, SpitGame
+from spit.tui.widgets.board import Board
 
 SIZE = (80, 24)
 
@@ -81,8 +82,8 @@ async def test_a_replay_opened_at_a_time_shows_that_time_and_waits_there(
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
         assert viewer.playback.paused and viewer.playback.index == 5  # 0.0 ... 2.0
-        assert "time 0:02" in viewer.query_one("#topbar").text.plain
-        assert viewer.query_one("#news").text.plain == "Paused at 0:02: look here"
+        assert "time 0:02" in viewer.query_one(Board).text("topbar").plain
+        assert viewer.query_one(Board).text("news").plain == "Paused at 0:02: look here"
         clock.advance(30.0)
         viewer.run_tick()
         assert viewer.playback.index == 5  # it waits there
@@ -105,4 +106,4 @@ async def test_a_resumed_game_s_clock_goes_on_from_the_time_already_played(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         board = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        assert "time 1:15" in board.query_one("#topbar").text.plain
+        assert "time 1:15" in board.query_one(Board).text("topbar").plain

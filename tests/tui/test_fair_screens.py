@@ -116,7 +116,7 @@ def test_speed_game_over_box_leaves_the_pile_marker_visible() -> None:
 
 def banner_cells(text, y: int) -> list[int]:
     """The columns of line ``y`` drawn in the banner's style."""
-    line = text.split("\n")[y]
+    line = text.to_rich().split("\n")[y]
     cells = []
     for span in line.spans:
         if span.style == BANNER_STYLE:
@@ -125,15 +125,25 @@ def banner_cells(text, y: int) -> list[int]:
 
 
 async def test_the_board_is_centred_in_a_large_terminal(clock: FakeClock) -> None:
+    """The board widget fills the screen; the drawn board (of the largest scale that
+    fits) sits in its middle."""
+    from spit.tui.render import scale_for
+
     app = make_app(clock, playable)
     for width, height in ((120, 40), (300, 100), (80, 24)):
         async with app.run_test(size=(width, height)) as pilot:
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            board = screen.query_one("#board").region
-            assert (board.width, board.height) == (80, 24)
-            assert board.x == (width - 80) // 2 and board.y == (height - 24) // 2
+            board = screen.board
+            scale = scale_for(width, height)
+            assert (board.region.width, board.region.height) == (width, height)
+            rows = [board.render_line(y).text for y in range(height)]
+            used = [y for y, row in enumerate(rows) if row.strip()]
+            assert used[0] == (height - scale.height) // 2  # the top bar
+            assert used[-1] == used[0] + scale.height - 1  # the footer
+            left = min(len(row) - len(row.lstrip()) for row in rows if row.strip())
+            assert left == (width - scale.width) // 2
         app = make_app(clock, playable)
 
 
@@ -156,7 +166,8 @@ async def test_every_screen_shows_its_keys_without_scrolling_at_80x24(clock: Fak
     from spit.tui.dialogs import RoundScreen, SettingsScreen, WarningsScreen
     from spit.tui.remap import KeysScreen
     from spit.tui.saved import SavedGamesScreen
-    from spit.tui.screens import DocScreen, HelpScreen, LevelScreen, TitleScreen
+    from spit.tui.screens import DocScreen, HelpScreen, LevelScreen
+    from spit.tui.title import TitleScreen
 
     summary = RoundSummary(3, "Ann emptied her layout!", (4, 9), (20, 31), ["Ann took left (12)"])
     warnings = [f"config.toml, line {n}: timing.slap_time: bad value {n}" for n in range(1, 30)]

@@ -16,7 +16,8 @@ from spit.store.paths import replay_dir
 from spit.store.records import save_finished_game
 from spit.store.replays import PlayerInfo, new_meta
 from spit.tui.library import ReplaysScreen, StatsScreen
-from spit.tui.screens import GameScreen, LevelScreen, TitleScreen
+from spit.tui.screens import GameScreen, LevelScreen
+from spit.tui.title import TitleScreen
 from spit.tui.viewer import ReplayScreen
 
 SIZE = (80, 24)
@@ -68,10 +69,10 @@ async def test_the_menu_has_every_entry_and_fits_80x24(clock: FakeClock) -> None
 
 
 async def test_fourteen_entries_still_fit(clock: FakeClock, monkeypatch) -> None:
-    from spit.tui import screens
+    from spit.tui import title
 
     more = tuple((f"extra{i}", f"Extra {i}") for i in range(4))
-    monkeypatch.setattr(screens, "MENU", (*screens.MENU, more))
+    monkeypatch.setattr(title, "MENU", (*title.MENU, more))
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -16,7 +16,6 @@ from spit.tui.dealer import AppDependencies, Opening
 from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.launch import configured_app
 from spit.tui.render import PALETTES, fit
-from spit.tui.widgets.board import TextBox
 
 SIZE = (80, 24)
 MARKUP_NAMES = ("[afk] bob", "Bob [/b]")
@@ -24,7 +23,7 @@ MARKUP_NAMES = ("[afk] bob", "Bob [/b]")
 
 def card_styles(app, name: str) -> set[str]:
     """The colours of the card faces and inks drawn in one board region."""
-    text = screen_of(app).query_one(f"#{name}", TextBox).text
+    text = screen_of(app).board.text(name)
     out = set()
     for span in text.spans:
         style = span.style

@@ -18,7 +18,8 @@ from spit.store.resume import list_saved_games
 from spit.tui.app import SpitApp
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.saved import SavedGamesScreen
-from spit.tui.screens import GameScreen, PauseScreen, TitleScreen
+from spit.tui.screens import GameScreen, PauseScreen
+from spit.tui.title import TitleScreen
 
 SIZE = (80, 24)
 #: every key either player uses in play with the default key map
@@ -226,7 +227,7 @@ async def test_saved_games_screen_resumes_or_deletes_and_shows_damaged_files(
         resumed = screen_of(app).session.game
         assert resumed.fingerprint() == game.fingerprint()
         assert resumed.phase is Phase.PLAY
-        assert "Resumed: round 1" in screen_of(app).query_one("#news").text.plain
+        assert "Resumed: round 1" in screen_of(app).board.text("news").plain
 
 
 async def test_leaving_asks_again_when_the_game_cannot_be_saved(clock: FakeClock) -> None:

@@ -25,8 +25,10 @@ from spit.store.settings import load_settings, save_settings
 from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.dialogs import RoundScreen, SettingsScreen, WarningsScreen
 from spit.tui.launch import configured_app
-from spit.tui.screens import GameScreen, PauseScreen, TitleScreen
+from spit.tui.screens import GameScreen, PauseScreen
+from spit.tui.title import TitleScreen
 from spit.tui.viewer import ReplayScreen
+from spit.tui.widgets.board import Board
 
 SIZE = (80, 24)
 
@@ -319,7 +321,7 @@ async def test_replay_viewer_speed_pause_step_restart(tmp_path: Path) -> None:
 
 
 def region_of(screen: ReplayScreen, name: str) -> str:
-    return screen.query_one(f"#{name}").text.plain
+    return screen.query_one(Board).text(name).plain
 
 
 def test_bad_replay_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,7 +18,6 @@ from spit.store.settings import Settings as UserSettings
 from spit.tui.app import AppDependencies, SpitApp
 from spit.tui.dealer import Opening
 from spit.tui.launch import configured_app
-from spit.tui.screens import TitleScreen
 from spit.tui.setup import (
     VARIANT_WORDS,
     GameChoice,
@@ -30,6 +29,7 @@ from spit.tui.setup import (
     rule_variants,
     settings_with,
 )
+from spit.tui.title import TitleScreen
 
 SIZE = (80, 24)
 RULE_ID = re.compile(r"\b[RVPH][0-9]+[a-z]?\b")

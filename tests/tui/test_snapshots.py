@@ -1,4 +1,5 @@
-"""SVG snapshots of the screens at 80x24, on a frozen clock with fixed deals.
+"""SVG snapshots of the screens at 80x24 (the board also at 120x36 and 160x48, where
+its cards are bigger), on a frozen clock with fixed deals.
 
 Update the baselines with ``python3 -m pytest tests/tui/test_snapshots.py --snapshot-update``
 and look at them before committing.
@@ -12,6 +13,8 @@ from tui_helpers import make_app, stuck, to_slap
 from spit.engine import Game, SpeedConfig, SpeedGame, SpitGame, card
 
 SIZE = (80, 24)
+MEDIUM = (120, 36)
+LARGE = (160, 48)
 
 
 def test_title_screen(snap_compare) -> None:
@@ -24,6 +27,27 @@ def test_spit_board_in_play(snap_compare) -> None:
     assert snap_compare(app, press=["1", "0", "h"], terminal_size=SIZE)
 
 
+def test_spit_board_in_play_120x36(snap_compare) -> None:
+    app = make_app(FakeClock(), seed=7)
+    assert snap_compare(app, press=["1", "0", "h"], terminal_size=MEDIUM)
+
+
+def test_spit_board_in_play_160x48(snap_compare) -> None:
+    app = make_app(FakeClock(), seed=7)
+    assert snap_compare(app, press=["1", "0", "h"], terminal_size=LARGE)
+
+
+def test_spit_board_a_played_card_lit_up(snap_compare) -> None:
+    # the effect of P2's 6S onto 5S: the slot it left and the pile it reached
+    app = make_app(FakeClock(), seed=7, effects=True)
+    assert snap_compare(app, press=["1", "0", "h"], terminal_size=SIZE)
+
+
+def test_spit_board_a_played_card_lit_up_160x48(snap_compare) -> None:
+    app = make_app(FakeClock(), seed=7, effects=True)
+    assert snap_compare(app, press=["1", "0", "h"], terminal_size=LARGE)
+
+
 def test_spit_stalemate(snap_compare) -> None:
     app = make_app(FakeClock(), stuck)
     assert snap_compare(app, press=["1", "0", "a"], terminal_size=SIZE)
@@ -32,6 +56,11 @@ def test_spit_stalemate(snap_compare) -> None:
 def test_spit_slap_phase(snap_compare) -> None:
     app = make_app(FakeClock(), lambda: to_slap(SpitGame(seed=11)))
     assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_spit_slap_phase_120x36(snap_compare) -> None:
+    app = make_app(FakeClock(), lambda: to_slap(SpitGame(seed=11)))
+    assert snap_compare(app, terminal_size=MEDIUM)
 
 
 def test_spit_game_over(snap_compare) -> None:
@@ -56,6 +85,16 @@ def test_speed_board_opening(snap_compare) -> None:
 def test_speed_board_in_play(snap_compare) -> None:
     app = make_app(FakeClock(), speed_game, start="speed")
     assert snap_compare(app, press=["1", "0", "i"], terminal_size=SIZE)  # P2: Q♠ on J♠
+
+
+def test_speed_board_in_play_160x48(snap_compare) -> None:
+    app = make_app(FakeClock(), speed_game, start="speed")
+    assert snap_compare(app, press=["1", "0", "i"], terminal_size=LARGE)
+
+
+def test_speed_board_in_play_ascii_120x36(snap_compare) -> None:
+    app = make_app(FakeClock(), speed_game, start="speed", ascii_only=True)
+    assert snap_compare(app, press=["1", "0", "i"], terminal_size=MEDIUM)
 
 
 def test_tutorial_lesson_after_a_wrong_key(snap_compare) -> None:

@@ -15,8 +15,8 @@ from spit.play.keys import KeyMap
 from spit.play.tutorial import LESSONS, keys_for
 from spit.store.records import save_finished_game
 from spit.store.replays import PlayerInfo, new_meta
-from spit.tui.screens import MORE_ABOVE, MORE_BELOW, START_HERE, TITLE_HINT, TitleScreen
 from spit.tui.setup import SetupScreen
+from spit.tui.title import MORE_ABOVE, MORE_BELOW, START_HERE, TITLE_HINT, TitleScreen
 from spit.tui.tutorial import TutorialScreen
 
 SIZE = (80, 24)
@@ -58,7 +58,7 @@ async def test_every_entry_shows_at_80x24_with_no_rule_id(clock: FakeClock) -> N
 
 
 async def test_a_longer_menu_scrolls_and_says_so(clock: FakeClock, monkeypatch) -> None:
-    from spit.tui import screens
+    from spit.tui import title as screens
 
     more = tuple((f"extra{i}", f"Extra {i}") for i in range(6))
     monkeypatch.setattr(screens, "MENU", (*screens.MENU, more))

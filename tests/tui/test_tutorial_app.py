@@ -14,6 +14,7 @@ from spit.tui.app import SpitApp
 from spit.tui.lessons import LessonsScreen
 from spit.tui.setup import SetupScreen
 from spit.tui.tutorial import TutorialScreen
+from spit.tui.widgets.board import Board
 
 SIZE = (80, 24)
 KEYMAP = KeyMap.default()
@@ -26,7 +27,7 @@ def tutorial_of(app: SpitApp) -> TutorialScreen:
 
 
 def line(screen: TutorialScreen, region: str) -> str:
-    return screen.query_one(f"#{region}").text.plain
+    return screen.query_one(Board).text(region).plain
 
 
 def a_wrong_key(screen: TutorialScreen) -> str:
@@ -129,7 +130,7 @@ async def test_esc_from_the_game_after_spit_tutorial_lands_on_the_title_menu(
 ) -> None:
     """`spit tutorial` builds no menu; its last lesson switches to a game: leaving that
     game must open the title menu, not the blank screen under everything."""
-    from spit.tui.screens import TitleScreen
+    from spit.tui.title import TitleScreen
 
     app = make_app(clock, start="tutorial")
     async with app.run_test(size=SIZE) as pilot:

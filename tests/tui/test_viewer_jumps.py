@@ -13,6 +13,7 @@ from spit.play.playback import Playback
 from spit.store.replays import PlayerInfo, Replay, load_replay, new_meta, save_replay
 from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.viewer import ReplayScreen
+from spit.tui.widgets.board import Board
 
 SIZE = (80, 24)
 
@@ -62,21 +63,21 @@ async def test_viewer_keys_jump_and_speed_up(replay: Replay) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
-        footer = screen.query_one("#footer").text.plain
+        footer = screen.query_one(Board).text("footer").plain
         assert "[ ]  round" in footer and "e  end" in footer and "+ -  speed" in footer
         assert footer.rstrip().endswith("Esc  leave") and len(footer.rstrip()) <= SIZE[0]
         await pilot.press("right_square_bracket")
         assert screen.playback.index == screen.playback.round_starts[0]
-        assert "round 2" in screen.query_one("#news").text.plain
-        assert screen.query_one("#topbar").text.plain.split()[2] == "2"
+        assert "round 2" in screen.query_one(Board).text("news").plain
+        assert screen.query_one(Board).text("topbar").plain.split()[2] == "2"
         await pilot.press("left_square_bracket")
         assert screen.session.game is screen.playback.game and screen.playback.game.round_no == 1
         for _ in range(5):
             await pilot.press("plus")
-        assert "at 16x" in screen.query_one("#status").text.plain
+        assert "at 16x" in screen.query_one(Board).text("status").plain
         await pilot.press("e")
         assert screen.playback.done
-        assert "End of the replay" in screen.query_one("#status").text.plain
+        assert "End of the replay" in screen.query_one(Board).text("status").plain
 
 
 async def test_viewer_too_small_says_so_and_pauses(replay: Replay) -> None:
@@ -109,4 +110,4 @@ async def test_viewer_shows_names_as_typed(tmp_path: Path, name: str) -> None:
     )
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.screen.query_one("#p1-info").text.plain.startswith(f" {name} ")
+        assert app.screen.query_one(Board).text("p1-info").plain.startswith(f" {name} ")

@@ -8,7 +8,8 @@ from tui_helpers import make_app, play_from_menu, screen_of
 from spit.bots import Bot, make_strategy
 from spit.engine import Kind, Phase
 from spit.store.settings import Settings as UserSettings
-from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.screens import GameScreen
+from spit.tui.title import TitleScreen
 
 SIZE = (80, 24)
 

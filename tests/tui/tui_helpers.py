@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.text import Text
 from tests.support import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
 from textual.pilot import Pilot
 
@@ -12,6 +13,7 @@ from spit.realtime.arbiter import Agent, Timing
 from spit.store.replays import Replay
 from spit.tui.app import AppDependencies, AppSettings, GameSettings, Opening, SpitApp
 from spit.tui.screens import GameScreen
+from spit.tui.widgets.board import Board
 
 #: P1's 6D fits the left pile (5C); P2's QD fits the right pile (KD); 6H fits 5C too.
 PLAYABLE = (("6D 8C 9C 10C JC", "6H QD 9D 10D JD"), ("5C", "KD"))
@@ -32,10 +34,18 @@ def make_app(
     record: bool = True,
     resumed: Replay | None = None,
     ascii_only: bool = False,
+    effects: bool = False,
 ) -> SpitApp:
-    """An app on the fake clock; ``game`` deals every game (default: from the seed)."""
+    """An app on the fake clock; ``game`` deals every game (default: from the seed).
+
+    ``effects``: the board's brief highlights on (off by default here: on the fake
+    clock they would last until the next key, and most tests look at the rest).
+    """
     settings = AppSettings(
-        game=GameSettings(seed=seed, timing=timing or Timing()), names=names, ascii_only=ascii_only
+        game=GameSettings(seed=seed, timing=timing or Timing()),
+        names=names,
+        ascii_only=ascii_only,
+        reduce_motion=not effects,
     )
     deps = AppDependencies(clock=clock, agents=agents or {}, bot_seed=bot_seed, record=record)
     if game is not None:
@@ -90,4 +100,9 @@ def screen_of(app: SpitApp) -> GameScreen:
 
 def region(app: SpitApp, name: str) -> str:
     """The plain text a board region shows."""
-    return screen_of(app).query_one(f"#{name}").text.plain
+    return board_text(app, name).plain
+
+
+def board_text(app: SpitApp, name: str) -> Text:
+    """The text a board region shows, on whatever screen has a board."""
+    return app.screen.query_one(Board).text(name)

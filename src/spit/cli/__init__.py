@@ -21,11 +21,10 @@ from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli import server as server_commands
 from spit.cli.coach import add_coach_parser
-from spit.cli.parsing import CommandParser
+from spit.cli.parsing import CommandParser, parse_variants
 from spit.cli.sim import add_sim_parser
 from spit.cli.tournament import add_tournament_parser
 from spit.engine import mode_names
-from spit.engine.config import VARIANT_FIELDS
 
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
@@ -34,29 +33,6 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 #: The variants each game takes (Speed has only V3, alternating colours).
-GAME_VARIANTS = {"spit": tuple(VARIANT_FIELDS), "speed": ("V3",)}
-
-
-def _variants(values: list[str] | None, mode: str = "spit") -> tuple[str, ...]:
-    """``--variant V1 --variant v3,V4`` -> ('V1', 'V3', 'V4'), checked for ``mode``."""
-    valid = GAME_VARIANTS.get(mode, GAME_VARIANTS["spit"])
-    out: list[str] = []
-    for value in values or []:
-        for part in value.split(","):
-            name = part.strip().upper()
-            if not name:
-                continue
-            if name not in valid:
-                known = "unknown" if name not in GAME_VARIANTS["spit"] else f"{mode} has no"
-                raise argparse.ArgumentTypeError(
-                    f"{known} variant {part.strip()!r}; {mode.capitalize()} takes "
-                    f"{', '.join(valid)}"
-                )
-            if name not in out:
-                out.append(name)
-    return tuple(out)
-
-
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -124,7 +100,7 @@ def _run_tui(
 
     given = getattr(args, "variant", None)
     try:
-        variants = None if given is None else _variants(given, start or "spit")
+        variants = None if given is None else parse_variants(given, start or "spit")
     except argparse.ArgumentTypeError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 2
@@ -137,6 +113,7 @@ def _run_tui(
         seed=getattr(args, "seed", None),
         target=getattr(args, "target", None),
         ascii_only=bool(getattr(args, "ascii", False)),
+        reduce_motion=bool(getattr(args, "reduce_motion", False)),
     )
     return run(app)
 
@@ -334,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"spit {__version__}")
     parser.add_argument("--ascii", action="store_true", help=ASCII_HELP)
+    parser.add_argument("--reduce-motion", action="store_true", help=MOTION_HELP)
     _add_game_options(parser)
     parser.set_defaults(handler=_cmd_menu)
     sub = parser.add_subparsers(
@@ -345,9 +323,13 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--ascii", action="store_true", default=argparse.SUPPRESS, help=ASCII_HELP
         )
+        command.add_argument(
+            "--reduce-motion", action="store_true", default=argparse.SUPPRESS, help=MOTION_HELP
+        )
     return parser
 
 
+MOTION_HELP = "no brief highlights on the board (a played card's slot and pile, a slap)"
 ASCII_HELP = "show suits as S H D C and draw with plain ASCII (automatic where ♠ cannot be shown)"
 #: The exit code after the reader of our output went away (128 + SIGPIPE), as shells use.
 EXIT_BROKEN_PIPE = 141

@@ -138,9 +138,9 @@ def _fail(text: str) -> int:
 
 
 def _variants(args: argparse.Namespace) -> tuple[str, ...]:
-    from spit.cli import _variants as parse
+    from spit.cli.parsing import parse_variants
 
-    return parse(args.variant, args.mode)
+    return parse_variants(args.variant, args.mode)
 
 
 def allowed_keys(args: argparse.Namespace) -> list[Any]:

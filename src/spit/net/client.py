@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -150,7 +151,9 @@ class Guest:
                 ) from None
             raise JoinError(f"secure connection failed: {exc.reason}") from None
         except asyncssh.DisconnectError as exc:
-            raise JoinError(f"the host closed the connection: {exc.reason}") from None
+            # the host's own words (why it is full), without asyncssh's "(error 12)"
+            reason = re.sub(r"\s*\(error \d+\)$", "", exc.reason)
+            raise JoinError(f"the host closed the connection: {reason}") from None
         except OSError as exc:
             raise JoinError(f"cannot reach {address}:{port}: {exc.strerror or exc}") from None
         try:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import asyncssh
 
-from spit.store.paths import data_dir
+from spit.store.paths import data_dir, private_dir
 
 log = logging.getLogger("spit.net")
 
@@ -50,7 +50,7 @@ def load_or_make_host_key(path: Path | None = None) -> asyncssh.SSHKey:
             raise OSError(
                 f"cannot read the host key {path}: {exc}; remove it to make a new one"
             ) from None
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     key = asyncssh.generate_private_key("ssh-ed25519")
     data = key.export_private_key()
     tmp = path.with_name(path.name + ".tmp")
@@ -99,12 +99,14 @@ def same_secret(a: str, b: str) -> bool:
 
 @dataclass(slots=True)
 class AuthGuard:
-    """Counts wrong codes per address: each is slowed, too many lock the address out.
+    """Counts wrong codes per address: each is slowed, too many lock the address.
 
     The n-th wrong code from an address waits ``base_delay * 2**(n-1)``
     seconds (at most ``max_delay``) before it is answered; after
-    ``max_failures`` within ``lockout`` seconds the address is refused
-    outright until ``lockout`` seconds have passed.
+    ``max_failures`` within ``lockout`` seconds the address is *locked* until
+    ``lockout`` seconds have passed: the host then answers every code from it
+    after ``max_delay`` and lets only a right one in (a tunnel's guests all
+    share one address: a stranger's wrong codes must not lock them out).
     """
 
     base_delay: float = 0.5

@@ -30,9 +30,10 @@ from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
 from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
-from spit.net.match import Match
+from spit.net.match import CHOOSE_TIMEOUT, Match
 from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Clock, Timing
+from spit.store.writer import Writer
 
 log = logging.getLogger("spit.net")
 
@@ -55,6 +56,17 @@ class Limits:
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
+    login: float = 10.0  #: seconds a connection has to log in (SSH handshake and code)
+    per_address: int = 8  #: connections still logging in from one address at once
+    #: spectators at once, so the seats always find room (None: half of max_connections)
+    max_watchers: int | None = None
+
+    @property
+    def watchers(self) -> int:
+        """How many spectators may watch at once."""
+        if self.max_watchers is not None:
+            return self.max_watchers
+        return self.max_connections // 2
 
 
 @dataclass(slots=True)
@@ -78,24 +90,65 @@ class _Bucket:
 
 
 class _Server(asyncssh.SSHServer):
-    """One SSH connection's authentication: which seat the guest may take."""
+    """One SSH connection's authentication: which seat the guest may take.
+
+    Connections still logging in are kept in ``Host.logging_in``, oldest
+    first. A newcomer never waits behind idle ones: past ``per_address`` from
+    one address, or past ``max_connections`` in all, the oldest still logging
+    in is closed to make room (it has had its chance), so strangers holding
+    connections open cannot keep a dropped player from rejoining. Only when
+    every connection has logged in is the newcomer refused, told why.
+    """
 
     def __init__(self, host: Host) -> None:
         self.host = host
         self.grant: tuple[str, int | None] | None = None
         self.peer = "?"
+        self.conn: asyncssh.SSHServerConnection | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
+        self.conn = conn
         host = self.host
         host.open_connections += 1
+        same = [s for s in host.logging_in if s.peer == self.peer]
+        host.logging_in[self] = None
+        if len(same) >= host.limits.per_address:
+            log.warning(
+                "%s: more than %d connections logging in from one address: the oldest closed",
+                self.peer,
+                host.limits.per_address,
+            )
+            same[0].refuse("too many connections from your address are logging in at once")
         if host.open_connections > host.limits.max_connections:
-            log.warning("%s: too many connections at once, refused", self.peer)
-            conn.close()
+            older = [s for s in host.logging_in if s is not self]
+            if older:
+                log.warning(
+                    "%s: the host is full: the oldest connection still logging in closed",
+                    self.peer,
+                )
+                older[0].refuse("the host is full and you took too long to log in")
+            else:
+                log.warning("%s: too many connections at once, refused", self.peer)
+                self.refuse("the host is full (too many connections at once): try again soon")
+
+    def refuse(self, reason: str) -> None:
+        """Close this connection, telling the other end why (an SSH disconnect reason)."""
+        self.host.logging_in.pop(self, None)
+        conn = self.conn
+        if conn is not None:
+            # after this turn of the loop: the SSH version line must go out first
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, reason
+            )
+
+    def auth_completed(self) -> None:
+        self.host.logging_in.pop(self, None)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.host.open_connections -= 1
+        self.host.logging_in.pop(self, None)
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -114,7 +167,7 @@ class _Server(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if key.public_data not in self.host.allowed_keys:
             return False
-        grant = self.host.grant_for_key(username)
+        grant = self.host.grant_for_key(username, key.public_data)
         self.grant = grant
         return grant is not None
 
@@ -225,6 +278,7 @@ class Host:
         limits: Limits | None = None,
         guard: AuthGuard | None = None,
         rejoin_timeout: float = 60.0,
+        choose_timeout: float = CHOOSE_TIMEOUT,
         record: bool = False,
         clock: Clock = time.monotonic,
         bot_reaction: Reaction | None = None,
@@ -238,12 +292,16 @@ class Host:
         self.guard = guard or AuthGuard()
         self.key = load_or_make_host_key(key_path)
         self.allowed_keys = {k.public_data for k in allowed_keys or []}
+        #: the seat each allowed key took the first time it played (it keeps that one)
+        self.key_seats: dict[bytes, int] = {}
         self.remote_seats = remote_seats
         self.codes = {s: make_code(self.key) for s in remote_seats}
         self.watch_code = make_code(self.key)
         self.stats = HostStats()
         #: SSH connections open now (authenticated or not)
         self.open_connections = 0
+        #: connections still logging in, oldest first
+        self.logging_in: dict[_Server, None] = {}
         self.bot_reaction = bot_reaction
         #: seconds a spectator's view lags the game (so a watcher cannot relay a hand)
         self.watch_delay = 0.0
@@ -266,16 +324,40 @@ class Host:
             replay=self._replay_json,
             on_outcomes=self._on_outcomes,
             on_save=self._save,
-            result_text=self._result_text,
+            result_text=self.result_text,
         )
+        self.match.choose_timeout = choose_timeout
         self.match.wake = self._wake.set
         self.match.take_over = self._take_over
-        if record:
-            from spit.store.archive import Archiver
-            from spit.store.replays import PlayerInfo
+        self.match.on_start = self._start_recording
+        self._record = record
+        self._writer: Writer | None = None
+        self._closing = False
 
-            self._archiver = Archiver(self.match.arbiter, [PlayerInfo(n) for n in names])
-            self._archiver.extra = self._audit
+    def _start_recording(self) -> None:
+        """Keep the game (save as it goes, replay and result at the end) from its start,
+        under the names the players joined with. The writes run on a background
+        thread (``spit.store.writer``), never on the event loop that judges presses."""
+        if not self._record or self._archiver is not None:
+            return
+        from spit.store.archive import Archiver
+        from spit.store.replays import PlayerInfo
+
+        self._writer = Writer("spit-host-writer")
+        archiver = Archiver(
+            self.match.arbiter,
+            [PlayerInfo(n) for n in self.match.names],
+            writer=self._writer,
+            on_saved=lambda: self._log_saved(archiver),
+        )
+        archiver.extra = self._audit
+        self._archiver = archiver
+
+    @staticmethod
+    def _log_saved(archiver: Any) -> None:
+        """A background write finished (runs on the writer's thread): say how it went."""
+        if archiver.message:
+            log.info("%s", archiver.message)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -293,7 +375,7 @@ class Host:
             agent_forwarding=False,
             x11_forwarding=False,
             line_editor=False,
-            login_timeout=self.limits.stall * 4,
+            login_timeout=self.limits.login,
             keepalive_interval=self.limits.dead_after / 2,
             keepalive_count_max=2,
         )
@@ -335,6 +417,9 @@ class Host:
 
     async def close(self, reason: str = "the host closed the game") -> None:
         """Keep an unfinished game, tell everyone, close every connection, stop listening."""
+        if self._closing:
+            return
+        self._closing = True
         if self._archiver is not None and not self.game.over and self.match.started:
             problem = self._archiver.save_now()
             if problem:
@@ -352,6 +437,20 @@ class Host:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
         self._wake.set()
+        await self.finish_writes()
+
+    async def finish_writes(self, timeout: float = 10.0) -> None:
+        """Wait (off the loop) until the result, replay and save are on disk."""
+        writer = self._writer
+        if writer is None:
+            return
+        try:
+            done = await asyncio.to_thread(writer.close, timeout)
+        except asyncio.CancelledError:  # the app is closing: finish them here, then go
+            writer.close(timeout)
+            raise
+        if not done:
+            log.warning("the last records were not written within %.0f s", timeout)
 
     # ------------------------------------------------------------ auth
 
@@ -359,10 +458,7 @@ class Host:
         self, peer: str, username: str, password: str
     ) -> tuple[str, int | None] | None:
         """The grant a code gives (``("play", seat)`` or ``("watch", None)``), or None."""
-        if self.guard.locked(peer):
-            log.warning("join refused from %s: too many wrong codes", peer)
-            await asyncio.sleep(self.guard.max_delay)
-            return None
+        locked = self.guard.locked(peer)
         grant: tuple[str, int | None] | None = None
         try:
             _fp, secret = split_code(password)
@@ -374,6 +470,17 @@ class Host:
             for seat, code in self.codes.items():
                 if same_secret(secret, split_code(code)[1]):
                     grant = ("play", seat)
+        if locked:
+            # Every answer waits the longest back-off; a right code still gets in
+            # (behind a tunnel every guest is 127.0.0.1: a stranger's wrong codes
+            # must not lock the real guest out). The wait ends well within the
+            # login time-out, or the right code could never be answered.
+            await asyncio.sleep(min(self.guard.max_delay, 0.8 * self.limits.login))
+            if grant is None:
+                log.warning("join refused from %s: too many wrong codes", peer)
+                return None
+            log.info("right code from %s after its wrong codes: let in", peer)
+            return grant
         if grant is None:
             delay = self.guard.fail(peer)
             log.warning(
@@ -387,12 +494,20 @@ class Host:
             return None
         return grant
 
-    def grant_for_key(self, username: str) -> tuple[str, int | None] | None:
-        """An allowed key takes the first free remote seat (or watches)."""
+    def grant_for_key(self, username: str, key: bytes = b"") -> tuple[str, int | None] | None:
+        """An allowed key watches, or plays one seat: the first free remote seat that
+        no other key holds, the first time; that same seat ever after (to rejoin).
+        So one key holder connecting twice cannot take both seats."""
         if username == "watch":
             return ("watch", None)
+        bound = self.key_seats.get(key)
+        if bound is not None:
+            return ("play", bound)  # taken already: ``_seat`` refuses it, saying so
+        held = set(self.key_seats.values())
         for seat in self.remote_seats:
-            if not self.match.seat_taken(seat):
+            if seat not in held and not self.match.seat_taken(seat):
+                self.key_seats[key] = seat
+                log.info("an allowed key takes seat %d", seat + 1)
                 return ("play", seat)
         return None
 
@@ -434,6 +549,9 @@ class Host:
             await self._serve(conn, grant)
         except (asyncssh.Error, OSError, asyncio.IncompleteReadError) as exc:
             conn.close(f"connection error: {exc}")
+        except Exception:  # a defect here: say so in the log and to the guest, never silently
+            log.exception("%s: internal error while serving it: closed", peer)
+            conn.close("internal error on the host", tell=True)
         finally:
             pinger.cancel()
             if task is not None:
@@ -510,6 +628,14 @@ class Host:
     ) -> bool:
         role, seat = grant
         if role == "watch" or msg.get("role") == "watch":
+            if len(self.match.watchers) >= self.limits.watchers:
+                log.warning("%s wanted to watch: no room for more spectators, refused", conn.peer)
+                conn.close(
+                    f"the host has no room for more spectators ({self.limits.watchers} "
+                    "watch already)",
+                    tell=True,
+                )
+                return False
             link: Any = conn
             if self.watch_delay > 0:
                 link = DelayedLink(conn, self.watch_delay)
@@ -575,7 +701,11 @@ class Host:
             now = self.clock()
             if now - conn.heard > self.limits.dead_after:
                 log.warning("%s silent for %.0f s: dropped", conn.peer, now - conn.heard)
-                conn.close("silent")
+                conn.close(
+                    f"the host heard nothing from you for {self.limits.dead_after:g} s "
+                    "and closed the connection",
+                    tell=True,
+                )
                 return
             conn.pings[now] = None
             if len(conn.pings) > 32:
@@ -636,8 +766,8 @@ class Host:
         """The game so far in the replay format (what ``spit replay`` reads)."""
         return self._replay_json()
 
-    def _result_text(self) -> str:
-        """The result in the words of a local game (the play layer's)."""
+    def result_text(self) -> str:
+        """The result in the words of a local game (the play layer's), never a rule id."""
         from spit.play.status import result_text
 
         return result_text(self.game, self.match.names)

@@ -34,6 +34,8 @@ log = logging.getLogger("spit.net")
 REJOIN_TIMEOUT = 60.0
 #: Unanswered actions a seat may have in flight; more is a flood.
 MAX_PENDING = 32
+#: Seconds the present player has to answer ``choose``; then the match is saved.
+CHOOSE_TIMEOUT = 60.0
 #: Judged presses kept for the race audit (a long game has a few thousand).
 MAX_PRESSES = 10_000
 #: Seconds between re-estimates of the hold window W.
@@ -66,6 +68,8 @@ class Seat:
     pending: deque[tuple[int, Action, Press | None]] = field(default_factory=deque)
     dropped_at: float | None = None
     offered: bool = False
+    #: when the other player was asked what to do about this seat (host clock)
+    offered_at: float | None = None
     last_obs: dict[str, Any] | None = None
     computer: bool = False
     #: for each of the seat's last presses: was it clamped (by the normal rule)?
@@ -106,6 +110,8 @@ class Match:
         #: every press, in the order they arrived (``Press.order``: the order judged)
         self.presses: list[Press] = []
         self.rejoin_timeout = rejoin_timeout
+        #: seconds an offered choice waits for an answer before the match is saved
+        self.choose_timeout = CHOOSE_TIMEOUT
         self.arbiter = Arbiter(game, timing, self.clock)
         now = self.clock()
         self.arbiter.pause(now)  # nothing runs until both seats are taken
@@ -121,6 +127,8 @@ class Match:
         self._result_text = result_text
         #: called with a seat number when a computer should take it over (set by the host)
         self.take_over: Callable[[int], None] | None = None
+        #: called once when the game starts, the seats named as the players joined
+        self.on_start: Callable[[], None] | None = None
         #: called when the schedule may have changed (a new input: tick sooner)
         self.wake: Callable[[], None] = lambda: None
         self._late = False
@@ -155,6 +163,7 @@ class Match:
         seat.pending.clear()
         seat.dropped_at = None
         seat.offered = False
+        seat.offered_at = None
         seat.last_obs = None
         link.send(self._welcome(number))
         self._send_state(seat)
@@ -186,6 +195,8 @@ class Match:
         if not self.started:
             self.started = True
             log.info("game starts: %s v %s", *self.names)
+            if self.on_start is not None:
+                self.on_start()
         self._broadcast(proto.encode("resumed", names=list(self.names)))
         self.wake()
 
@@ -216,11 +227,18 @@ class Match:
     def decide(self, number: int | None, what: str, now: float) -> str | None:
         """The present player's choice after a seat's timeout: ``bot`` or ``save``.
 
-        Returns a reason if the choice is not possible now.
+        ``number`` is the deciding seat; a spectator (None) is refused, with a
+        log line. Returns a reason if the choice is not possible now.
         """
+        if number not in (0, 1):
+            log.warning("a spectator tried to decide (%s): refused", what[:10])
+            return "spectators cannot decide for the players"
         gone = [s for s in self.seats if s.dropped_at is not None and s.offered]
-        if not gone or (number is not None and self.seats[number].dropped_at is not None):
+        if not gone or self.seats[number].dropped_at is not None:
             return "there is nothing to decide now"
+        return self._choose(what, gone)
+
+    def _choose(self, what: str, gone: list[Seat]) -> str | None:
         if what == "bot":
             for seat in gone:
                 seat.computer = True
@@ -244,16 +262,21 @@ class Match:
                 and now - seat.dropped_at >= self.rejoin_timeout
             ):
                 seat.offered = True
+                seat.offered_at = now
                 log.warning("seat %d did not come back: the other player chooses", seat.number + 1)
                 self._broadcast(proto.encode("choose", seat=seat.number, options=["bot", "save"]))
-        if (
-            not self.finished
-            and self.started
-            and all(s.dropped_at is not None and s.offered for s in self.seats)
-        ):
+        if self.finished or not self.started:
+            return
+        gone = [s for s in self.seats if s.dropped_at is not None and s.offered]
+        if len(gone) == len(self.seats):
             # Nobody is left to choose: keep the match for `spit resume` on the host.
             log.warning("both players are gone: the match is saved")
-            self.decide(None, "save", now)
+            self._choose("save", gone)
+            return
+        asked = [s.offered_at for s in gone if s.offered_at is not None]
+        if asked and now - min(asked) >= self.choose_timeout:
+            log.warning("nobody chose within %.0f s: the match is saved", self.choose_timeout)
+            self._choose("save", gone)
 
     def close(self, reason: str) -> None:
         """End the match for everyone (the host quits, or the match was saved)."""
@@ -424,6 +447,8 @@ class Match:
         for seat in self.seats:
             if seat.dropped_at is not None and not seat.offered:
                 times.append(seat.dropped_at + self.rejoin_timeout)
+            elif seat.dropped_at is not None and seat.offered_at is not None:
+                times.append(seat.offered_at + self.choose_timeout)
         return min(times) if times else None
 
     def tick(self, now: float) -> None:

@@ -44,7 +44,10 @@ def _int(v: Any) -> bool:
 
 
 def _num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite number that converts to a float (an int beyond 2**63 does not, safely)."""
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return _int(v)
 
 
 def _str(limit: int) -> _Check:

@@ -66,7 +66,7 @@ def keep_replay(data: dict[str, Any]) -> str:
 
     Returns what to tell the player (where it went, or why it was not kept).
     """
-    from spit.store.paths import atomic_write, replay_dir
+    from spit.store.paths import atomic_write, private_dir, replay_dir
     from spit.store.replays import ReplayFileError, parse_replay, replay_name
 
     raw = json.dumps(data, separators=(",", ":"))
@@ -76,7 +76,7 @@ def keep_replay(data: dict[str, Any]) -> str:
         return f"the host's replay was not kept: {exc}"
     folder = replay_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_dir(folder)
         name = replay_name(replay.final, replay.meta)
         path = folder / name
         n = 2
@@ -112,7 +112,12 @@ async def host_headless(host: Host, say: Callable[[str], None] = print) -> str:
     except asyncio.CancelledError:
         await host.close("the host quit the game")
         raise
-    ended = host.match.closed_reason or host.match.game.result or "over"
+    if host.match.closed_reason is not None:
+        ended = host.match.closed_reason
+    elif host.match.game.over:
+        ended = host.result_text()  # in words: "Guesty played every card and wins the game!"
+    else:
+        ended = "the game ended"
     await asyncio.sleep(0.2)  # let the last messages (result, replay) go out
     await host.close("the game is over; the host has closed")
     return ended
@@ -150,6 +155,10 @@ async def join_as_bot(
             say(keep_replay(msg["data"]))
         elif kind == "paused" and msg["why"] == "dropped":
             say(f"player {msg['seat'] + 1} dropped: the game is paused")
+        elif kind == "choose" and box and "bot" in msg["options"]:
+            # the other player did not come back: a computer plays on for them
+            say(f"player {msg['seat'] + 1} did not come back: a computer takes their seat")
+            link[0].decide("bot")
         elif kind == "error":
             say(f"host: {msg['reason']}")
         elif kind == "notice":

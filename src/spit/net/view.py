@@ -28,6 +28,10 @@ from spit.play.status import status_text
 from spit.realtime.arbiter import Applied, Clock, Outcome, Rejected
 from spit.realtime.timers import MAX_FUMBLE_TIME, TimerKind
 
+#: What the keys do once a network game is over (the host deals any new game):
+#: Enter and Esc both leave the board (``NetGameScreen.action_again``).
+AFTER_GAME = "Enter or Esc leaves this board"
+
 __all__ = ["HIDDEN", "HostLink", "RemoteSession", "ShadowGame"]
 
 
@@ -343,6 +347,10 @@ class RemoteSession(Session):
         now = at if now is None else now
         if not 0 <= now - at <= 1.0:
             at = now  # a key time from another clock (or none): the press is now
+        if self.game.over:
+            # Enter does what it says: a network game is not dealt again from here
+            self._set_flash(f"the game is over: {AFTER_GAME}", self.seat, now)
+            return True
         if not self.started or self.link.paused:
             self._set_flash("wait: the game is not running", self.seat, now)
             return True
@@ -470,8 +478,11 @@ class RemoteSession(Session):
             self.narrator.news = "Both players are here: play!"
 
     def _on_choose(self, msg: dict[str, Any], now: float) -> None:
-        self.choice = msg["seat"]
         self._paused_until = None
+        if self.seat is None:  # a spectator watches the choice, it does not make it
+            self.notice = f"{self.names[msg['seat']]} did not come back: the other player chooses"
+            return
+        self.choice = msg["seat"]
         self.notice = (
             f"{self.names[msg['seat']]} did not come back: Enter lets the computer "
             "play their seat, Esc saves the match on the host"
@@ -522,7 +533,7 @@ class RemoteSession(Session):
         if not self.started:
             return self.waiting
         if self.game.over:
-            return f"{self.news}  Esc: menu."
+            return f"{self.news}  {AFTER_GAME}."
         paused = bool(self.link.paused)
         text = status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
         if self.link_note:

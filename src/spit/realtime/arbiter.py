@@ -35,8 +35,8 @@ class Applied:
     """An action that the engine accepted at ``time``; ``auto`` if a timer made it.
 
     ``stamped`` is set only for a late input (one that arrived after the
-    arbiter had run past its stamp): the time it was made; ``time`` is then the
-    moment it arrived, when it was applied.
+    arbiter had run to its stamp): the time it was made; ``time`` is then the
+    moment it arrived (the horizon), when it was applied.
     """
 
     time: float
@@ -157,6 +157,9 @@ class Arbiter:
         self._timers = Timers(self.timing, start, game)
         #: how far the game has been run: no input can take effect before it
         self._horizon = start
+        #: the last instant played through (its inputs, plans and timers done), if any:
+        #: an input stamped at it or before that arrives now is late
+        self._settled: float | None = None
         #: when the position last changed (agents plan from there)
         self._changed_at = start
         self._paused_at: float | None = None
@@ -181,16 +184,19 @@ class Arbiter:
     def submit(self, action: Action, at: float | None = None, seen: float | None = None) -> None:
         """Queue a player's action, stamped with the time it was made.
 
-        A stamp earlier than the arbiter has already run (a *late* input) takes
-        effect when it arrived: at the time of the last tick. ``seen`` is when
-        the position the player acted on stood, if before the stamp (a network
-        guest sees the game late): H8 judges a refused play or move from a race
-        margin before it.
+        An input that arrives after the arbiter has run to its stamp (a *late*
+        input: stamped before the horizon, or at an instant a tick has already
+        played) takes effect when it arrived: at the horizon, after everything
+        that was done there. ``seen`` is when the position the player acted on
+        stood, if before the stamp (a network guest sees the game late): H8
+        judges a refused play or move from a race margin before it.
         """
         stamp = self.clock() if at is None else at
         if seen is not None and seen >= stamp:
             seen = None
-        self._queue.add(action, max(stamp, self._horizon), stamp, seen)
+        settled = self._settled
+        late = stamp < self._horizon or (settled is not None and stamp <= settled)
+        self._queue.add(action, max(stamp, self._horizon), stamp, seen, late)
 
     @property
     def fumbles(self) -> list[Fumble]:
@@ -315,6 +321,8 @@ class Arbiter:
         input stamped at or before its deadline is still waiting.
         """
         self._plan_agents(max(self._changed_at, self._horizon))
+        if self._settled is None or until > self._settled:
+            self._settled = until
         queue = self._queue
         plans = self._plans.values()
         while True:

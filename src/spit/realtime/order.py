@@ -2,7 +2,7 @@
 
 Each input has a *stamp* (when the player made it) and a *time* (when it takes
 its place in the game): the same, unless it arrived late, after the arbiter had
-already run past its stamp, in which case its time is the moment it arrived.
+already run to its stamp, in which case its time is the moment it arrived.
 Inputs go by time, then stamp, then arrival. Inputs of both players at the very
 same time and stamp are an exact tie: the player holding the priority goes
 first. The tie is decided when the engine accepts the first of them; only then
@@ -29,11 +29,13 @@ class Input:
     action: Action = field(compare=False)
     #: when the position the player acted on stood, if not at ``stamp`` (H8)
     seen: float | None = field(default=None, compare=False)
+    #: it arrived after the arbiter had run to its stamp (even if ``time == stamp``)
+    arrived_late: bool = field(default=False, compare=False)
 
     @property
     def late(self) -> bool:
-        """True if it takes effect later than it was made (it arrived late)."""
-        return self.time != self.stamp
+        """True if it arrived late: it takes effect after what was done at its stamp."""
+        return self.arrived_late or self.time != self.stamp
 
 
 class InputQueue:
@@ -55,12 +57,18 @@ class InputQueue:
         return len(self._items)
 
     def add(
-        self, action: Action, time: float, stamp: float | None = None, seen: float | None = None
+        self,
+        action: Action,
+        time: float,
+        stamp: float | None = None,
+        seen: float | None = None,
+        late: bool = False,
     ) -> Input:
         """Queue ``action`` to take effect at ``time`` (made at ``stamp``, default ``time``;
-        ``seen``: when the position it was made on stood, if earlier)."""
+        ``seen``: when the position it was made on stood, if earlier; ``late``: it
+        arrived after the instant of its stamp was played)."""
         self._rank += 1
-        item = Input(time, time if stamp is None else stamp, self._rank, action, seen)
+        item = Input(time, time if stamp is None else stamp, self._rank, action, seen, late)
         self._items.append(item)
         return item
 

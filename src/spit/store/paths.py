@@ -25,6 +25,9 @@ DATABASE_NAME = "results.sqlite3"
 REPLAY_DIR_NAME = "replays"
 MATCH_NAME = "match-in-progress.json"
 SAVED_DIR_NAME = "saved"
+#: games, seeds and results are the player's own: files 0600 in folders 0700
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
 
 
 def config_path() -> Path:
@@ -108,13 +111,60 @@ def data_dir_problem() -> str | None:
     return f"the data folder {folder}{where} is {_kind(mode)}, not a folder"
 
 
-def atomic_write(path: Path, data: bytes | str) -> None:
+def private_dir(folder: Path) -> None:
+    """Make ``folder`` (and its parents) if needed, and make it and every folder
+    between it and the data directory readable by this user only (0700).
+
+    A save holds the seed, from which anyone could rebuild the opponent's
+    hidden cards; on a shared machine (an SSH tunnel's host) other users must
+    not read it. Raises OSError if the folder cannot be made.
+    """
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+    except FileExistsError:  # a file stands where the folder should be
+        raise OSError(f"{folder} is a file, not a folder") from None
+    top = data_dir()
+    chain = [folder, *folder.parents]
+    mine = chain[: chain.index(top) + 1] if top in chain else [folder]
+    for step in mine:
+        _tighten(step, PRIVATE_DIR)
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` empty if it is missing, readable by this user only (0600);
+    tighten it if it exists with wider permissions. Its folder is made private."""
+    path = Path(path)
+    problem = not_a_regular_file(path)
+    if problem is not None:  # opening a FIFO to write would wait for ever
+        raise OSError(f"{path}: {problem}")
+    private_dir(path.parent)
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE_FILE))
+    _tighten(path, PRIVATE_FILE)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """Drop the group's and others' permissions of a path this user owns (best effort:
+    not on Windows, never someone else's folder, a shared one such as ``/tmp``
+    (sticky) or the home folder, should ``SPIT_DATA_DIR`` name one)."""
+    with contextlib.suppress(OSError, AttributeError, RuntimeError):
+        info = os.stat(path)
+        if info.st_uid != os.getuid() or not stat.S_IMODE(info.st_mode) & 0o077:
+            return
+        if info.st_mode & stat.S_ISVTX or Path(path).resolve() == Path.home().resolve():
+            return
+        os.chmod(path, mode)
+
+
+def atomic_write(path: Path, data: bytes | str, private: bool = True) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file.
 
     Writes a temporary file in the same directory, flushes it to disk, then
     renames it over ``path`` (``os.replace`` is atomic on one file system).
     Creates the parent directory if needed. Raises OSError on failure, after
     removing the temporary file; the previous file is then untouched.
+    ``private`` (games, replays, results): the file is 0600 in a 0700 folder;
+    otherwise (the settings) a new file is 0644 and an old one keeps its mode.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -122,14 +172,18 @@ def atomic_write(path: Path, data: bytes | str) -> None:
     problem = not_a_regular_file(path)
     if problem is not None:  # never replace a pipe or a device with a file
         raise OSError(f"{path}: {problem}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:  # a file stands where the folder should be
-        raise OSError(f"{path.parent} is a file, not a folder") from None
-    try:
-        mode = path.stat().st_mode & 0o777  # keep the old file's permissions
-    except OSError:
-        mode = 0o644
+    if private:
+        private_dir(path.parent)
+        mode = PRIVATE_FILE
+    else:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # a file stands where the folder should be
+            raise OSError(f"{path.parent} is a file, not a folder") from None
+        try:
+            mode = path.stat().st_mode & 0o777  # keep the old file's permissions
+        except OSError:
+            mode = 0o644
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with contextlib.suppress(OSError, AttributeError):  # no fchmod on Windows

@@ -20,7 +20,7 @@ from typing import Any
 
 from spit.engine import AnyGame, Result, mode_names
 from spit.store import ratings
-from spit.store.paths import data_dir_problem, database_path
+from spit.store.paths import data_dir_problem, database_path, private_file
 from spit.store.replays import PlayerInfo, ReplayMeta, save_replay
 
 #: 1: results; 2: and the ratings history (filled from the results on upgrade).
@@ -188,7 +188,7 @@ def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
     path = Path(path) if path is not None else database_path()
     conn: sqlite3.Connection | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(path)  # 0600 before SQLite opens it (its journals take its mode)
         conn = _connect(path)
         _prepare(conn)
         with conn:
@@ -449,17 +449,3 @@ def compute_stats(results: Sequence[GameResult], skipped: int = 0) -> Stats:
             "finished_at": fastest.finished_at,
         }
     return stats
-
-
-def rating_history(
-    name: str, mode: str, path: Path | None = None
-) -> list[tuple[datetime, float, float]]:
-    """``name``'s (time, rating, RD) after each rated game in ``mode``, oldest first.
-
-    The charts read it here; ``spit.store.standings`` (which builds on this
-    module, hence the import inside) has the details. Raises RecordsError if
-    the database cannot be read.
-    """
-    from spit.store.standings import rating_history as history
-
-    return history(name, mode, path)

@@ -32,7 +32,7 @@ from spit.engine.actions import action_from_json
 from spit.engine.saves import new_game_from_save
 from spit.realtime.fumbles import FUMBLE_KINDS, HISTORY, Fumble
 from spit.realtime.timers import MAX_FUMBLE_TIME, Timing
-from spit.store.paths import atomic_write, read_capped, replay_dir
+from spit.store.paths import atomic_write, private_dir, read_capped, replay_dir
 from spit.store.races import Press, PressError, parse_presses
 
 #: Largest replay file we read; a long real game is well under 1 MB.
@@ -257,7 +257,7 @@ def save_replay(
     it cannot be written.
     """
     directory = Path(directory) if directory is not None else replay_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    private_dir(directory)
     name = name or replay_name(game, meta)
     path = directory / name
     n = 2
@@ -470,9 +470,12 @@ def _times(value: Any, n_actions: int) -> list[float]:
     out: list[float] = []
     last = 0.0
     for i, t in enumerate(value):
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
             raise ReplayFileError(f"time {i + 1} is not a number of seconds: {t!r:.30}")
-        if not 0.0 <= t <= MAX_TIME:
+        # compared before any float(): an int too large for a float must not overflow
+        if isinstance(t, float) and not math.isfinite(t):
+            raise ReplayFileError(f"time {i + 1} is not a number of seconds: {t!r:.30}")
+        if not 0 <= t <= MAX_TIME:
             raise ReplayFileError(f"time {i + 1} is out of range: {t!r:.30}")
         if t < last:
             raise ReplayFileError(f"time {i + 1} ({t:g}s) is earlier than the one before")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spit.engine import AnyGame
-from spit.store.paths import atomic_write, match_path, saved_dir
+from spit.store.paths import PRIVATE_FILE, atomic_write, match_path, private_dir, saved_dir
 
 if TYPE_CHECKING:
     # the replays load when a game is saved or read, not for the title menu's quick look
@@ -202,7 +202,7 @@ def new_save_path(game: AnyGame, meta: ReplayMeta, directory: Path | None = None
     from spit.store.replays import replay_name
 
     folder = Path(directory) if directory is not None else saved_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dir(folder)
     stem = replay_name(game, meta).removesuffix(".json")
     if not _ID.match(stem):
         stem = "game"
@@ -210,7 +210,7 @@ def new_save_path(game: AnyGame, meta: ReplayMeta, directory: Path | None = None
     n = 2
     while True:
         try:
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE))
             return path
         except FileExistsError:
             path = folder / f"{stem}-{n}.json"

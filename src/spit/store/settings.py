@@ -83,6 +83,10 @@ class Settings:
     opponent: str = PERSON
     fumble_time: float = DEFAULT_FUMBLE_TIME
     race_margin: float = DEFAULT_RACE_MARGIN
+    #: the board's brief highlights (a played card's slot and pile, a slap) are off
+    reduce_motion: bool = False
+    #: the terminal bell on a stalemate, a spit and the end of a game
+    sound: bool = False
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -181,7 +185,7 @@ class _Reader:
         game = self.table(data, "game")
         timing = self.table(data, "timing")
         display = self.table(data, "display")
-        self.unknown(display, "display.", ("palette",))
+        self.unknown(display, "display.", ("palette", "reduce_motion", "sound"))
         self.unknown(players, "players.", ("player1", "player2"))
         self.unknown(
             game,
@@ -224,7 +228,19 @@ class _Reader:
             race_margin=self.seconds(
                 timing, "race_margin", 0.0, MAX_FUMBLE_TIME, defaults.race_margin
             ),
+            reduce_motion=self.flag(display, "reduce_motion", defaults.reduce_motion),
+            sound=self.flag(display, "sound", defaults.sound),
         )
+
+    def flag(self, table: dict[str, Any], key: str, default: bool) -> bool:
+        """A true/false setting of the display table."""
+        if key not in table:
+            return default
+        value = table[key]
+        if isinstance(value, bool):
+            return value
+        self.warn(f"display.{key}", f"must be true or false, got {shown(value)}; using {default}")
+        return default
 
     def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
         if key not in table:
@@ -407,7 +423,7 @@ def save_settings(settings: Settings, path: Path | str | None = None) -> Path:
         old = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
     except (OSError, ValueError):  # missing, unreadable, too big, not UTF-8: start afresh
         old = None
-    atomic_write(path, dumps_settings(settings, old))
+    atomic_write(path, dumps_settings(settings, old), private=False)
     return path
 
 
@@ -432,7 +448,11 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
             "fumble_time": settings.fumble_time,
             "race_margin": settings.race_margin,
         },
-        "display": {"palette": settings.palette},
+        "display": {
+            "palette": settings.palette,
+            "reduce_motion": settings.reduce_motion,
+            "sound": settings.sound,
+        },
         "keys": {"player1": dict(settings.keys[0]), "player2": dict(settings.keys[1])},
     }
 

@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import re
 import signal
 import tempfile
-import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Console
+from rich.segment import Segments
 from rich.text import Text
+from rich.traceback import Traceback
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
@@ -53,7 +56,8 @@ from spit.tui.messages import (
     ReplayRequested,
     SettingsChanged,
 )
-from spit.tui.screens import GameScreen, TitleScreen
+from spit.tui.screens import GameScreen
+from spit.tui.title import TitleScreen
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
@@ -83,6 +87,54 @@ EXIT_WRITE_WAIT = 5.0
 def exit_message(lines: list[str]) -> Text | None:
     """What the terminal shows after the app closed (plain text, never markup)."""
     return Text("\n".join(lines)) if lines else None
+
+
+class ErrorConsole(Console):
+    """The app's error console: a traceback goes to a file, the terminal gets one line.
+
+    Textual prints an uncaught error's traceback here as the app stops; a
+    player sees "spit stopped after an internal error: … Details: FILE"
+    instead of a screen of code, and the file keeps the whole traceback.
+    """
+
+    def __init__(self, app: SpitApp) -> None:
+        super().__init__(markup=False, highlight=False, stderr=True)
+        self.spit_app = app
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        """A traceback: to a file, and one line here; anything else as it is."""
+        traces = [text for text in map(_traceback_text, objects) if text is not None]
+        if not traces:
+            super().print(*objects, **kwargs)
+            return
+        lines = [line.strip(" │╰─╯") for line in traces[0].splitlines()]
+        last = next((line for line in reversed(lines) if line), "")
+        error = last.partition(": ")[2] or last or "unknown error"
+        try:
+            with tempfile.NamedTemporaryFile(
+                "w", prefix="spit-error-", suffix=".log", delete=False
+            ) as handle:
+                handle.write(traces[0])
+            self.spit_app.last_error_log = Path(handle.name)
+            where = f" Details: {handle.name}"
+        except OSError:
+            where = ""
+        super().print(
+            Text(f"spit stopped after an internal error: {error}.{where}", style="bold red")
+        )
+
+
+def _traceback_text(shown: object) -> str | None:
+    """The text of a traceback Textual prints as the app stops (None: not one)."""
+    if isinstance(shown, Traceback):
+        console = Console(width=120, color_system=None, file=io.StringIO())
+        console.print(shown)
+        text = console.file.getvalue() if isinstance(console.file, io.StringIO) else ""
+    elif isinstance(shown, Segments):  # Textual hands it over drawn already
+        text = "".join(segment.text for segment in shown.segments)
+    else:
+        return None
+    return text if "Traceback" in text else None
 
 
 class SpitApp(App[None]):
@@ -115,6 +167,9 @@ class SpitApp(App[None]):
         self.deps = deps or AppDependencies()
         self.dealer = Dealer(self.settings, self.deps)
         self.last_error_log: Path | None = None
+        # Textual prints what stopped the app (a traceback) to its error console: this
+        # one writes a traceback to a file and prints one line saying where it is
+        self.error_console = ErrorConsole(self)
         self._signals: list[int] = []
         #: whether the title menu has been built (``spit play`` builds it only on leaving)
         self._menu_built = False
@@ -366,21 +421,3 @@ class SpitApp(App[None]):
         if not done:
             log.warning("stopped with results still being written")
         return done
-
-    def _fatal_error(self) -> None:
-        """Textual's last-resort handler: log the traceback to a file, show one line."""
-        error = self._exception
-        details = "".join(traceback.format_exception(error)) if error else "unknown error"
-        try:
-            with tempfile.NamedTemporaryFile(
-                "w", prefix="spit-error-", suffix=".log", delete=False
-            ) as handle:
-                handle.write(details)
-            self.last_error_log = Path(handle.name)
-            where = f" Details: {handle.name}"
-        except OSError:
-            where = ""
-        self._exit_renderables.append(
-            Text(f"spit stopped after an internal error: {error}.{where}", style="bold red")
-        )
-        self._close_messages_no_wait()

@@ -61,15 +61,10 @@ def rating_values(history: Any) -> list[float]:
 
 def load_ratings(name: str, mode: str) -> list[float]:
     """The person's rating after each rated game (empty until ratings are kept)."""
+    from spit.store.standings import rating_history
+
     try:
-        from spit.store import records
-    except ImportError:  # pragma: no cover - records always exists
-        return []
-    history = getattr(records, "rating_history", None)
-    if history is None:
-        return []
-    try:
-        return rating_values(history(name, mode))
+        return rating_values(rating_history(name, mode))
     except Exception:  # a damaged database must not stop the stats: no chart then
         return []
 

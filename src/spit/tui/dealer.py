@@ -121,6 +121,8 @@ class AppSettings:
     warnings: list[str] = field(default_factory=list)
     #: suits as S H D C and boxes in ASCII (``--ascii``)
     ascii_only: bool = False
+    #: no effects on the board (``--reduce-motion``; the settings file has its own)
+    reduce_motion: bool = False
 
     @property
     def palette(self) -> Palette:

@@ -153,12 +153,16 @@ FIELDS = (
     ("spit_target", "V4 match target"),
     ("speed_target", "Speed match target"),
     ("palette", "Card colours"),
+    ("effects", "Board effects"),
+    ("sound", "Sound"),
 )
 #: The fields chosen from a list (a Select each), with each choice's words.
 CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
     "speed_deal": (("standard (P1)", "standard"), ("long (P1b)", "long")),
     "bot_level": tuple((level, level) for level in BOT_LEVELS),
     "palette": tuple((PALETTES[name].label, name) for name in PALETTE_NAMES),
+    "effects": (("on", "on"), ("off (reduce motion)", "off")),
+    "sound": (("off", "off"), ("the terminal bell", "on")),
 }
 assert [v for _, v in CHOICES["speed_deal"]] == list(SPEED_DEALS)
 HINTS = {
@@ -172,6 +176,8 @@ HINTS = {
     "spit_target": "lowest total wins",
     "speed_target": "0: single games (P7)",
     "palette": "light: the whole screen",
+    "effects": "a played card's slot and pile light up",
+    "sound": "on a stalemate, a spit, a game's end",
 }
 
 
@@ -210,6 +216,8 @@ class SettingsScreen(Screen[None]):
             "spit_target": str(user.spit_target),
             "speed_target": str(user.speed_target),
             "palette": user.palette,
+            "effects": "off" if user.reduce_motion else "on",
+            "sound": "on" if user.sound else "off",
         }
         yield Static(
             "[b]Settings:[/b] Tab next field, ctrl+s save, Esc back without saving",
@@ -280,6 +288,8 @@ class SettingsScreen(Screen[None]):
             spit_target=_whole(self.value("spit_target"), "V4 match target", 1, MAX_TARGET),
             speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
             palette=palette,
+            reduce_motion=self.value("effects") == "off",
+            sound=self.value("sound") == "on",
         )
 
     def say(self, text: str, error: bool = False) -> None:

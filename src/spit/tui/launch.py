@@ -32,6 +32,7 @@ def configured_app(
     target: int | None = None,
     deps: AppDependencies | None = None,
     ascii_only: bool = False,
+    reduce_motion: bool = False,
 ) -> SpitApp:
     """The app with the settings file applied, then the command-line choices.
 
@@ -39,7 +40,8 @@ def configured_app(
     replaces the file's variants when given; ``target`` is the match target:
     for Speed it plays a P7 match to it, for Spit it turns on V4 with that
     target. ``deps``: the app's dependencies (tests). ``ascii_only``: suits
-    as S H D C and boxes in ASCII (``--ascii``).
+    as S H D C and boxes in ASCII (``--ascii``); ``reduce_motion``: no effects
+    on the board (``--reduce-motion``, or the settings file's).
     """
     opening = opening or Opening()
     user, warnings = load_settings()
@@ -53,7 +55,7 @@ def configured_app(
     keymap, problem = keymap_from_user(user)
     if problem:
         warnings.append(problem)
-    settings = AppSettings(user, game, keymap, user.names, warnings, ascii_only)
+    settings = AppSettings(user, game, keymap, user.names, warnings, ascii_only, reduce_motion)
     return SpitApp(settings, opening, deps)
 
 
@@ -104,17 +106,23 @@ def _ascii(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "ascii", False))
 
 
+def _motion(args: argparse.Namespace) -> bool:
+    """Whether the command asked for no effects on the board (``--reduce-motion``)."""
+    return bool(getattr(args, "reduce_motion", False))
+
+
 def launch_replay(args: argparse.Namespace) -> int:
     """``spit replay FILE``: the viewer on the replay the command loaded (``args.at``:
     opened paused at that time; ``args.note``: what the news line says there)."""
     at, note = getattr(args, "at", None), getattr(args, "note", None)
     opening = Opening(replay=args.replay, replay_at=at, replay_note=note)
-    return run(configured_app(opening, ascii_only=_ascii(args)))
+    return run(configured_app(opening, ascii_only=_ascii(args), reduce_motion=_motion(args)))
 
 
 def launch_resume(args: argparse.Namespace) -> int:
     """``spit resume``: carry on with the saved match the command loaded."""
-    return run(configured_app(Opening(resumed=args.replay), ascii_only=_ascii(args)))
+    opening = Opening(resumed=args.replay)
+    return run(configured_app(opening, ascii_only=_ascii(args), reduce_motion=_motion(args)))
 
 
 def launch_host(args: argparse.Namespace) -> int:
@@ -123,7 +131,7 @@ def launch_host(args: argparse.Namespace) -> int:
 
     _net_log()
     opening = Opening(screen=lambda dealer: HostScreen(args, dealer))
-    return run(configured_app(opening, ascii_only=_ascii(args)))
+    return run(configured_app(opening, ascii_only=_ascii(args), reduce_motion=_motion(args)))
 
 
 def launch_join(args: argparse.Namespace) -> int:
@@ -142,7 +150,7 @@ def launch_join(args: argparse.Namespace) -> int:
             client_key=getattr(args, "client_key", None),
         )
     )
-    return run(configured_app(opening, ascii_only=_ascii(args)))
+    return run(configured_app(opening, ascii_only=_ascii(args), reduce_motion=_motion(args)))
 
 
 def launch_online(args: argparse.Namespace) -> int:
@@ -170,10 +178,10 @@ def _net_log() -> None:
     """The network's log lines go to a file in the data directory (the screen is the game's)."""
     import logging
 
-    from spit.store.paths import data_dir
+    from spit.store.paths import data_dir, private_file
 
     try:
-        data_dir().mkdir(parents=True, exist_ok=True)
+        private_file(data_dir() / "network.log")  # peers' addresses: this user's only
         handler: logging.Handler = logging.FileHandler(data_dir() / "network.log")
     except OSError:
         handler = logging.NullHandler()

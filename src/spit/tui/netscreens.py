@@ -63,11 +63,7 @@ class NetGameScreen(GameScreen):
 
     def new_game(self) -> None:
         """The game is the host's: show it."""
-        self.session = self.remote
-        self.error = None
-        self._painted = -1
-        self.check_size()
-        self.run_tick()
+        self.start(self.remote)
 
     def deliver(self, msg: dict[str, Any]) -> None:
         """A message from the host: update the view and repaint."""
@@ -189,8 +185,7 @@ class NetGameScreen(GameScreen):
     def action_menu(self) -> None:
         """Leave the game (and close the connection or stop hosting)."""
         self._gone = True
-        if self._timer is not None:
-            self._timer.stop()
+        self.stop_timer()
         if self._leave is not None:
             leave, self._leave = self._leave, None
             self.run_worker(leave(), exclusive=False)

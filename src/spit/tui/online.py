@@ -221,11 +221,11 @@ class LobbyScreen(Screen[None]):
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.me = msg["name"] or ""
         self.ratings = dict(msg.get("ratings") or {})
-        self._title()
+        self._show_title()
         what = "an unrated guest" if msg["guest"] else "signed in"
         self.note(f"Welcome, {escape(self.me)} ({what}). Choose what to play.")
 
-    def _title(self) -> None:
+    def _show_title(self) -> None:
         ratings = ", ".join(f"{get_mode(m).title} {r}" for m, r in sorted(self.ratings.items()))
         shown = f"   {ratings}" if ratings else ""
         self.query_one("#lobby-title", Static).update(
@@ -328,7 +328,7 @@ class LobbyScreen(Screen[None]):
 
     def _on_result(self, msg: dict[str, Any]) -> None:
         self.ratings = dict(msg.get("ratings") or self.ratings)
-        self._title()
+        self._show_title()
         self.note(escape(msg["text"]))
         share = msg.get("share")
         if share:

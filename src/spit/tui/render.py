@@ -18,18 +18,65 @@ from rich.text import Span, Text
 
 from spit.engine.cards import SUIT, card_name
 
-BOARD_WIDTH = 80
-CARD_WIDTH = 7
-CARD_HEIGHT = 4
-COLUMN_WIDTH = 11
-LEFT_MARGIN = 11  #: room for a label before the first column
-PILE_X = (LEFT_MARGIN + COLUMN_WIDTH * 1, LEFT_MARGIN + COLUMN_WIDTH * 3)
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """How big the board is drawn: its size, its cards and the gaps between them.
+
+    The board picks the largest scale that fits the terminal (``scale_for``);
+    every drawing function takes one (``SMALL``, the 80x24 board, by default).
+    """
+
+    name: str
+    width: int  #: the board's columns
+    height: int  #: the board's rows
+    card_width: int
+    card_height: int
+    column_width: int  #: a column of cards: a card and the gap after it
+    margin: int  #: room for a label before the first column
+    banner_width: int
+    #: blank rows: under the top bar, above and below the centre, above the status line
+    gaps: tuple[int, int, int]
+
+    @property
+    def pile_x(self) -> tuple[int, int]:
+        """Where the two spit piles stand (above the second and fourth columns)."""
+        return (self.margin + self.column_width, self.margin + self.column_width * 3)
+
+    @property
+    def grow(self) -> int:
+        """Rows a card has beyond the 80x24 board's, above and below its middle."""
+        return (self.card_height - 4) // 2
+
+
+SMALL = Scale("80x24", 80, 24, 7, 4, 11, 11, 15, (0, 1, 0))
+MEDIUM = Scale("120x36", 120, 36, 11, 6, 17, 16, 20, (1, 3, 1))
+LARGE = Scale("160x48", 160, 48, 15, 8, 22, 22, 24, (1, 6, 1))
+#: smallest first
+SCALES = (SMALL, MEDIUM, LARGE)
+
+
+def scale_for(width: int, height: int) -> Scale:
+    """The largest scale whose board fits ``width`` x ``height`` (``SMALL`` at the least)."""
+    fits = [s for s in SCALES if s.width <= width and s.height <= height]
+    return fits[-1] if fits else SMALL
+
+
+BOARD_WIDTH = SMALL.width
+CARD_WIDTH = SMALL.card_width
+CARD_HEIGHT = SMALL.card_height
+COLUMN_WIDTH = SMALL.column_width
+LEFT_MARGIN = SMALL.margin  #: room for a label before the first column
+PILE_X = SMALL.pile_x
 
 DIM = Style(dim=True)
 BORDER = Style(color="bright_black")
 FLASH_BORDER = Style(color="bright_red", bold=True)
 LANDED_BORDER = Style(color="yellow", bold=True)
+#: a slot a card just left, a pile it just reached (drawn with heavy lines, too)
+GLOW_BORDER = Style(color="bright_white", bold=True)
 KEY_STYLE = Style(color="cyan", bold=True)
+NOTE_STYLE = Style(bold=True)  #: a pile's label while an effect says where it went
 
 
 def fit(text: str, width: int) -> str:
@@ -102,54 +149,80 @@ class Canvas:
         return tuple(runs)
 
     def to_text(self) -> Drawing:
-        """The grid as one Text, lines joined by newlines: one span per run of a style.
-
-        Built as one string and a list of spans (not appended run by run): this
-        runs on every played card. The runs themselves are kept too (``Drawing``).
-        """
-        return Drawing.from_runs(self.runs())
+        """The grid as a ``Drawing``: its lines as runs of one style each."""
+        return Drawing(self.runs())
 
 
 #: one line of a drawing, and its pieces of one style each (None: unstyled), left to right
 Run = tuple[str, tuple[tuple[str, Style | None], ...]]
 
 
-class Drawing(Text):
-    """A Canvas's Text that also keeps its lines as runs of one style each.
+class Drawing:
+    """A Canvas's lines as runs of one style each: what the board draws from.
 
-    The board's boxes turn the runs into screen lines directly instead of
-    sweeping the spans again (``spit.tui.widgets.strips``). Drawings are
-    shared (the drawing functions are cached) and never changed; ``runs``
-    checks that this one was not, all the same.
+    The board turns the runs into screen lines directly; a Rich ``Text`` of
+    the same lines (one span per styled run) is made only when asked for
+    (``to_rich``, and ``plain`` and ``spans``), as building one (it scans its
+    text for control codes) cost more than drawing the cards. Drawings are
+    shared (the drawing functions are cached) and never changed.
     """
 
-    def __init__(self, plain: str, spans: list[Span], runs: tuple[Run, ...]) -> None:
-        super().__init__(plain, spans=spans, no_wrap=True, overflow="crop", end="")
-        self._runs = runs
-        self._drawn = (self.plain, len(spans))
+    __slots__ = ("_rich", "runs")
+    style = ""  #: no style of its own (as a ``Text``'s)
+
+    def __init__(self, runs: tuple[Run, ...]) -> None:
+        self.runs = runs
+        self._rich: Text | None = None
 
     @classmethod
     def from_runs(cls, runs: tuple[Run, ...]) -> Drawing:
-        """The drawing whose lines are ``runs``: one span per styled run."""
-        spans: list[Span] = []
-        offset = 0
-        for line, pieces in runs:
-            x = offset
-            for piece, style in pieces:
-                end = x + len(piece)
-                if style is not None:
-                    spans.append(Span(x, end, style))
-                x = end
-            offset += len(line) + 1  # the line and its newline
-        return cls("\n".join(line for line, _ in runs), spans, runs)
+        """The drawing whose lines are ``runs``."""
+        return cls(runs)
 
     @property
-    def runs(self) -> tuple[Run, ...] | None:
-        """Each line's runs, or None if the text was changed after it was drawn."""
-        plain, n_spans = self._drawn
-        if self.style or len(self.spans) != n_spans or self.plain != plain:
-            return None
-        return self._runs
+    def plain(self) -> str:
+        """Its lines, joined by newlines."""
+        return "\n".join(line for line, _ in self.runs)
+
+    @property
+    def spans(self) -> list[Span]:
+        """One span per styled run (of ``to_rich``)."""
+        return self.to_rich().spans
+
+    def to_rich(self) -> Text:
+        """The drawing as a Rich Text: one span per styled run (made once)."""
+        rich = self._rich
+        if rich is None:
+            spans: list[Span] = []
+            offset = 0
+            for line, pieces in self.runs:
+                x = offset
+                for piece, style in pieces:
+                    end = x + len(piece)
+                    if style is not None:
+                        spans.append(Span(x, end, style))
+                    x = end
+                offset += len(line) + 1  # the line and its newline
+            rich = self._rich = Text(self.plain, spans=spans, no_wrap=True, overflow="crop", end="")
+        return rich
+
+    def translate(self, table: dict[int, str]) -> Drawing:
+        """The same drawing with its characters translated (each to one character)."""
+        return Drawing(
+            tuple(
+                (line.translate(table), tuple((p.translate(table), st) for p, st in pieces))
+                for line, pieces in self.runs
+            )
+        )
+
+    def __str__(self) -> str:
+        return self.plain  # as a Rich Text's
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Drawing) and other.runs == self.runs
+
+    def __hash__(self) -> int:
+        return hash(self.runs)
 
 
 # ------------------------------------------------------------------ palettes
@@ -276,6 +349,12 @@ def card_label(c: int, symbols: bool = True, palette: Palette = DEFAULT_PALETTE)
     return Text(card_name(c, symbols), style=palette.card_style(c))
 
 
+#: box corners and lines: (top left, top right, bottom left, bottom right, across, down)
+LIGHT_BOX = ("╭", "╮", "╰", "╯", "─", "│")
+#: a heavy top edge, the rest as it was: an effect changes one row of a card
+HEAVY_BOX = ("┍", "┑", "╰", "╯", "━", "│")
+
+
 def draw_card(
     canvas: Canvas,
     x: int,
@@ -286,36 +365,62 @@ def draw_card(
     symbols: bool = True,
     empty_word: str = "empty",
     palette: Palette = DEFAULT_PALETTE,
+    scale: Scale = SMALL,
+    edge: Style | None = None,
 ) -> None:
-    """A card box 7 wide and 4 high: its face, and ``below`` on the third line."""
-    inner = CARD_WIDTH - 2
+    """A card box (7 wide and 4 high at ``SMALL``): its face, and ``below`` under its label.
+
+    At larger scales the face also has the card in its corners, as a real
+    card has. ``edge``: the top edge drawn heavy in that style (a card in the
+    middle of an effect: it shows without colour too, and changes one row).
+    """
+    width, height, grow = scale.card_width, scale.card_height, scale.grow
+    inner = width - 2
+    tl, tr, bl, br, across, down = HEAVY_BOX if edge is not None else LIGHT_BOX
+    label_y = y + 1 + grow
     if top is None:
-        canvas.write(x, y, "╭ ─ ─ ╮", DIM if border is BORDER else border)
-        canvas.write(x, y + 1, " " + empty_word.center(inner) + " ", DIM)
-        canvas.write(x, y + 2, " " + below.center(inner) + " ", DIM)
-        canvas.write(x, y + 3, "╰ ─ ─ ╯", DIM if border is BORDER else border)
+        dashes = (" " + across) * inner
+        style = DIM if border is BORDER else border
+        canvas.write(x, y, tl + dashes[:inner] + tr, edge or style)
+        for row in range(1, height - 1):
+            canvas.write(x, y + row, " " * width, DIM)
+        canvas.write(x + 1, label_y, empty_word.center(inner), DIM)
+        canvas.write(x + 1, label_y + 1, below.center(inner), DIM)
+        light = (" " + LIGHT_BOX[4]) * inner
+        canvas.write(x, y + height - 1, bl + light[:inner] + br, style)
         return
-    canvas.write(x, y, "╭" + "─" * inner + "╮", border)
-    canvas.write(x, y + 1, "│", border)
+    face = palette.face_style
+    ink = palette.card_style(top)
     label = card_name(top, symbols)  # as ``card_label``, without making a Text
+    canvas.write(x, y, tl + across * inner + tr, edge or border)
+    for row in range(1, height - 1):
+        canvas.write(x, y + row, down, border)
+        canvas.write(x + 1, y + row, " " * inner, face)
+        canvas.write(x + width - 1, y + row, down, border)
     pad = inner - len(label)
     left = pad // 2 + (pad % 2)
-    face = palette.face_style
-    canvas.write(x + 1, y + 1, " " * inner, face)
-    canvas.write(x + 1 + left, y + 1, label, palette.card_style(top))
-    canvas.write(x + CARD_WIDTH - 1, y + 1, "│", border)
-    canvas.write(x, y + 2, "│", border)
-    canvas.write(x + 1, y + 2, below.center(inner), palette.below_style(top))
-    canvas.write(x + CARD_WIDTH - 1, y + 2, "│", border)
-    canvas.write(x, y + 3, "╰" + "─" * inner + "╯", border)
+    canvas.write(x + 1 + left, label_y, label, ink)
+    canvas.write(x + 1, label_y + 1, below.center(inner), palette.below_style(top))
+    if grow:  # the corners, as on a real card
+        canvas.write(x + 1, y + 1, label, ink)
+        canvas.write(x + width - 1 - len(label), y + height - 2, label, ink)
+    canvas.write(x, y + height - 1, bl + LIGHT_BOX[4] * inner + br, border)
 
 
-def draw_back(canvas: Canvas, x: int, y: int, below: str) -> None:
-    """A face-down card (or pile), with ``below`` on its third line."""
-    canvas.write(x, y, "╭─────╮", BORDER)
-    canvas.write(x, y + 1, "│░░░░░│", BORDER)
-    canvas.write(x, y + 2, "│" + below.center(CARD_WIDTH - 2) + "│", BORDER)
-    canvas.write(x, y + 3, "╰─────╯", BORDER)
+def draw_back(
+    canvas: Canvas, x: int, y: int, below: str, scale: Scale = SMALL, edge: Style | None = None
+) -> None:
+    """A face-down card (or pile), with ``below`` under its middle (``edge``: as for
+    ``draw_card``)."""
+    width, height = scale.card_width, scale.card_height
+    inner = width - 2
+    tl, tr, bl, br, across, down = HEAVY_BOX if edge is not None else LIGHT_BOX
+    below_y = y + 2 + scale.grow
+    canvas.write(x, y, tl + across * inner + tr, edge or BORDER)
+    for row in range(1, height - 1):
+        middle = below.center(inner) if y + row == below_y else "░" * inner
+        canvas.write(x, y + row, down + middle + down, BORDER)
+    canvas.write(x, y + height - 1, bl + LIGHT_BOX[4] * inner + br, BORDER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +433,8 @@ class Slot:
     flash: bool = False
     #: a card the player may not see (a computer's or a network opponent's Speed hand)
     face_down: bool = False
+    #: in the middle of an effect: a card just left it, or cards were just dealt to it
+    glow: bool = False
 
 
 @lru_cache(maxsize=256)
@@ -336,6 +443,7 @@ def draw_slots(
     keys_above: bool,
     symbols: bool = True,
     palette: Palette = DEFAULT_PALETTE,
+    scale: Scale = SMALL,
 ) -> Drawing:
     """A player's row of cards with the keys above (player 2) or below (player 1).
 
@@ -343,13 +451,14 @@ def draw_slots(
     together from each column's own drawing (``_slot_part``, cached per card),
     exactly as ``draw_slots_whole`` draws the row at once.
     """
-    parts = [_margin_part(any(slot.keys for slot in slots), keys_above)]
-    parts += [_slot_part(slot, keys_above, symbols, palette) for slot in slots]
-    used = LEFT_MARGIN + len(slots) * COLUMN_WIDTH
-    if used > BOARD_WIDTH or None in parts:  # a part drawn past its edges
-        return draw_slots_whole(slots, keys_above, symbols, palette)
-    if used < BOARD_WIDTH:
-        parts.append(_blank_part(BOARD_WIDTH - used, CARD_HEIGHT + 1))
+    rows = scale.card_height + 1
+    parts = [_margin_part(any(slot.keys for slot in slots), keys_above, scale)]
+    parts += [_slot_part(slot, keys_above, symbols, palette, scale) for slot in slots]
+    used = scale.margin + len(slots) * scale.column_width
+    if used > scale.width or None in parts:  # a part drawn past its edges
+        return draw_slots_whole(slots, keys_above, symbols, palette, scale)
+    if used < scale.width:
+        parts.append(_blank_part(scale.width - used, rows))
     return join_parts([part for part in parts if part is not None])
 
 
@@ -358,32 +467,44 @@ def draw_slots_whole(
     keys_above: bool,
     symbols: bool = True,
     palette: Palette = DEFAULT_PALETTE,
+    scale: Scale = SMALL,
 ) -> Drawing:
     """``draw_slots`` on one canvas for the whole row (what the parts must add up to)."""
-    canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
-    _draw_margin(canvas, any(slot.keys for slot in slots), keys_above)
+    canvas = Canvas(scale.width, scale.card_height + 1)
+    _draw_margin(canvas, any(slot.keys for slot in slots), keys_above, scale)
     for i, slot in enumerate(slots):
-        _draw_slot(canvas, LEFT_MARGIN + i * COLUMN_WIDTH, slot, keys_above, symbols, palette)
+        x = scale.margin + i * scale.column_width
+        _draw_slot(canvas, x, slot, keys_above, symbols, palette, scale)
     return canvas.to_text()
 
 
-def _draw_margin(canvas: Canvas, any_keys: bool, keys_above: bool) -> None:
+def _draw_margin(canvas: Canvas, any_keys: bool, keys_above: bool, scale: Scale) -> None:
     if any_keys:
-        canvas.write(0, 0 if keys_above else CARD_HEIGHT, "keys", DIM)
+        canvas.write(0, 0 if keys_above else scale.card_height, "keys", DIM)
 
 
 def _draw_slot(
-    canvas: Canvas, x: int, slot: Slot, keys_above: bool, symbols: bool, palette: Palette
+    canvas: Canvas,
+    x: int,
+    slot: Slot,
+    keys_above: bool,
+    symbols: bool,
+    palette: Palette,
+    scale: Scale,
 ) -> None:
     card_y = 1 if keys_above else 0
-    key_y = 0 if keys_above else CARD_HEIGHT
+    key_y = 0 if keys_above else scale.card_height
     border = FLASH_BORDER if slot.flash else BORDER
+    edge = GLOW_BORDER if slot.glow else None
     if slot.face_down and slot.top is not None:
-        draw_back(canvas, x, card_y, slot.below)
+        draw_back(canvas, x, card_y, slot.below, scale, edge)
     else:
-        draw_card(canvas, x, card_y, slot.top, slot.below, border, symbols, palette=palette)
+        draw_card(
+            canvas, x, card_y, slot.top, slot.below, border, symbols, palette=palette,
+            scale=scale, edge=edge,
+        )  # fmt: skip
     if slot.keys:
-        canvas.write(x, key_y, slot.keys.center(CARD_WIDTH), palette.key_style)
+        canvas.write(x, key_y, slot.keys.center(scale.card_width), palette.key_style)
 
 
 #: a part of a drawing: its lines' runs, all of one width; None if it did not fit its width
@@ -395,17 +516,19 @@ def _part(canvas: Canvas) -> Part:
     return None if canvas.spilled else canvas.runs()
 
 
-@lru_cache(maxsize=4)
-def _margin_part(any_keys: bool, keys_above: bool) -> Part:
-    canvas = Canvas(LEFT_MARGIN, CARD_HEIGHT + 1)
-    _draw_margin(canvas, any_keys, keys_above)
+@lru_cache(maxsize=16)
+def _margin_part(any_keys: bool, keys_above: bool, scale: Scale = SMALL) -> Part:
+    canvas = Canvas(scale.margin, scale.card_height + 1)
+    _draw_margin(canvas, any_keys, keys_above, scale)
     return _part(canvas)
 
 
-@lru_cache(maxsize=1024)
-def _slot_part(slot: Slot, keys_above: bool, symbols: bool, palette: Palette) -> Part:
-    canvas = Canvas(COLUMN_WIDTH, CARD_HEIGHT + 1)
-    _draw_slot(canvas, 0, slot, keys_above, symbols, palette)
+@lru_cache(maxsize=2048)
+def _slot_part(
+    slot: Slot, keys_above: bool, symbols: bool, palette: Palette, scale: Scale = SMALL
+) -> Part:
+    canvas = Canvas(scale.column_width, scale.card_height + 1)
+    _draw_slot(canvas, 0, slot, keys_above, symbols, palette, scale)
     return _part(canvas)
 
 
@@ -440,7 +563,7 @@ def join_parts(parts: list[tuple[Run, ...]]) -> Drawing:
                     continue
             pieces.extend(row_pieces)
         lines.append(("".join(texts), tuple(pieces)))
-    return Drawing.from_runs(tuple(lines))
+    return Drawing(tuple(lines))
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,6 +576,12 @@ class PileShow:
     landed_by: str | None = None
     in_use: bool = True
     face_down: bool = False  #: Speed's centre card before the opening
+    #: in the middle of an effect: a card just reached it (or it was just taken)
+    glow: bool = False
+    #: a move on it just lost a race (who lost it, e.g. "P1"), shown at a glance
+    lost_by: str | None = None
+    #: instead of the label, while an effect shows it: where the pile just went
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +603,7 @@ def draw_centre(
     symbols: bool = True,
     banner: tuple[str, ...] = (),
     palette: Palette = DEFAULT_PALETTE,
+    scale: Scale = SMALL,
 ) -> Drawing:
     """The middle of the table: two spit piles (and Speed's side piles at the ends).
 
@@ -482,48 +612,63 @@ def draw_centre(
     as ``draw_slots`` is, it was no faster, as a played card changes the
     count under the pile's top and the "◀ P1" mark beside it, every time.)
     """
-    canvas = Canvas(BOARD_WIDTH, CARD_HEIGHT + 1)
-    _draw_banner(canvas, banner, sides is not None)
+    canvas = Canvas(scale.width, scale.card_height + 1)
+    _draw_banner(canvas, banner, sides is not None, scale)
     for j, pile in enumerate(piles):
-        _draw_pile(canvas, PILE_X[j], pile, symbols, palette)
+        _draw_pile(canvas, scale.pile_x[j], pile, symbols, palette, scale)
     if sides is not None:
         for j, side in enumerate(sides):
-            _draw_side(canvas, _SIDE_X[j], side, symbols)
+            _draw_side(canvas, _side_x(scale)[j], side, symbols, scale)
     return canvas.to_text()
 
 
-#: where each Speed side pile stands
-_SIDE_X = (1, BOARD_WIDTH - CARD_WIDTH - 2)
+def _side_x(scale: Scale) -> tuple[int, int]:
+    """Where each Speed side pile stands."""
+    return (1, scale.width - scale.card_width - 2)
 
 
-def _draw_banner(canvas: Canvas, banner: tuple[str, ...], speed: bool) -> None:
+def _draw_banner(canvas: Canvas, banner: tuple[str, ...], speed: bool, scale: Scale) -> None:
     if banner:
-        # Speed: narrower, in the gap between the right pile's "◀ P1" marker and
-        # the right side pile, so that it covers neither
-        x, width = (BANNER_X, BANNER_WIDTH) if not speed else (BANNER_X - 3, BANNER_WIDTH - 1)
-        lines = ["", *banner, ""][:5]
+        # beside the right pile's "◀ P1" marker; Speed: narrower, in the gap between
+        # that marker and the right side pile, so that it covers neither
+        x = scale.pile_x[1] + scale.card_width + 9
+        width = scale.banner_width
+        if speed:
+            x, width = x - 3, width - 1
+        grow = [""] * scale.grow
+        lines = [*grow, "", *banner, "", *grow][: scale.card_height + 1]
         for i, line in enumerate(lines):
             canvas.write(x, i, fit(line, width).center(width), BANNER_STYLE)
 
 
-def _draw_pile(canvas: Canvas, x: int, pile: PileShow, symbols: bool, palette: Palette) -> None:
-    canvas.write(x - 2, 0, pile.label.center(CARD_WIDTH + 4), DIM)
+def _draw_pile(
+    canvas: Canvas, x: int, pile: PileShow, symbols: bool, palette: Palette, scale: Scale
+) -> None:
+    label = pile.label if pile.note is None else pile.note
+    style = DIM if pile.note is None else NOTE_STYLE
+    canvas.write(x - 2, 0, label.center(scale.card_width + 4), style)
     if not pile.in_use:
-        draw_card(canvas, x, 1, None, "", BORDER, symbols, empty_word="unused")
+        draw_card(canvas, x, 1, None, "", BORDER, symbols, empty_word="unused", scale=scale)
         return
     if pile.face_down:
-        draw_back(canvas, x, 1, "")
+        draw_back(canvas, x, 1, "", scale)
         return
-    border = LANDED_BORDER if pile.landed_by else BORDER
-    draw_card(canvas, x, 1, pile.top, f"×{pile.size}", border, symbols, palette=palette)
-    if pile.landed_by:
-        arrow = f"◀ {pile.landed_by}"
-        canvas.write(x + CARD_WIDTH + 1, 2, arrow, LANDED_BORDER)
+    border = FLASH_BORDER if pile.lost_by else LANDED_BORDER if pile.landed_by else BORDER
+    edge = FLASH_BORDER if pile.lost_by else GLOW_BORDER if pile.glow else None
+    size = f"×{pile.size}"
+    draw_card(
+        canvas, x, 1, pile.top, size, border, symbols, palette=palette, scale=scale, edge=edge
+    )
+    mark_y = 2 + scale.grow
+    if pile.lost_by:
+        canvas.write(x + scale.card_width + 1, mark_y, f"✗ {pile.lost_by}", FLASH_BORDER)
+    elif pile.landed_by:
+        canvas.write(x + scale.card_width + 1, mark_y, f"◀ {pile.landed_by}", LANDED_BORDER)
 
 
-def _draw_side(canvas: Canvas, x: int, side: SideShow, symbols: bool) -> None:
-    canvas.write(x, 0, "side".center(CARD_WIDTH), DIM)
+def _draw_side(canvas: Canvas, x: int, side: SideShow, symbols: bool, scale: Scale) -> None:
+    canvas.write(x, 0, "side".center(scale.card_width), DIM)
     if side.size:
-        draw_back(canvas, x, 1, f"×{side.size}")
+        draw_back(canvas, x, 1, f"×{side.size}", scale)
     else:
-        draw_card(canvas, x, 1, None, "", BORDER, symbols)
+        draw_card(canvas, x, 1, None, "", BORDER, symbols, scale=scale)

@@ -12,19 +12,17 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.geometry import Region
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
-from spit.bots import MODES as BOT_MODES
-from spit.engine import Phase, all_modes, mode_names
-from spit.engine.modes import get_mode
+from spit.engine import Phase
+from spit.play.controller import GameController
+from spit.play.effects import Effects
 from spit.play.keys import (
     AGAIN_KEY,
     COACH_KEY,
@@ -37,17 +35,14 @@ from spit.play.keys import (
 )
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
-from spit.store.resume import has_saved_games
 from spit.tui.coachbox import HIDDEN, CoachBox
 from spit.tui.confirm import ConfirmScreen
-from spit.tui.dealer import AppSettings, Dealer, SaveSettings
-from spit.tui.messages import TUTORIAL, HostRequested, JoinRequested, PlayRequested
-from spit.tui.widgets.board import Board, LineKey, TextBox, board_keys
+from spit.tui.dealer import Dealer
+from spit.tui.widgets.board import Board, LineKey, RegionKey, board_keys
 
 if TYPE_CHECKING:
     # loaded when first needed, not before the first board: replays (and the
     # dialogs' and Markdown's widgets) cost start-up time a game may never use
-    import argparse
 
     from spit.store.replays import Replay
 
@@ -57,28 +52,14 @@ MIN_WIDTH = 80
 MIN_HEIGHT = 24
 #: the pause box's line after the app was suspended (SIGTSTP, a shell's ctrl+z)
 SUSPENDED_NOTICE = "Paused while spit was suspended"
-REGIONS = (
-    "topbar",
-    "p2-info",
-    "p2-cards",
-    "centre",
-    "p1-cards",
-    "p1-info",
-    "status",
-    "news",
-    "flash",
-    "footer",
-)
 
 
 class GameScreen(Screen[None]):
     """The board: both players' cards, the spit piles, the phase in words.
 
-    The compositor asks the screen for all its lines (under the board) on
-    every update; it hands back those it gave last until Textual marks it
-    dirty or its size, background or the app's filters change. (Keeping
-    them until a refresh only, as tried once, let the screen under it show
-    through around the board, e.g. the join form at 100x30.)
+    The screen only draws: its ``GameController`` (``spit.play.controller``)
+    runs the game's ticks, wake-ups, pauses, saving and coaching; the screen
+    turns keys into its inputs and draws what it is told.
     """
 
     BINDINGS = [  # noqa: RUF012
@@ -109,39 +90,24 @@ class GameScreen(Screen[None]):
         #: a saved match to carry on with (used by the first deal only)
         self.resumed = resumed
         self.session: Session | None = None
-        self._timer: Timer | None = None
-        self._pauses: set[str] = set()
+        #: runs the game for this screen (None: no game, e.g. it could not be dealt)
+        self.controller: GameController | None = None
+        self._wake_timer: Timer | None = None
+        self._wake_at: float | None = None  # when ``_wake_timer`` fires
+        #: pauses asked for before there is a controller (kept for the next game)
+        self._early_pauses: set[str] = set()
         self.error: str | None = None
-        self._painted = -1  # the session version last painted
-        self._coached = False  # the summary box has been filled for this game
-        self._wake_at: float | None = None  # when ``_timer`` fires
-        #: the board's boxes by region (looked up once, not on every key)
-        self._boxes: dict[str, TextBox] = {}
-        #: the screen's own lines last handed to the compositor, and what they were for
-        self._handed: tuple[tuple[object, ...], list[Strip]] | None = None
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The screen's own lines in ``crop``: those handed last if nothing changed since."""
-        key = (crop, self.outer_size, self.background_colors, tuple(self.get_line_filters()))
-        handed = self._handed
-        if handed is not None and handed[0] == key:
-            return handed[1]
-        lines = super().render_lines(crop)
-        self._handed = (key, lines)
-        return lines
-
-    def _set_dirty(self, *regions: Region) -> None:
-        """Textual's own: its styles cache paints the marked lines again, and so must we."""
-        self._handed = None
-        super()._set_dirty(*regions)
 
     def compose(self) -> ComposeResult:
-        with Board(id="board") as self._board:
-            for region in REGIONS:
-                box = self._boxes[region] = TextBox(id=region)
-                yield box
+        self._board = Board(id="board")
+        yield self._board
         yield Static(id="too-small")
         yield CoachBox(id="coach")
+
+    @property
+    def board(self) -> Board:
+        """The board this screen draws on."""
+        return self._board
 
     def on_mount(self) -> None:
         self.new_game()
@@ -152,34 +118,48 @@ class GameScreen(Screen[None]):
         """Deal a fresh game with the app's settings."""
         try:
             resumed, self.resumed = self.resumed, None
-            self.session = self.dealer.deal(
+            session = self.dealer.deal(
                 self.mode, self.opponents, resumed=resumed, on_saved=self._saved
             )
             if resumed is not None:  # play again deals a new game with the same players
-                self.opponents = dict(self.session.levels)
+                self.opponents = dict(session.levels)
         except Exception as exc:  # a bad setting or a missing mode: say so, keep running
             log.exception("cannot start a game")
             self.session = None
+            self.controller = None
             self.error = f"Cannot start the game: {exc}"
-            self.query_one("#status", TextBox).set(self.error + "  (Esc: menu)")
+            self._board.show({"status": self.error + "  (Esc: menu)"})
             return
-        self.error = None
-        self._painted = -1
-        self._coached = False
-        self.query_one("#coach", CoachBox).display = False
-        self._pauses.discard("error")
-        self.check_size()
-        self.run_tick()
+        self.start(session)
         if resumed is not None:
             self.show_resumed()
 
+    def start(self, session: Session) -> None:
+        """Play ``session`` on this board (a new controller; the screen's pauses carry over)."""
+        old = self.controller
+        pauses = set(old.pauses if old is not None else self._early_pauses) - {"error"}
+        settings = self.dealer.settings
+        user = settings.user
+        self.session = session
+        self.controller = GameController(
+            session,
+            real_time=self.dealer.real_time,
+            effects=Effects(enabled=not (user.reduce_motion or settings.reduce_motion)),
+            sound=user.sound,
+        )
+        self.error = None
+        self.query_one("#coach", CoachBox).display = False
+        for reason in pauses:
+            self.controller.set_paused(reason, True, self.now())
+        self.check_size()
+        self.run_tick()
+
     def show_resumed(self) -> None:
         """Say where a resumed game stands; it waits on the pause box until a player goes on."""
-        session = self.session
-        if session is None:
+        controller = self.controller
+        if controller is None:
             return
-        notice = resumed_notice(session)
-        session.announce(notice)
+        notice = controller.resumed()
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(notice), self._after_pause)
 
@@ -199,52 +179,50 @@ class GameScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """Game keys become timestamped inputs; everything else goes to bindings."""
-        session = self.session
-        if session is None:
+        controller = self.controller
+        if controller is None:
             return
         key = key_of_event(event.key, event.character)
-        if session.keymap.lookup(key) is None:
+        try:
+            now = self.now()
+            if not controller.press(key, event.time, now):
+                return
+        except Exception as exc:
+            event.stop()
+            self.fail(exc)
             return
         event.stop()
         event.prevent_default()
-        if self._pauses:
-            return
-        try:
-            now = self.now()
-            stamp = event.time if self.dealer.real_time else now
-            session.press(key, min(stamp, now), now)
-        except Exception as exc:
-            self.fail(exc)
-            return
         self.run_tick()
 
     def run_tick(self) -> None:
-        """Advance the game to now, repaint what changed, schedule the next wake-up."""
-        session = self.session
-        if session is None:
+        """Advance the game to now, draw what changed, schedule the next wake-up."""
+        controller = self.controller
+        if controller is None:
             return
         try:
             now = self.now()
-            session.tick(now)
-            if session.version != self._painted:
+            update = controller.tick(now)
+            if update.repaint:
                 self.repaint(now)
             self.schedule(now)
-            if session.summaries and "round" not in self._pauses:
-                self.show_round(session.summaries.pop(0))
-            if session.game.over and not self._coached:
+            if update.bell:
+                self.app.bell()
+            if update.summary is not None:
+                self.show_round(update.summary)
+            if update.coach:
                 self.show_coaching()
         except Exception as exc:
             self.fail(exc)
 
     def show_coaching(self) -> None:
         """At the game's end: the box over the board, the result first (F2: coaching)."""
-        self._coached = True
         box = self.query_one("#coach", CoachBox)
         box.display = self.session is not None and box.show_session(self.session)
 
     def action_coach(self) -> None:
         """F2 once the game is over: the result, then how fast, then no box (the table)."""
-        if self._coached:
+        if self.controller is not None and self.controller.coached:
             box = self.query_one("#coach", CoachBox)
             box.display = box.next_look() != HIDDEN
 
@@ -253,7 +231,8 @@ class GameScreen(Screen[None]):
         viewer there (Esc in the viewer comes back to this board)."""
         coaching = self.query_one("#coach", CoachBox).coaching
         session = self.session
-        if not self._coached or coaching is None or session is None:
+        coached = self.controller is not None and self.controller.coached
+        if not coached or coaching is None or session is None:
             return
         from spit.tui.moments import MomentsScreen
 
@@ -292,26 +271,20 @@ class GameScreen(Screen[None]):
         self.run_tick()
 
     def repaint(self, now: float | None = None) -> None:
-        """Update every region whose text changed.
-
-        Each region's key (``board_keys``) holds all its text is drawn from;
-        a box whose key is the one it shows is neither drawn nor compared.
-        """
-        session = self.session
-        if session is None:
+        """Show every region's key; the board draws only those that changed."""
+        session, controller = self.session, self.controller
+        if session is None or controller is None:
             return
         now = self.now() if now is None else now
-        self._painted = session.version
+        controller.painted = session.version
         settings = self.dealer.settings
-        keys = board_keys(session, now, settings.palette)
+        keys: dict[str, RegionKey] = board_keys(
+            session, now, settings.palette, controller.effects
+        )
         flash = self.flash_note(session)
         if flash is not None:
             keys["flash"] = flash
-        boxes = self._boxes
-        ascii_only = settings.ascii_only
-        with self._board.marking():  # one refresh of the board for all the regions
-            for region, key in keys.items():
-                boxes[region].show(key, ascii_only)
+        self._board.show(keys, settings.ascii_only)
 
     def flash_note(self, session: Session) -> LineKey | None:
         """What the flash line shows instead of the session's flash, if anything:
@@ -328,28 +301,29 @@ class GameScreen(Screen[None]):
         return None
 
     def schedule(self, now: float) -> None:
-        """Wake up when the session next has something to do (only with the real clock).
+        """Wake up when the controller next has something to do (only with the real clock).
 
         The timer already set stays when the wake-up has not moved (most keys).
         """
-        session = self.session
-        wake = None
-        if session is not None and not self._pauses and self.dealer.real_time:
-            wake = session.next_wakeup(now)
-        if wake is not None and wake == self._wake_at and self._timer is not None:
+        controller = self.controller
+        wait = None if controller is None else controller.wait(now)
+        wake = None if wait is None else now + wait
+        if wake is not None and wake == self._wake_at and self._wake_timer is not None:
             return
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        self.stop_timer()
         self._wake_at = wake
-        if wake is None:
-            return
-        # A deadline already due is handled now; never spin faster than 200 Hz.
-        self._timer = self.set_timer(max(0.005, wake - now), self._wake)
+        if wait is not None:
+            self._wake_timer = self.set_timer(wait, self._wake)
+
+    def stop_timer(self) -> None:
+        """No wake-up (the screen is leaving)."""
+        if self._wake_timer is not None:
+            self._wake_timer.stop()
+            self._wake_timer = None
 
     def _wake(self) -> None:
         """The wake-up timer fired: it is spent; tick (which sets the next one)."""
-        self._timer = None
+        self._wake_timer = None
         self._wake_at = None
         self.run_tick()
 
@@ -359,24 +333,20 @@ class GameScreen(Screen[None]):
         self.error = f"Internal error ({type(exc).__name__}: {exc}). Game paused; ctrl+q quits."
         self._set_paused("error", True)
         with contextlib.suppress(Exception):  # the screen itself may be gone
-            self.query_one("#flash", TextBox).set(self.error)
+            self._board.show({"flash": LineKey(self.error, "bold red")})
 
     # ------------------------------------------------------------------ pauses
 
     def _set_paused(self, reason: str, on: bool) -> None:
-        session = self.session
-        was = bool(self._pauses)
-        if on:
-            self._pauses.add(reason)
-        else:
-            self._pauses.discard(reason)
-        if session is None:
+        controller = self.controller
+        if controller is None:
+            if on:
+                self._early_pauses.add(reason)
+            else:
+                self._early_pauses.discard(reason)
             return
         now = self.now()
-        if not was and self._pauses:
-            session.pause(now)
-        elif was and not self._pauses:
-            session.resume(now)
+        controller.set_paused(reason, on, now)
         self.repaint(now)
         self.schedule(now)
 
@@ -387,7 +357,8 @@ class GameScreen(Screen[None]):
     @property
     def paused(self) -> bool:
         """True while the game clock is stopped for any reason."""
-        return bool(self._pauses)
+        controller = self.controller
+        return bool(self._early_pauses) if controller is None else controller.paused
 
     def action_help(self) -> None:
         """Show keys and short rules; the game waits."""
@@ -408,7 +379,10 @@ class GameScreen(Screen[None]):
     def suspend(self) -> None:
         """The app is about to be suspended (SIGTSTP): pause, so that no timer runs
         out and no computer plays while the process is stopped."""
-        if self.session is None or self.session.game.over or "user" in self._pauses:
+        controller = self.controller
+        if controller is None or self.session is None or self.session.game.over:
+            return
+        if "user" in controller.pauses:
             return
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(SUSPENDED_NOTICE), self._after_pause)
@@ -426,11 +400,7 @@ class GameScreen(Screen[None]):
     @property
     def in_progress(self) -> bool:
         """True while leaving would stop a game that has begun (and is kept to resume)."""
-        session = self.session
-        if session is None or session.game.over:
-            return False
-        archiver = session.archiver
-        return archiver is not None and archiver.keep_progress and archiver.begun
+        return self.controller is not None and self.controller.in_progress
 
     def action_leave(self) -> None:
         """Esc: back to the title menu; a game in progress asks first (and is saved)."""
@@ -469,15 +439,7 @@ class GameScreen(Screen[None]):
 
     def save_progress(self) -> str | None:
         """Save the unfinished game now (leaving, quitting, a signal); a problem, or None."""
-        session = self.session
-        if session is None or session.archiver is None:
-            return None
-        try:
-            problem: str | None = session.archiver.save_now()
-        except Exception as exc:  # never let a save stop the player from leaving
-            log.exception("cannot save the game")
-            return f"game not saved: {exc}"
-        return problem
+        return None if self.controller is None else self.controller.save_progress()
 
     def on_unmount(self) -> None:
         """However the board goes away, an unfinished game is saved."""
@@ -485,8 +447,7 @@ class GameScreen(Screen[None]):
 
     def action_menu(self) -> None:
         """Leave the game for the title menu (the game is saved, if unfinished)."""
-        if self._timer is not None:
-            self._timer.stop()
+        self.stop_timer()
         self.save_progress()
         self.app.pop_screen()
 
@@ -505,7 +466,7 @@ class GameScreen(Screen[None]):
         """Show a message instead of a broken board when the terminal is too small."""
         width, height = self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
-        board = self.query_one("#board")
+        board = self._board
         note = self.query_one("#too-small", Static)
         board.display = not small
         note.display = small
@@ -516,8 +477,12 @@ class GameScreen(Screen[None]):
                 f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: the game is paused "
                 "and goes on when it fits.\n\nctrl+q saves the game and quits."
             )
-        if small != ("size" in self._pauses):
+        if small != ("size" in self._pauses_now()):
             self._set_paused("size", small)
+
+    def _pauses_now(self) -> set[str]:
+        controller = self.controller
+        return self._early_pauses if controller is None else controller.pauses
 
 
 def _markdown(text: str, ascii_only: bool) -> Widget:
@@ -526,14 +491,6 @@ def _markdown(text: str, ascii_only: bool) -> Widget:
     from spit.tui.markdown import page
 
     return page(text, ascii_only)
-
-
-def resumed_notice(session: Session) -> str:
-    """'Resumed: round 3, score 12-20' for a game picked up again."""
-    game = session.game
-    scores = game.scores
-    score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
-    return f"Resumed: round {game.round_no}{score}"
 
 
 class PauseScreen(ModalScreen[str]):
@@ -614,263 +571,6 @@ class DocScreen(Screen[None]):
     def action_back(self) -> None:
         """Back to the menu."""
         self.app.pop_screen()
-
-
-#: The title menu, in groups (a line between groups), in the same order whether or
-#: not games are saved. To add an entry, put ``(id, label)`` in a group and a
-#: ``choose_<id>`` method (dashes as underscores) on ``TitleScreen``; at 80x24 every
-#: entry shows, and a longer list scrolls with a hint saying so. A game mode's id
-#: opens the setup screen for that game (opponent, rules, names).
-MENU: tuple[tuple[tuple[str, str], ...], ...] = (
-    (
-        *((mode.name, f"Play {mode.title}: a person or the computer") for mode in all_modes()),
-        *(
-            (f"watch-{mode.name}", f"Watch two computers play {mode.title}")
-            for mode in all_modes()
-            if mode.name in BOT_MODES
-        ),
-    ),
-    (
-        ("host", "Host a game over the network"),
-        ("join", "Join a game over the network"),
-    ),
-    (
-        ("tutorial", "Tutorial: the rules in short lessons on the board"),
-        ("stats", "Statistics"),
-        ("replays", "Saved replays"),
-        ("rules", "Rules"),
-        ("keys", "Keys"),
-        ("settings", "Settings"),
-        ("quit", "Quit"),
-    ),
-)
-#: first in the menu; greyed out while no unfinished game is saved
-RESUME_ENTRY = ("resume", "Resume a game")
-RESUME_NONE = "Resume a game (none saved)"
-#: first of all on the first start (no game played or saved yet)
-START_HERE = ("start-here", "New to Spit? Start here: learn it, then choose a game")
-#: the title's last line, and what it says when the menu scrolls
-TITLE_HINT = "arrows + Enter: choose   F1: keys   Esc: quit"
-MORE_BELOW = "↓ more below   " + TITLE_HINT
-MORE_ABOVE = "↑ more above   " + TITLE_HINT
-
-#: the title: the letters (each line as wide, so that they line up centred) and a line
-TITLE_ART = "\n".join(
-    (
-        "[b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]  [red]♥ ♦[/]",
-        "[b] ▀▀▄ █▄▄▀ █  █ [/b]  ♠ ♣",
-        "[b]▄▄▄▀ █    █  █ [/b]" + " " * 5,
-        "The real-time card game for two people at one keyboard.",
-    )
-)
-
-
-ASCII_TITLE_ART = """\
-[b]S P I T[/b]
-S H D C
-
-The real-time card game for two people at one keyboard."""
-
-
-class TitleScreen(Screen[None]):
-    """The title menu: shows the ``settings`` in force; a game chosen is a ``PlayRequested``."""
-
-    BINDINGS = [Binding("escape", "ask_quit", "Quit")]  # noqa: RUF012
-
-    def __init__(self, settings: AppSettings, save_settings: SaveSettings) -> None:
-        super().__init__()
-        #: the app's settings in force (read, never written, here)
-        self.settings = settings
-        #: writes the settings file (for the settings screens)
-        self.save_settings = save_settings
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="title-box"):
-            art = ASCII_TITLE_ART if self.settings.ascii_only else TITLE_ART
-            yield Static(art, id="title-art")
-            yield Static(id="title-small")
-            yield OptionList(*self.menu_options(), id="menu")
-            yield Static(TITLE_HINT, id="title-hint", classes="hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#menu", OptionList).focus()
-        self.check_size()
-
-    @staticmethod
-    def menu_options() -> list[Option | None]:
-        """The menu entries (None: a line between groups): "Resume a game" first (greyed
-        out while no unfinished game is saved), after "Start here" on the first start."""
-        from spit.store.firstrun import first_run
-
-        saved = has_saved_games()
-        groups = [list(group) for group in MENU]
-        options: list[Option | None] = []
-        if not saved and first_run():
-            options.append(Option(START_HERE[1], id=START_HERE[0]))
-        key, label = RESUME_ENTRY
-        options.append(Option(label if saved else RESUME_NONE, id=key, disabled=not saved))
-        for i, group in enumerate(groups):
-            if i:
-                options.append(None)
-            options.extend(Option(label, id=key) for key, label in group)
-        return options
-
-    def on_screen_resume(self) -> None:
-        menu = self.query_one("#menu", OptionList)
-        options = [o for o in self.menu_options() if o is not None]
-        shown = [menu.get_option_at_index(i) for i in range(menu.option_count)]
-        if [(o.id, o.disabled) for o in options] != [(o.id, o.disabled) for o in shown]:
-            menu.clear_options()
-            menu.add_options(self.menu_options())
-            menu.action_first()
-        self.call_after_refresh(self.show_hint)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.check_size()
-
-    def check_size(self) -> None:
-        """Below 80x24, say so where the title was (the menu still works, scrolling)."""
-        width, height = self.app.size
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        self.query_one("#title-art").display = not small
-        note = self.query_one("#title-small", Static)
-        note.display = small
-        if small:
-            note.update(
-                f"The terminal is {width}x{height}; spit needs at least "
-                f"{MIN_WIDTH}x{MIN_HEIGHT}: make the window bigger."
-            )
-        above = 2 if small else TITLE_ART.count("\n") + 1  # the note or the art, and the hint
-        self.query_one("#menu", OptionList).styles.max_height = max(3, height - above - 1)
-        self.call_after_refresh(self.show_hint)
-
-    def show_hint(self) -> None:
-        """The last line: the keys, and whether more of the menu is above or below."""
-        menu = self.query_one("#menu", OptionList)
-        hint = TITLE_HINT
-        if menu.scroll_y < menu.max_scroll_y:
-            hint = MORE_BELOW
-        elif menu.scroll_y > 0:
-            hint = MORE_ABOVE
-        self.query_one("#title-hint", Static).update(hint)
-
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.call_after_refresh(self.show_hint)
-
-    def resume_game(self) -> None:
-        """Pick an unfinished game to carry on with (or delete one)."""
-        from spit.tui.saved import SavedGamesScreen
-
-        self.app.push_screen(SavedGamesScreen(), self._resume_chosen)
-
-    def _resume_chosen(self, replay: Replay | None) -> None:
-        if replay is not None:
-            self.post_message(PlayRequested(replay.final.mode, resumed=replay))
-
-    def action_ask_quit(self) -> None:
-        """Esc on the title: quit, after asking."""
-        self.app.push_screen(
-            ConfirmScreen("Quit spit?", "Your unfinished games stay saved.", "quit", "stay"),
-            lambda yes: self.app.exit() if yes else None,
-        )
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        choice = event.option.id or ""
-        if choice in mode_names():
-            self.choose_setup(choice)
-        elif choice.startswith("watch-"):
-            self.choose_watch(choice.removeprefix("watch-"))
-        else:
-            handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
-            if handler is not None:
-                handler()
-
-    def choose_resume(self) -> None:
-        """Pick an unfinished game to carry on with."""
-        self.resume_game()
-
-    def choose_setup(self, mode: str | None = None) -> None:
-        """The setup screen: the game (``mode`` first), opponent, rules and names."""
-        from spit.tui.setup import SetupScreen
-
-        self.app.push_screen(SetupScreen(self.settings, self.save_settings, mode))
-
-    def choose_start_here(self) -> None:
-        """The first start: the tutorial, which ends on the setup screen."""
-        self.post_message(PlayRequested("tutorial"))
-
-    def choose_watch(self, mode: str = "spit") -> None:
-        """Two computer players of ``mode``: choose player 1's level, then player 2's."""
-        note = WATCH_NOTE.format(game=get_mode(mode).title)
-        level = self.settings.game.bot_level
-
-        def second(first: str | None) -> None:
-            if first is None:
-                return
-            self.app.push_screen(
-                LevelScreen(level, WATCH_HEADINGS[1], note, with_match_me=False),
-                lambda level: self._start_watch(mode, first, level),
-            )
-
-        self.app.push_screen(
-            LevelScreen(level, WATCH_HEADINGS[0], note, with_match_me=False), second
-        )
-
-    def choose_host(self) -> None:
-        """Host a game over the network (the host screen asks which game)."""
-        from spit.tui.netscreens import HostSetupScreen
-
-        self.app.push_screen(HostSetupScreen(), self._start_host)
-
-    def choose_join(self) -> None:
-        """Join a game hosted elsewhere (the join screen asks for the line)."""
-        self.post_message(JoinRequested())
-
-    def choose_stats(self) -> None:
-        """The statistics, as ``spit stats`` shows them, with a person's charts."""
-        from spit.tui.library import StatsScreen
-
-        self.app.push_screen(StatsScreen(self.settings.names[0]))
-
-    def choose_replays(self) -> None:
-        """The saved replays, to pick one to watch (a ``ReplayRequested``)."""
-        from spit.tui.library import ReplaysScreen
-
-        self.app.push_screen(ReplaysScreen())
-
-    def choose_tutorial(self) -> None:
-        """Short interactive lessons on the rules."""
-        self.post_message(PlayRequested(TUTORIAL))
-
-    def choose_rules(self) -> None:
-        """The rules."""
-        self.app.push_screen(DocScreen(SPIT_RULES, self.settings.ascii_only))
-
-    def choose_keys(self) -> None:
-        """Both players' keys."""
-        self.app.push_screen(DocScreen(keys_text(self.settings.keymap), self.settings.ascii_only))
-
-    def choose_settings(self) -> None:
-        """The settings editor."""
-        from spit.tui.dialogs import SettingsScreen
-
-        self.app.push_screen(SettingsScreen(self.settings, self.save_settings))
-
-    def choose_quit(self) -> None:
-        """Leave spit."""
-        self.app.exit()
-
-    def _start_watch(self, mode: str, first: str, second: str | None) -> None:
-        if second is not None:
-            self.post_message(PlayRequested(mode, {0: first, 1: second}))
-
-    def _start_host(self, options: argparse.Namespace | None) -> None:
-        """Host the game chosen in the host screen (None: cancelled)."""
-        if options is not None:
-            self.post_message(HostRequested(options))
-
-    def key_f1(self) -> None:
-        self.app.push_screen(DocScreen(keys_text(self.settings.keymap), self.settings.ascii_only))
 
 
 LEVEL_TEXTS = {

@@ -22,8 +22,7 @@ from textual.widgets import Static
 from spit.play.keys import key_of_event
 from spit.play.session import Session
 from spit.play.tutorial import FINAL_GAME, LESSONS, Lesson, texts
-from spit.tui.screens import REGIONS
-from spit.tui.widgets.board import Board, TextBox, ascii_text, board_texts
+from spit.tui.widgets.board import Board, RegionKey, board_keys
 
 if TYPE_CHECKING:
     from spit.engine import AnyGame
@@ -68,9 +67,7 @@ class TutorialScreen(Screen[None]):
         return LESSONS[self.index]
 
     def compose(self) -> ComposeResult:
-        with Board(id="board"):
-            for region in REGIONS:
-                yield TextBox(id=region)
+        yield Board(id="board")
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
@@ -95,7 +92,7 @@ class TutorialScreen(Screen[None]):
             return
         keymap = session.keymap
         lesson = self.lesson
-        regions = board_texts(session, self.dealer.clock())
+        regions: dict[str, RegionKey | Text] = dict(board_keys(session, self.dealer.clock()))
         top = Text(no_wrap=True, overflow="ellipsis")
         top.append(f" TUTORIAL {self.index + 1}/{len(LESSONS)} ", "bold reverse")
         top.append(f"  {lesson.heading()}", "bold")
@@ -114,9 +111,7 @@ class TutorialScreen(Screen[None]):
             footer.append(f" {key} ", "reverse")
             footer.append(f" {what}  ")
         regions["footer"] = footer
-        ascii_only = self.dealer.settings.ascii_only
-        for region, text in regions.items():
-            self.query_one(f"#{region}", TextBox).set(ascii_text(text) if ascii_only else text)
+        self.query_one(Board).show(regions, self.dealer.settings.ascii_only)
 
     def on_key(self, event: events.Key) -> None:
         """A game key is judged by the lesson; other keys go to the bindings."""

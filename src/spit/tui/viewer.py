@@ -30,8 +30,8 @@ from spit.play.session import Session
 from spit.play.texts import clock_text
 from spit.realtime.arbiter import Applied, Clock
 from spit.tui.dealer import AppSettings
-from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH, REGIONS
-from spit.tui.widgets.board import Board, TextBox, TopKey, ascii_text, board_texts
+from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH
+from spit.tui.widgets.board import Board, RegionKey, TopKey, board_keys
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
@@ -96,7 +96,7 @@ class ReplayScreen(Screen[None]):
         self.playback = Playback(replay)
         self.session = self._session()
         self._last: float | None = None
-        self._timer: Timer | None = None
+        self._wake_timer: Timer | None = None
         self.error: str | None = None
         self._size_paused = False
         self._paused_before = False
@@ -107,9 +107,7 @@ class ReplayScreen(Screen[None]):
         return Session.local(self.playback.game, keymap=KeyMap.default(), names=names)
 
     def compose(self) -> ComposeResult:
-        with Board(id="board"):
-            for region in REGIONS:
-                yield TextBox(id=region)
+        yield Board(id="board")
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
@@ -177,15 +175,15 @@ class ReplayScreen(Screen[None]):
         self.repaint(now)
 
     def _schedule(self, now: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        if self._wake_timer is not None:
+            self._wake_timer.stop()
+            self._wake_timer = None
         if not self.autotick:
             return
         waits = [w for w in (self.playback.wait(),) if w is not None]
         waits += [landed.until - now for landed in self.session.landed.values()]
         if waits:
-            self._timer = self.set_timer(max(0.005, min(waits)), self.run_tick)
+            self._wake_timer = self.set_timer(max(0.005, min(waits)), self.run_tick)
 
     def status_text(self) -> str:
         """Where the replay is, at what speed, and what to press."""
@@ -200,10 +198,10 @@ class ReplayScreen(Screen[None]):
     def repaint(self, now: float) -> None:
         """Draw the board, with the viewer's own status and keys."""
         settings = self.settings
-        texts = board_texts(self.session, now, settings.palette)
+        texts: dict[str, RegionKey | Text] = dict(board_keys(self.session, now, settings.palette))
         game = self.playback.game  # the top bar's clock: the replay's time, not the viewer's
         clock = clock_text(self.playback.position)
-        texts["topbar"] = TopKey(game.info.title, game.round_no, game.config.variants, clock).text()
+        texts["topbar"] = TopKey(game.info.title, game.round_no, game.config.variants, clock)
         texts["status"] = Text(self.status_text(), style="bold yellow", no_wrap=True)
         footer = Text(no_wrap=True, overflow="ellipsis")
         for key, what in VIEWER_KEYS:
@@ -212,9 +210,7 @@ class ReplayScreen(Screen[None]):
         texts["footer"] = footer
         if self.error:
             texts["flash"] = Text(self.error, style="bold red")
-        for region, text in texts.items():
-            shown = ascii_text(text) if settings.ascii_only else text
-            self.query_one(f"#{region}", TextBox).set(shown)
+        self.query_one(Board).show(texts, settings.ascii_only)
 
     # ------------------------------------------------------------------- keys
 
@@ -287,8 +283,8 @@ class ReplayScreen(Screen[None]):
 
     def action_leave(self) -> None:
         """Back to the menu (or out, when the command opened the replay)."""
-        if self._timer is not None:
-            self._timer.stop()
+        if self._wake_timer is not None:
+            self._wake_timer.stop()
         if self.leave_exits:
             self.app.exit()
         else:

@@ -1,375 +1,378 @@
-"""The board's widgets and how a game's state becomes their text.
+"""The board: one widget that draws the game's regions on Textual's Line API.
 
-``board_keys`` reads a session and gives what every region shows; a ``TextBox``
-holds a region's text and marks only the lines that changed, and the ``Board``
-paints them, so an idle board costs nothing and one played card repaints a
-few lines.
+``board_keys`` reads a session and gives what every region shows, as a key
+of plain values (``RegionKey``). The ``Board`` keeps one ``Area`` per region
+(plain objects, listed once in ``REGIONS``): an area draws its key's text only
+when the key changed, turns it into lines once, and the board refreshes just
+the rows whose lines differ. ``render_line`` hands Textual those lines, so an
+idle board costs nothing and one played card repaints a few rows. The layout
+(which rows each region has, how big the cards are) comes from the widget's
+size: ``SMALL`` at 80x24, bigger cards at 120x36 and 160x48 (``render.SCALES``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import NamedTuple, Protocol, Self
+from typing import NamedTuple, Protocol
 
 from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.color import Color
 from textual.filter import LineFilter
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style as TextualStyle
 from textual.widget import Widget
 
 from spit.engine import Phase
+from spit.play.effects import EffectKind, Effects, Mark
 from spit.play.keys import Row
 from spit.play.session import PILE_NAMES, Session
 from spit.play.texts import ASCII_CHARS, clock_text
 from spit.tui.render import (
     DEFAULT_PALETTE,
     DIM,
+    SMALL,
+    Drawing,
     Palette,
     PileShow,
+    Run,
+    Scale,
     SideShow,
     Slot,
     draw_centre,
     draw_slots,
     fit,
+    scale_for,
 )
-from spit.tui.widgets.strips import TextStrips
 
-#: The board's regions, top to bottom: (the box's id, its first row, its rows).
-#: The rows between them (above and below the centre) are blank.
-BOARD_ROWS: tuple[tuple[str, int, int], ...] = (
-    ("topbar", 0, 1),
-    ("p2-info", 1, 1),
-    ("p2-cards", 2, 5),
-    ("centre", 8, 5),
-    ("p1-cards", 14, 5),
-    ("p1-info", 19, 1),
-    ("status", 20, 1),
-    ("news", 21, 1),
-    ("flash", 22, 1),
-    ("footer", 23, 1),
+
+class AreaSpec(NamedTuple):
+    """A region of the board: its name, its height, and the blank rows above it."""
+
+    name: str
+    cards: bool  #: a row of cards (the scale's card height and a line of keys), else one line
+    gap: int | None = None  #: which of the scale's ``gaps`` lies above it (None: none)
+
+    def rows(self, scale: Scale) -> int:
+        """How many rows the region has at ``scale``."""
+        return scale.card_height + 1 if self.cards else 1
+
+
+#: The board's regions, top to bottom: the one list of them.
+REGIONS: tuple[AreaSpec, ...] = (
+    AreaSpec("topbar", False),
+    AreaSpec("p2-info", False, 0),
+    AreaSpec("p2-cards", True),
+    AreaSpec("centre", True, 1),
+    AreaSpec("p1-cards", True, 1),
+    AreaSpec("p1-info", False),
+    AreaSpec("status", False, 2),
+    AreaSpec("news", False),
+    AreaSpec("flash", False),
+    AreaSpec("footer", False),
 )
+REGION_NAMES = tuple(spec.name for spec in REGIONS)
+
+
+def layout(scale: Scale) -> dict[str, tuple[int, int]]:
+    """Each region's first row and its rows on a board drawn at ``scale``."""
+    rows: dict[str, tuple[int, int]] = {}
+    y = 0
+    for spec in REGIONS:
+        if spec.gap is not None:
+            y += scale.gaps[spec.gap]
+        height = spec.rows(scale)
+        rows[spec.name] = (y, height)
+        y += height
+    return rows
+
+
+class TextKey(NamedTuple):
+    """A region's text given as it is (a screen's own line), as a key."""
+
+    given: Text | Drawing
+
+    def text(self, scale: Scale = SMALL) -> Text | Drawing:
+        return self.given
+
+
+class Area:
+    """One region of the board: what it shows (its key and text) and its lines.
+
+    Its lines are made once per text, at the board's scale and colours, and
+    kept until one of them changes. A plain object: the board lists its areas
+    once and draws them; nothing looks an area up in Textual's DOM.
+    """
+
+    def __init__(self, spec: AreaSpec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        #: what the area was last shown: (the key's kind, the key, in ASCII)
+        self.key: tuple[type, RegionKey, bool] | None = None
+        self.text: Text | Drawing = Text()
+        #: the text's lines as the board draws them, their runs, and what they were made
+        #: for (the board's width, indent, scale and colours)
+        self.lines: list[Strip] = []
+        self.runs: tuple[Run, ...] = ()
+        self.made_for: object = None
+        self.stale = True  #: the text changed since the lines were made
+
+    def show(self, key: RegionKey, ascii_only: bool, scale: Scale) -> bool:
+        """Draw ``key`` (unless it is the key shown); True if the text changed."""
+        shown = (type(key), key, ascii_only)
+        if shown == self.key:
+            return False
+        text = key.text(scale)
+        if ascii_only:
+            text = ascii_text(text)
+        self.key = shown
+        if text is self.text:
+            return False
+        # (a drawing is compared line by line when its lines are made: not here too)
+        if not isinstance(text, Drawing) and text == self.text and text.style == self.text.style:
+            return False
+        self.text = text
+        self.stale = True
+        return True
 
 
 class Board(Widget):
-    """The board: one widget that paints the lines of all its boxes.
+    """The board: draws every region's lines at the rows its layout gives them.
 
-    Its ``TextBox`` children hold the regions' texts (and are what a screen
-    or a test looks up by id) but are not displayed: the board paints their
-    lines at the rows ``BOARD_ROWS`` gives them, and a box's changed lines
-    mark the board's rows. So a played card, which changes a few lines of
-    three or four regions, is one widget for Textual to update and one
-    compositor pass, not one per region. The board keeps the lines it
-    painted until they are marked, it is resized, or the app's filters change.
+    Public Line API only: ``render_line`` returns a row's kept line, and a new
+    key refreshes only the rows whose lines changed (one ``refresh`` for all
+    the regions a key press changes). The layout follows the widget's size
+    (``on_resize``): the largest scale that fits, centred.
     """
 
     ALLOW_SELECT = False  # a board, not a document
+    DEFAULT_CSS = """
+    Board { width: 100%; height: 100%; }
+    """
 
-    def __init__(self, *children: Widget, id: str | None = None) -> None:
-        #: painted lines by row, for the size and filters in ``_kept_for``
-        self._kept: dict[int, Strip] = {}
-        self._kept_for: tuple[Size, tuple[LineFilter, ...]] | None = None
-        #: the list last handed to the compositor, and what it asked for
-        self._handed: tuple[Region, list[Strip]] | None = None
-        self._rows: dict[int, tuple[TextBox, int]] | None = None
-        self._row_of: dict[TextBox, int] = {}
-        self._children_seen = -1
-        self._pending: list[Region] | None = None  # marks collected by ``marking``
-        self._look: _Look | None = None  # how the rows are painted, until marked dirty
-        super().__init__(*children, id=id)
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: the regions, by name, in ``REGIONS`` order
+        self.areas: dict[str, Area] = {spec.name: Area(spec) for spec in REGIONS}
+        self.scale: Scale = SMALL
+        #: (area, its line) for each of the board's rows; None: a blank row
+        self._row_of: list[tuple[Area, int] | None] = []
+        self._tops: dict[str, int] = {}
+        self._indent = 0  # the columns left of the drawn board (a wider terminal)
+        self._cols = 0  # the board's width (``size`` looks it up on every call)
+        #: Rich style of a run's style on this board's colours, worked out once each
+        self._styles: dict[Style | None, Style] = {}
+        self._styles_for: object = None
         # The board's texts hold no links: without this (Textual's default is on)
-        # every row would go through Textual's styles cache, to style links on hover.
-        self.set_reactive(Board.auto_links, False)
+        # every row would be checked for links to style on hover.
+        self.auto_links = False
 
-    def _layout(self) -> dict[int, tuple[TextBox, int]]:
-        """Which box and which of its lines each row shows (built once its boxes are in)."""
-        children = self.children
-        if self._rows is None or self._children_seen != len(children):
-            boxes = {box.id: box for box in children if isinstance(box, TextBox)}
-            rows: dict[int, tuple[TextBox, int]] = {}
-            self._row_of = {}
-            for region, top, height in BOARD_ROWS:
-                box = boxes.get(region)
-                if box is not None:
-                    self._row_of[box] = top
-                    rows.update((top + line, (box, line)) for line in range(height))
-            self._rows = rows
-            self._children_seen = len(children)
-        return self._rows
+    # ------------------------------------------------------------ what it shows
 
-    def mark(self, box: TextBox, lines: list[int] | None) -> None:
-        """``box``'s ``lines`` changed (None: all of them): mark its rows for repainting."""
-        self._layout()
-        top = self._row_of.get(box)
-        if top is None:
-            return
-        height = next(rows for region, _, rows in BOARD_ROWS if region == box.id)
-        width = self.look().width
-        if lines is None:
-            regions = [Region(0, top, width, height)]
-        else:
-            regions = [Region(0, top + y, width, 1) for y in lines if 0 <= y < height]
-        pending = self._pending
-        if pending is not None:
-            pending.extend(regions)
-        elif regions:
+    def text(self, name: str) -> Text | Drawing:
+        """What region ``name`` shows."""
+        return self.areas[name].text
+
+    def show(
+        self, keys: Mapping[str, RegionKey | Text | Drawing | str], ascii_only: bool = False
+    ) -> bool:
+        """Show each region's key (a text or a string: shown as it is); True if any
+        region changed. The changed rows are refreshed together, once."""
+        regions: list[Region] = []
+        scale = self.scale
+        for name, key in keys.items():
+            area = self.areas[name]
+            if isinstance(key, str):
+                key = Text(key, no_wrap=True, overflow="ellipsis")
+            if isinstance(key, (Text, Drawing)):
+                key = TextKey(key)
+            if area.show(key, ascii_only, scale):
+                regions.extend(self._changed_rows(area))
+        if regions:
             self.refresh(*regions)
+        return bool(regions)
 
-    @contextmanager
-    def marking(self) -> Iterator[None]:
-        """Collect the boxes' marks while in it; mark the board once at the end."""
-        self._pending = []
-        try:
-            yield
-        finally:
-            pending, self._pending = self._pending, None
-            if pending:
-                self.refresh(*pending)
+    def _changed_rows(self, area: Area) -> Iterable[Region]:
+        """Make ``area``'s new lines; the board's rows whose lines differ."""
+        if not self.is_mounted or not self._row_of:
+            return ()
+        old = area.lines
+        new = self._area_lines(area)
+        top = self._tops[area.name]
+        width = self._cols
+        if len(old) != len(new):
+            return (Region(0, top, width, area.spec.rows(self.scale)),)
+        # a line whose runs did not change is the very line made before (``_make_lines``)
+        pairs = enumerate(zip(old, new, strict=True))
+        return [Region(0, top + y, width, 1) for y, (a, b) in pairs if a is not b]
+
+    # -------------------------------------------------------------- the layout
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the regions out for the new size and draw them all again."""
+        self.relayout()
+
+    def relayout(self) -> None:
+        """Choose the scale for the board's size and place the regions' rows."""
+        width, height = self.size
+        self._cols = width
+        scale = scale_for(width, height)
+        rescaled = scale != self.scale
+        self.scale = scale
+        self._indent = max(0, (width - scale.width) // 2)
+        offset = max(0, (height - scale.height) // 2)
+        rows: list[tuple[Area, int] | None] = [None] * max(height, 0)
+        self._tops = {}
+        for name, (top, count) in layout(scale).items():
+            area = self.areas[name]
+            self._tops[name] = top + offset
+            area.stale = True
+            for line in range(count):
+                if 0 <= top + offset + line < height:
+                    rows[top + offset + line] = (area, line)
+        self._row_of = rows
+        if rescaled:  # the drawings depend on the scale: draw the keys again
+            for area in self.areas.values():
+                if area.key is not None:
+                    _, key, ascii_only = area.key
+                    area.key = None
+                    area.show(key, ascii_only, scale)
+        self.refresh()
+
+    # ----------------------------------------------------------------- drawing
 
     def render_line(self, y: int) -> Strip:
-        """Row ``y``: its box's line, or a blank line."""
-        row = self._layout().get(y)
+        """Row ``y``: its region's line (kept until it changes), or a blank line."""
+        rows = self._row_of
+        row = rows[y] if 0 <= y < len(rows) else None
         if row is not None:
-            box, line = row
-            strip = box.line(line)
-            if strip is not None:
-                return strip
-        return Strip.blank(self.look().width, self.visual_style.rich_style)
+            area, line = row
+            lines = self._area_lines(area)
+            if line < len(lines):
+                return lines[line]
+        self._check_styles(self.visual_style)
+        blank = Strip.blank(self._cols, self._on_board(None))
+        return self._filtered(blank, self._app_filters(), self.background_colors[1])
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The lines in ``crop``: those painted before and not marked since, the rest anew."""
-        handed = self._handed
-        if handed is not None and handed[0] == crop:
-            return handed[1]
-        key = (self.outer_size, tuple(self.get_line_filters()))
-        look = self._look
-        # (a look worked out while the board was hidden, by a too-small terminal, has
-        # no width: the size it comes back at may be the one the rows were kept for)
-        if key != self._kept_for or (look is not None and look.width != self.size.width):
-            self._kept.clear()
-            self._kept_for = key
-            self._look = None
-        kept = self._kept
-        rows = crop.line_range
-        if crop.column_span != (0, self.look().width):  # a part of the width: not kept
-            lines = super().render_lines(crop)
-        else:
-            missing = [y for y in rows if y not in kept]
-            if missing:
-                kept.update(zip(missing, self._paint_rows(missing), strict=True))
-            lines = [kept[y] for y in rows]
-        self._handed = (crop, lines)
-        return lines
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """None: the board's lines come with the app's filters applied, once, as they are
+        made (Textual would apply them to every row on every update)."""
+        return ()
 
-    def _paint_rows(self, rows: list[int]) -> list[Strip]:
-        """The full-width lines of ``rows`` (in order), painted anew.
+    def _app_filters(self) -> tuple[LineFilter, ...]:
+        """The app's line filters (colour conversion, NO_COLOR's greys) for this board."""
+        return tuple(super().get_line_filters())
 
-        Textual's styles cache paints a widget's line through its borders,
-        padding, outline, tint, hatch and opacity. The board has none of
-        these, so each row is its line padded to the width with the
-        background, and the app's filters applied: what the cache would give.
-        Should a style add any of them, Textual paints the rows itself.
-        """
-        width, plain, fill, background = self.look()
-        if not plain:
-            paint = super().render_lines
-            return [paint(Region(0, y, width, 1))[0] for y in rows]
-        filters = self.get_line_filters()
-        lines: list[Strip] = []
-        for y in rows:  # only these: the kept rows between them stay as they are
-            line = self.render_line(y).adjust_cell_length(width, fill)
-            for line_filter in filters:
-                line = line.apply_filter(line_filter, background)
-            lines.append(line)
-        return lines
+    @staticmethod
+    def _filtered(strip: Strip, filters: tuple[LineFilter, ...], background: Color) -> Strip:
+        for line_filter in filters:
+            strip = strip.apply_filter(line_filter, background)
+        return strip
 
-    def look(self) -> _Look:
-        """The board's width and colours as its rows are painted (worked out once, until
-        Textual marks the whole board dirty, a new size, style or theme, or a frame
-        finds the board's width changed)."""
-        look = self._look
-        if look is None:
-            base, background = self.background_colors
-            fill = _background_style(base + background)
-            look = self._look = _Look(self.size.width, self._plain_styles(), fill, background)
-        return look
+    def _area_lines(self, area: Area) -> list[Strip]:
+        """``area``'s lines at the board's width, colours and filters (made once per text)."""
+        base = self.visual_style
+        filters = self._app_filters()
+        made_for = (self._cols, self._indent, self.scale, base, filters)
+        if area.stale or area.made_for != made_for:
+            self._check_styles(base)
+            runs = self._text_runs(area.text)
+            # a line drawn as before (same runs, same board) is the line made before
+            old = area.runs if area.made_for == made_for else ()
+            area.lines = self._make_lines(runs, old, area.lines, filters)
+            area.runs = runs
+            area.made_for = made_for
+            area.stale = False
+        return area.lines
 
-    def _set_dirty(self, *regions: Region) -> None:
-        """Textual's own (all of the board, without regions: its look is worked out again)."""
-        if not regions:
-            self._look = None
-        super()._set_dirty(*regions)
+    def _text_runs(self, text: Text | Drawing) -> tuple[Run, ...]:
+        """A text's lines, cut to the scale's width, as runs of one style each."""
+        width = self.scale.width
+        if isinstance(text, Drawing):
+            if all(cell_len(line) <= width for line, _ in text.runs):
+                return text.runs
+            text = text.to_rich()
+        return self._runs(fitted(text, width))
 
-    def _plain_styles(self) -> bool:
-        """True if the board's styles add nothing around or over its lines."""
-        styles = self.styles
-        return (
-            not any(styles.gutter)
-            and all(not edge for edge, _ in styles.outline)
-            and self.content_region.size == self.region.size
-            and not styles.tint.a
-            and self.opacity == 1.0
-            and styles.text_opacity == 1.0
-            and (not styles.has_rule("hatch") or styles.hatch == "none")
-            and not self.auto_links
-        )
-
-    def refresh(
+    def _make_lines(
         self,
-        *regions: Region,
-        repaint: bool = True,
-        layout: bool = False,
-        recompose: bool = False,
-    ) -> Self:
-        """Textual's ``refresh``; the rows marked (all, without regions) are painted anew."""
-        if repaint or recompose:
-            self._handed = None
-            if regions and not recompose:
-                kept = self._kept
-                for region in regions:
-                    for y in region.line_range:
-                        kept.pop(y, None)
-            else:
-                self._kept.clear()
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        runs: tuple[Run, ...],
+        old_runs: tuple[Run, ...],
+        old_lines: list[Strip],
+        filters: tuple[LineFilter, ...],
+    ) -> list[Strip]:
+        """Lines of ``runs`` as strips on the board's colours (a line whose runs are
+        those of ``old_runs`` is that line of ``old_lines``)."""
+        left = self._indent
+        on_board = self._on_board
+        blank = on_board(None)
+        pad = [Segment(" " * left, blank)] if left else []
+        width = self._cols
+        reuse = len(old_runs) == len(old_lines)
+        background = self.background_colors[1] if filters else Color(0, 0, 0)
+        lines: list[Strip] = []
+        for y, run in enumerate(runs):
+            if reuse and y < len(old_runs) and old_runs[y] == run:
+                lines.append(old_lines[y])
+                continue
+            text, pieces = run
+            segments = [*pad, *(Segment(p, on_board(style)) for p, style in pieces if p)]
+            # the full width, so that Textual need not pad the line again
+            used = left + cell_len(text)
+            if used < width:
+                segments.append(Segment(" " * (width - used), blank))
+            strip = Strip(segments, max(used, width))
+            lines.append(self._filtered(strip, filters, background) if filters else strip)
+        return lines
+
+    def _runs(self, text: Text) -> tuple[Run, ...]:
+        """A text's lines as runs of one Rich style each (Rich renders the spans)."""
+        console = self.app.console
+        own = text.style
+        # (a text's own string style reads as Textual reads it: as its CSS would)
+        base = _own_style(own) if isinstance(own, str) else own
+        segments = text.render(console, end="")
+        out: list[Run] = []
+        for line in Segment.split_lines(segments):
+            pieces = tuple(
+                (segment.text, base + segment.style if base else segment.style)
+                for segment in line
+            )
+            out.append(("".join(piece for piece, _ in pieces), pieces))
+        return tuple(out) or (("", ()),)
+
+    def _check_styles(self, base: TextualStyle) -> None:
+        """Forget the converted styles if the board's colours (or the theme) changed."""
+        if self._styles_for != (base, self.app.ansi_theme):
+            self._styles.clear()
+            self._styles_for = (base, self.app.ansi_theme)
+
+    def _on_board(self, style: Style | None) -> Style:
+        """``style`` on the board's colours, as a Rich style (worked out once per style)."""
+        done = self._styles.get(style)
+        if done is None:
+            base = self.visual_style
+            if style is not None:
+                base = base + TextualStyle.from_rich_style(style, self.app.ansi_theme)
+            done = self._styles[style] = base.rich_style
+        return done
+
+    def on_mount(self) -> None:
+        self.relayout()
 
 
-class _Look(NamedTuple):
-    """What painting the board's rows needs of its styles."""
-
-    width: int  #: of its content
-    plain: bool  #: ``Board._plain_styles``
-    fill: Style  #: its blank cells
-    background: Color  #: for the app's line filters
-
-
-@lru_cache(maxsize=16)
-def _background_style(colour: Color) -> Style:
-    """The Rich style of a widget's blank cells on ``colour`` (as Textual paints them)."""
-    return TextualStyle(background=colour).rich_style
-
-
-class TextBox(Widget):
-    """A region's text on a ``Board``, which paints its lines (the box itself is not shown).
-
-    Its lines are made once per text (``TextStrips``: each style converted
-    once, not on every repaint) at the board's width and colours. A new
-    text is compared with the old one line by line and only the board's
-    rows of the lines that differ are marked for repainting. A box that is
-    not on a board has no lines: it only holds its text.
-    """
-
-    DEFAULT_CSS = """
-    TextBox { display: none; }
-    """
-
-    def __init__(self, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self._text = Text()
-        self._strips: list[Strip] | None = None
-        self._made_for: tuple[int, object] | None = None  # (width, base style) of _strips
-        self._converter: TextStrips | None = None
-        #: what the lines were made for, the text and the lines, before the text changed
-        self._before: tuple[tuple[int, object], Text, list[Strip]] | None = None
-        self._fitted = False  # the lines are those of the text cut to the width
-        #: what ``show`` drew the text from (None: the text was set some other way)
-        self._key: tuple[type, RegionKey, bool] | None = None
-
-    def show(self, key: RegionKey, ascii_only: bool = False) -> bool:
-        """Show what ``key`` draws (in ASCII if asked); True if it differed from what was shown.
-
-        A key equal to the one the box was last shown draws the same text,
-        so then nothing is drawn, converted or compared.
-        """
-        shown = (type(key), key, ascii_only)
-        if shown == self._key:
-            return False
-        text = key.text()
-        changed = self.set(ascii_text(text) if ascii_only else text)
-        self._key = shown
-        return changed
-
-    def set(self, text: Text | str) -> bool:
-        """Show ``text``; True if it differed from what was shown."""
-        self._key = None
-        if isinstance(text, str):
-            text = Text(text, no_wrap=True, overflow="ellipsis")
-        shown = self._text
-        if text is shown or (text == shown and text.style == shown.style):
-            return False
-        before, self._text = shown, text
-        made, old = self._made_for, self._strips
-        self._made_for = None
-        # lines drawn as before are the lines made before (for the same width and style)
-        self._before = None
-        if made is not None and old is not None and not self._fitted:
-            self._before = (made, before, old)
-        if made is None or old is None:
-            self._mark(None)
-            return True
-        new = self._make_strips()
-        if self._made_for != made or new is None or len(new) != len(old):
-            self._mark(None)
-            return True
-        # only the lines that differ are painted again
-        pairs = enumerate(zip(old, new, strict=True))
-        changed = [y for y, (was, now) in pairs if was is not now and was != now]
-        if changed:
-            self._mark(changed)
-        return True
-
-    @property
-    def board(self) -> Board | None:
-        """The board that paints this box's lines (None: on no board, it has none)."""
-        parent = self.parent
-        return parent if isinstance(parent, Board) else None
-
-    def _mark(self, lines: list[int] | None) -> None:
-        """Have ``lines`` (None: all) painted again by the board."""
-        board = self.board
-        if board is not None:
-            board.mark(self, lines)
-
-    def line(self, y: int) -> Strip | None:
-        """Line ``y`` as the board paints it (None: a blank line)."""
-        strips = self._make_strips()
-        if strips is not None and 0 <= y < len(strips):
-            return strips[y]
-        return None
-
-    @property
-    def text(self) -> Text:
-        """What the box shows."""
-        return self._text
-
-    def _make_strips(self) -> list[Strip] | None:
-        """The text's lines at the width and style of its board, kept until either
-        changes (None: the box is on no board)."""
-        board = self.board
-        if board is None:
-            return None
-        width, base = board.look().width, board.visual_style
-        if self._made_for != (width, base):
-            converter = self._converter
-            if converter is None or converter.base is not base:
-                app = self.app
-                converter = TextStrips(base, app.console.get_style, app.ansi_theme)
-                self._converter = converter
-            before = self._before
-            self._before = None
-            reuse = before[1:] if before is not None and before[0] == (width, base) else None
-            strips = converter.strips(self._text, width, reuse)
-            self._fitted = strips is None
-            if strips is None:  # a line too wide: cut it to end in "…"
-                strips = converter.strips(fitted(self._text, width), width)
-            self._strips = strips
-            self._made_for = (width, base)
-        return self._strips
+@lru_cache(maxsize=64)
+def _own_style(style: str) -> Style:
+    """A text's own string style as Textual reads it; nothing if Textual cannot read it."""
+    try:
+        return TextualStyle.parse(style).rich_style
+    except Exception:  # Textual drops what it cannot parse (e.g. Rich's "bright_red")
+        return Style()
 
 
 def fitted(text: Text, width: int) -> Text:
@@ -409,8 +412,8 @@ class RegionKey(Protocol):
     need not be drawn or compared again.
     """
 
-    def text(self) -> Text:
-        """The region's text, drawn from this key alone."""
+    def text(self, scale: Scale = SMALL) -> Text | Drawing:
+        """The region's text at ``scale``, drawn from this key alone."""
         ...
 
 
@@ -422,7 +425,7 @@ class TopKey(NamedTuple):
     variants: tuple[str, ...]
     clock: str = ""  #: the game time, ``1:23``
 
-    def text(self) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f" {self.title.upper()} ", "bold reverse")
         out.append(f"  round {self.round_no}", "bold")
@@ -448,7 +451,7 @@ class InfoKey(NamedTuple):
     fumbled: bool = False  #: under a fumble: hands off for a moment
     target: int | None = None  #: the match's target score, shown after the score
 
-    def text(self) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f" {fit_cells(self.name, NAME_CELLS)} ", "bold reverse")
         if self.fumbled:
@@ -476,8 +479,8 @@ class CardsKey(NamedTuple):
     keys_above: bool
     palette: Palette
 
-    def text(self) -> Text:
-        return draw_slots(self.slots, self.keys_above, palette=self.palette)
+    def text(self, scale: Scale = SMALL) -> Drawing:
+        return draw_slots(self.slots, self.keys_above, palette=self.palette, scale=scale)
 
 
 class CentreKey(NamedTuple):
@@ -488,8 +491,10 @@ class CentreKey(NamedTuple):
     banner: tuple[str, ...]
     palette: Palette
 
-    def text(self) -> Text:
-        return draw_centre(self.piles, self.sides, banner=self.banner, palette=self.palette)
+    def text(self, scale: Scale = SMALL) -> Drawing:
+        return draw_centre(
+            self.piles, self.sides, banner=self.banner, palette=self.palette, scale=scale
+        )
 
 
 class LineKey(NamedTuple):
@@ -498,7 +503,7 @@ class LineKey(NamedTuple):
     words: str
     style: str = ""
 
-    def text(self) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text:
         return Text(self.words, style=self.style, no_wrap=True, overflow="ellipsis")
 
 
@@ -511,7 +516,7 @@ class FlashKey(NamedTuple):
     held_by: str  #: the held key's player's name
     window: str  #: the repeat window, in seconds
 
-    def text(self) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         if self.flash is not None:
             out.append("✗ " + self.flash, "bold bright_red")
@@ -535,7 +540,7 @@ class FooterKey(NamedTuple):
     keys: tuple[tuple[str, str], ...]
     gap: str = "  "  #: after each key's words
 
-    def text(self) -> Text:
+    def text(self, scale: Scale = SMALL) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         for key, what in self.keys:
             out.append(f" {key} ", "reverse")
@@ -582,8 +587,11 @@ def hidden_hand(session: Session, p: int) -> bool:
     return session.game.info.private_hand and p in agents and len(agents) < 2
 
 
-def _slots(session: Session, p: int) -> list[Slot]:
+def _slots(session: Session, p: int, marks: tuple[Mark, ...] = ()) -> list[Slot]:
     game = session.table
+    glowing = {m.column for m in marks if m.player == p and m.kind in _SLOT_GLOW}
+    dealt = any(m.player == p and m.kind is EffectKind.DEALT for m in marks)
+    fumbled = {m.column for m in marks if m.player == p and m.kind is EffectKind.FUMBLE}
     keymap = session.keymap
     flash = session.flash
     has_moves = game.info.has_moves
@@ -599,15 +607,23 @@ def _slots(session: Session, p: int) -> list[Slot]:
         else:
             keys = f"{keymap.key(owner, Row.LEFT, i)} {keymap.key(owner, Row.RIGHT, i)}"
         below = f"+{under}" if under else ""
-        hit = flash is not None and flash.player == p and flash.column == i
+        hit = (flash is not None and flash.player == p and flash.column == i) or i in fumbled
         # A negative card is one this screen may not see (a network opponent's hand).
         unseen = top is not None and top < 0
-        slots.append(Slot(top, below, keys, hit, face_down=hidden or unseen))
+        glow = dealt or i in glowing
+        slots.append(Slot(top, below, keys, hit, face_down=hidden or unseen, glow=glow))
     return slots
 
 
-def _centre_key(session: Session, palette: Palette) -> CentreKey:
+#: the marks that light a slot up: a card left it, or reached it (a Speed move)
+_SLOT_GLOW = frozenset({EffectKind.FROM, EffectKind.TO})
+
+
+def _centre_key(
+    session: Session, palette: Palette, marks: tuple[Mark, ...] = ()
+) -> CentreKey:
     game = session.table
+    me = session.bottom_player
     side_piles = game.info.side_piles
     landed = session.landed
     piles = []
@@ -615,6 +631,13 @@ def _centre_key(session: Session, palette: Palette) -> CentreKey:
         pile = game.piles[j]
         came = landed.get(j)
         label = f"{PILE_NAMES[j]} pile" if side_piles else f"{PILE_NAMES[j]} pile (P{j + 1})"
+        on_it = [m for m in marks if m.pile == j]
+        glow = any(m.kind is EffectKind.TO for m in on_it)
+        lost = next((m.player for m in on_it if m.kind is EffectKind.LOST_RACE), None)
+        taker = next((m.player for m in on_it if m.kind is EffectKind.TAKEN), None)
+        note = None
+        if taker is not None:  # where the pile went: down to the bottom player, or up
+            note = f"{'▼' if taker == me else '▲'} to P{taker + 1}"
         piles.append(
             PileShow(
                 pile[-1] if pile else None,
@@ -623,6 +646,9 @@ def _centre_key(session: Session, palette: Palette) -> CentreKey:
                 f"P{came.player + 1}" if came else None,
                 game.pile_in_use(j),
                 face_down=not pile and game.centre_face_down(),
+                glow=glow or taker is not None,
+                lost_by=None if lost is None else f"P{lost + 1}",
+                note=note,
             )
         )
     sides = None
@@ -673,15 +699,27 @@ def flash_line(session: Session) -> Text:
     return flash_key(session).text()
 
 
-def ascii_text(text: Text) -> Text:
+def ascii_text(text: Text | Drawing) -> Text | Drawing:
     """``text`` with suits as S H D C and boxes drawn in ASCII, its styles kept."""
     plain = text.plain
     converted = plain.translate(ASCII_CHARS)
     if converted.isascii() and converted == plain:
         return text
+    if isinstance(text, Drawing):
+        return text.translate(_ASCII_ONLY)
     out = text.copy()
     out.plain = converted.encode("ascii", "replace").decode("ascii")
     return out
+
+
+class _AsciiOnly(dict[int, str]):
+    """``ASCII_CHARS``, and "?" for any other character that is not ASCII."""
+
+    def __missing__(self, code: int) -> str:
+        return chr(code) if code < 128 else "?"
+
+
+_ASCII_ONLY = _AsciiOnly(ASCII_CHARS)
 
 
 def board_texts(
@@ -689,7 +727,7 @@ def board_texts(
     now: float,
     palette: Palette = DEFAULT_PALETTE,
     ascii_only: bool = False,
-) -> dict[str, Text]:
+) -> dict[str, Text | Drawing]:
     """The text of every region of the board, by widget id, in ``palette``'s colours.
 
     ``ascii_only``: suits as S H D C and boxes in ASCII, for terminals without them.
@@ -701,10 +739,15 @@ def board_texts(
 
 
 def board_keys(
-    session: Session, now: float, palette: Palette = DEFAULT_PALETTE
+    session: Session,
+    now: float,
+    palette: Palette = DEFAULT_PALETTE,
+    effects: Effects | None = None,
 ) -> dict[str, RegionKey]:
-    """What every region of the board shows, by widget id (``board_texts`` draws them)."""
+    """What every region of the board shows, by region (``board_texts`` draws them);
+    with ``effects``, the marks showing at ``now`` (a played card's slot and pile, …)."""
     game = session.game
+    marks = () if effects is None else effects.active(now)
     # The regions keep their ids (p1 = bottom); a network guest in seat 2 sits at the bottom.
     me = session.bottom_player
     them = 1 - me
@@ -713,9 +756,9 @@ def board_keys(
             game.info.title, game.round_no, game.config.variants, clock_text(session.game_time(now))
         ),
         "p2-info": _info_key(session, them, palette),
-        "p2-cards": CardsKey(tuple(_slots(session, them)), True, palette),
-        "centre": _centre_key(session, palette),
-        "p1-cards": CardsKey(tuple(_slots(session, me)), False, palette),
+        "p2-cards": CardsKey(tuple(_slots(session, them, marks)), True, palette),
+        "centre": _centre_key(session, palette, marks),
+        "p1-cards": CardsKey(tuple(_slots(session, me, marks)), False, palette),
         "p1-info": _info_key(session, me, palette),
         "status": LineKey(session.status(now), "bold yellow"),
         "news": LineKey(session.news),
