@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+from collections import defaultdict
 from collections.abc import Callable
 
 from tests.support import FakeClock, deal, to_slap  # noqa: F401 (re-exported)
@@ -66,3 +69,23 @@ def screen_of(app: SpitApp) -> GameScreen:
 def region(app: SpitApp, name: str) -> str:
     """The plain text a board region shows."""
     return screen_of(app).query_one(f"#{name}").text.plain
+
+
+_TEXT = re.compile(
+    r'<text[^>]*?x="([0-9.]+)"[^>]*?clip-path="url\(#[^)]*-line-([0-9]+)\)"[^>]*>([^<]*)</text>'
+)
+
+
+def screen_text(app: SpitApp) -> str:
+    """What the terminal shows, line by line, read back from Textual's screenshot."""
+    svg = app.export_screenshot()
+    lines: dict[int, dict[int, str]] = defaultdict(dict)
+    for x, line, chunk in _TEXT.findall(svg):
+        lines[int(line)][round(float(x) / 12.2)] = html.unescape(chunk).replace("\xa0", " ")
+    out = []
+    for number in sorted(lines):
+        row = ""
+        for column, chunk in sorted(lines[number].items()):
+            row = row.ljust(column) + chunk
+        out.append(row)
+    return "\n".join(out)

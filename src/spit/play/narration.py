@@ -245,7 +245,10 @@ class Narrator:
             else:
                 self.news = f"{names[event.player]} called spit!"
         elif isinstance(event, Spat):
-            self.landed[event.pile] = Landed(event.player, now + LANDED_TIME)
+            if self.game.info.side_piles:  # Speed's centre and side cards: nobody's play
+                self.landed.pop(event.pile, None)
+            else:  # a Spit spit card is its player's own
+                self.landed[event.pile] = Landed(event.player, now + LANDED_TIME)
             if not self.game.info.side_piles:
                 self.news = "SPIT! New cards on the spit piles"
             elif outcome.action.kind is Kind.FLIP:

@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from spit.engine.rule_words import STANDARD_DEAL, variant_label
 from spit.play.session import RoundSummary
 from spit.store.settings import (
     BOT_LEVELS,
@@ -25,7 +26,31 @@ from spit.tui.messages import SettingsChanged
 from spit.tui.remap import KeysScreen
 from spit.tui.render import PALETTES
 
-__all__ = ["RoundScreen", "SettingsScreen", "WarningsScreen"]
+__all__ = ["RoundScreen", "SettingsScreen", "StateCheckbox", "WarningsScreen"]
+
+
+class StateCheckbox(Checkbox):
+    """A checkbox whose box shows its state in characters, not only in colour:
+    ``[X]`` when on, ``[ ]`` when off, readable in plain text and NO_COLOR."""
+
+    BUTTON_LEFT = "["
+    BUTTON_RIGHT = "]"
+
+    def __init__(
+        self, label: str, value: bool = False, *, id: str | None = None, compact: bool = False
+    ) -> None:
+        super().__init__(label, value, id=id, compact=compact)
+        self.BUTTON_INNER = self._inner(value)
+
+    @staticmethod
+    def _inner(value: bool) -> str:
+        return "X" if value else " "
+
+    def watch_value(self) -> None:
+        """Show the new state in the box, then let Checkbox post its message."""
+        self.BUTTON_INNER = self._inner(self.value)
+        super().watch_value()
+        self.refresh()
 
 
 class WarningsScreen(ModalScreen[None]):
@@ -147,13 +172,13 @@ FIELDS = (
     ("auto_spit", "Auto-spit vs computer"),
     ("slap_time", "Slap time (s)"),
     ("repeat_window", "Held-key window (s)"),
-    ("spit_target", "V4 match target"),
+    ("spit_target", "Spit match target"),
     ("speed_target", "Speed match target"),
     ("palette", "Card colours"),
 )
 #: The fields chosen from a list (a Select each), with each choice's words.
 CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
-    "speed_deal": (("standard (P1)", "standard"), ("long (P1b)", "long")),
+    "speed_deal": ((STANDARD_DEAL, "standard"), (variant_label("P1b"), "long")),
     "bot_level": tuple((level, level) for level in BOT_LEVELS),
     "palette": tuple((PALETTES[name].label, name) for name in PALETTE_NAMES),
 }
@@ -162,10 +187,10 @@ HINTS = {
     "speed_deal": "side piles of 10 or 5",
     "bot_level": "against the computer",
     "auto_spit": 'seconds (0-30) or "off"',
-    "slap_time": "0.5 to 30 seconds (H3)",
+    "slap_time": "0.5 to 30 seconds",
     "repeat_window": "0 to 2 seconds (0: off)",
-    "spit_target": "lowest total wins",
-    "speed_target": "0: single games (P7)",
+    "spit_target": "scoring match: lowest total wins",
+    "speed_target": "0: single games",
     "palette": "light: the whole screen",
 }
 
@@ -212,7 +237,9 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="setting-row"):
                 yield Label("Spit variants", classes="setting-label")
                 for v in VARIANTS:
-                    yield Checkbox(v, v in user.variants, id=f"variant-{v}", compact=True)
+                    yield StateCheckbox(
+                        variant_label(v), v in user.variants, id=f"variant-{v}", compact=True
+                    )
             for key, label in FIELDS:
                 with Horizontal(classes="setting-row"):
                     yield Label(label, classes="setting-label")
@@ -268,7 +295,7 @@ class SettingsScreen(Screen[None]):
             repeat_window=_number(
                 self.value("repeat_window"), "Held-key window", 0.0, MAX_REPEAT_WINDOW
             ),
-            spit_target=_whole(self.value("spit_target"), "V4 match target", 1, MAX_TARGET),
+            spit_target=_whole(self.value("spit_target"), "Spit match target", 1, MAX_TARGET),
             speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
             palette=palette,
         )
