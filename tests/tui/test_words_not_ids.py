@@ -22,7 +22,6 @@ from tui_helpers import make_app, region, screen_of, screen_text
 from spit import cli
 from spit.engine import IllegalAction, SpeedConfig, SpitConfig, get_mode, mode_names
 from spit.engine.actions import Kind
-from spit.engine.rule_words import VARIANT_WORDS
 from spit.play.tutorial import LESSONS
 from spit.tui.app import SpitApp
 from spit.tui.screens import GameScreen
@@ -125,6 +124,38 @@ async def test_no_rule_id_on_the_board_through_a_game(
     seen.check()
 
 
+async def test_no_rule_id_at_the_end_of_a_game_in_stats_and_replays(clock: FakeClock) -> None:
+    """The game-over board and its box, the statistics, the replay list and viewer."""
+    from test_persist_app import end_round_by_stall, last_stall_of_round, one_card
+    from tui_helpers import written
+
+    from spit.tui.library import ReplaysScreen, StatsScreen
+
+    seen = Seen()
+    app = make_app(clock, one_card, names=("Ann", "Bob"))
+    async with app.run_test(size=BIG) as pilot:
+        clock.advance(1.0)
+        await pilot.press("0")
+        clock.advance(0.5)
+        await pilot.press("a")  # Ann wins
+        await written(app, pilot)
+        await seen.look("game over", app, pilot)
+        app.push_screen(StatsScreen("Ann"))
+        await seen.look("statistics", app, pilot)
+        app.pop_screen()
+        app.push_screen(ReplaysScreen())
+        await seen.look("replays", app, pilot)
+        await pilot.press("enter")  # watch the first
+        await seen.look("replay viewer", app, pilot)
+    seen.read("spit stats", run_command(["stats", "--no-charts"]))
+    seen.read("spit replay", run_command(["replay"]))
+    match = make_app(clock, lambda: last_stall_of_round(target=1))
+    async with match.run_test(size=BIG) as pilot:
+        await end_round_by_stall(match, clock, pilot)
+        await seen.look("the match's end", match, pilot)
+    seen.check()
+
+
 async def test_no_rule_id_in_the_tutorial(clock: FakeClock) -> None:
     from spit.play.keys import KeyMap
     from spit.play.tutorial import keys_for
@@ -218,14 +249,16 @@ def test_no_rule_id_in_rules_sim_tournament_and_the_listings(isolated_dirs: Path
         ["stats", "--no-charts"],
         ["replay"],
         ["resume", "--list"],
-        ["play", "--variant", "V9"],
-        ["speed", "--variant", "V1"],
+        ["play", "--variant", "nine"],
+        ["speed", "--variant", "four-stocks"],
     ):
         seen.read("spit " + " ".join(argv), run_command(argv))
     seen.check()
 
 
 def test_every_variant_has_words() -> None:
+    from spit.engine.rule_words import VARIANT_WORDS
+
     for name in mode_names():
         for vid in get_mode(name).variants:
             assert vid in VARIANT_WORDS

@@ -23,8 +23,8 @@ from spit.cli.coach import add_coach_parser
 from spit.cli.parsing import CommandParser
 from spit.cli.sim import add_sim_parser
 from spit.cli.tournament import add_tournament_parser
+from spit.cli.variants import parse_variants, variant_help
 from spit.engine import mode_names
-from spit.engine.config import VARIANT_FIELDS
 
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
@@ -32,28 +32,9 @@ if TYPE_CHECKING:
 Handler = Callable[[argparse.Namespace], int]
 
 
-#: The variants each game takes (Speed has only V3, alternating colours).
-GAME_VARIANTS = {"spit": tuple(VARIANT_FIELDS), "speed": ("V3",)}
-
-
 def _variants(values: list[str] | None, mode: str = "spit") -> tuple[str, ...]:
-    """``--variant V1 --variant v3,V4`` -> ('V1', 'V3', 'V4'), checked for ``mode``."""
-    valid = GAME_VARIANTS.get(mode, GAME_VARIANTS["spit"])
-    out: list[str] = []
-    for value in values or []:
-        for part in value.split(","):
-            name = part.strip().upper()
-            if not name:
-                continue
-            if name not in valid:
-                known = "unknown" if name not in GAME_VARIANTS["spit"] else f"{mode} has no"
-                raise argparse.ArgumentTypeError(
-                    f"{known} variant {part.strip()!r}; {mode.capitalize()} takes "
-                    f"{', '.join(valid)}"
-                )
-            if name not in out:
-                out.append(name)
-    return tuple(out)
+    """``--variant four-stocks --variant v3,scoring`` -> ('V1', 'V3', 'V4') for ``mode``."""
+    return parse_variants(values, mode)
 
 
 def _seed(text: str) -> int:
@@ -66,7 +47,7 @@ def _seed(text: str) -> int:
     return value
 
 
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
+def _add_game_options(parser: argparse.ArgumentParser, modes: tuple[str, ...] = ("spit",)) -> None:
     parser.add_argument(
         "--seed",
         type=_seed,
@@ -77,8 +58,8 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
         "--variant",
         action="append",
         default=argparse.SUPPRESS,
-        metavar="VN",
-        help="Spit variant V1..V4; repeat or give a comma list (--variant V1,V3)",
+        metavar="NAME",
+        help=variant_help(modes),
     )
 
 
@@ -208,39 +189,49 @@ def _add_vs(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_play(sub: Subparsers) -> None:
-    parser = sub.add_parser("play", help="play Spit, two players at one keyboard")
+    parser = sub.add_parser(
+        "play",
+        help="play Spit, two players at one keyboard",
+        description="Play Spit: five stocks each, two spit piles, everyone at once. Two "
+        "players at one keyboard, or against the computer (--vs).",
+    )
     _add_game_options(parser)
     parser.add_argument(
         "--target",
         type=_target,
         default=argparse.SUPPRESS,
         metavar="N",
-        help="play a V4 scoring match that ends at N points (turns V4 on)",
+        help="play a scoring match that ends at N points, lowest total wins",
     )
     _add_vs(parser)
     parser.set_defaults(handler=_cmd_play)
 
 
 def _add_speed(sub: Subparsers) -> None:
-    parser = sub.add_parser("speed", help="play Speed, two players at one keyboard")
-    _add_game_options(parser)
+    parser = sub.add_parser(
+        "speed",
+        help="play Speed, two players at one keyboard",
+        description="Play Speed: a hidden hand of five, a draw pile, side piles that turn "
+        "when both are stuck. Two players at one keyboard, or against the computer (--vs).",
+    )
+    _add_game_options(parser, ("speed",))
     _add_vs(parser)
     parser.add_argument(
-        "--long-deal", action="store_true", help="side piles of 5 and 20 cards each (P1b)"
+        "--long-deal", action="store_true", help="the long deal: side piles of 5, 20 cards each"
     )
     parser.add_argument(
         "--target",
         type=_target,
         default=argparse.SUPPRESS,
         metavar="N",
-        help="play a P7 match to N points instead of a single game",
+        help="play a match to N points instead of a single game",
     )
     parser.set_defaults(handler=_cmd_speed)
 
 
 def _add_watch(sub: Subparsers) -> None:
     parser = sub.add_parser("watch", help="watch two computer players play each other")
-    _add_game_options(parser)
+    _add_game_options(parser, mode_names())
     parser.add_argument(
         "--p1",
         type=_level,
@@ -255,7 +246,9 @@ def _add_watch(sub: Subparsers) -> None:
         "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
     )
     parser.add_argument(
-        "--long-deal", action="store_true", help="Speed: side piles of 5 and 20 cards each (P1b)"
+        "--long-deal",
+        action="store_true",
+        help="Speed: the long deal (side piles of 5, 20 cards each)",
     )
     parser.set_defaults(handler=_cmd_watch)
 

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from spit.cli.variants import variant_help
+
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
 
@@ -61,8 +63,8 @@ def register(
     host.add_argument(
         "--variant",
         action="append",
-        metavar="VN",
-        help="Spit variant V1..V4 (repeat or give a comma list)",
+        metavar="NAME",
+        help=variant_help(("spit",)),
     )
     host.add_argument("--seed", type=int, default=None, help="deal from this seed")
     host.add_argument(
@@ -134,9 +136,9 @@ def _fail(text: str) -> int:
 
 
 def _variants(args: argparse.Namespace) -> tuple[str, ...]:
-    from spit.cli import _variants as parse
+    from spit.cli.variants import parse_variants
 
-    return parse(args.variant)
+    return parse_variants(args.variant, "spit")
 
 
 def allowed_keys(args: argparse.Namespace) -> list[Any]:
@@ -159,7 +161,7 @@ def host_variants(args: argparse.Namespace) -> tuple[str, ...]:
     except argparse.ArgumentTypeError as exc:
         raise ValueError(str(exc)) from None
     if args.mode == "speed" and variants:
-        raise ValueError("variants V1..V4 are for Spit (--mode spit)")
+        raise ValueError("the variants are for Spit over the network (--mode spit)")
     return variants
 
 

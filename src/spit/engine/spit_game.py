@@ -19,7 +19,7 @@ from spit.engine.actions import (
     slap,
 )
 from spit.engine.base import Game, Phase
-from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
+from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, misfit_reason
 from spit.engine.config import VARIANT_FIELDS, SpitConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
@@ -388,7 +388,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         phase = self.phase
         if self._check_sender(kind, p):
             if kind is Kind.STALL and phase is not Phase.PLAY:
-                raise IllegalAction("a stall can only be declared during play (H6)")
+                raise IllegalAction("a stall can only be declared during play")
             if kind is Kind.CLOSE and phase not in (Phase.SLAP, Phase.CHOOSE):
                 raise IllegalAction("there is no slap or choice window to close")
             if kind is Kind.FLIP:
@@ -407,11 +407,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             top = self.piles[t][-1]
             c = stock[-1]
             if not self._rows[top][c]:
-                if self.config.alternating_colours:
-                    rule = "one rank from, and the other colour than,"
-                else:
-                    rule = "one rank above or below"
-                raise IllegalAction(f"{card_name(c)} is not {rule} {card_name(top)}")
+                raise IllegalAction(misfit_reason(c, top, self.config.alternating_colours))
         elif kind is Kind.MOVE:
             if phase is not Phase.PLAY:
                 raise IllegalAction(_WAIT_REASON[phase])
@@ -428,7 +424,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if phase not in (Phase.OPENING, Phase.STALEMATE):
                 raise IllegalAction("no spit is due: it is not a stalemate")
             if not self.spit[p]:
-                raise IllegalAction("you have no spit cards to spit (H2)")
+                raise IllegalAction("you have no spit cards to spit")
             if self.called[p]:
                 raise IllegalAction("you have already called spit!")
         elif kind is Kind.SLAP:
@@ -442,7 +438,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if phase is not Phase.CHOOSE:
                 raise IllegalAction("there is no pile to choose now")
             if p != self.chooser:
-                raise IllegalAction("only the player who emptied their layout chooses (V2)")
+                raise IllegalAction("only the player who emptied their layout chooses")
             if t not in (0, 1):
                 raise IllegalAction(f"there is no spit pile {t + 1}")
         else:  # pragma: no cover - every Kind is handled above
@@ -698,6 +694,6 @@ register_mode(
         side_piles=False,
         reserve_name="spit cards",
         lowest_score_wins=True,
-        match_rule="V4: a point per card still held; the match ends at {target}, lowest wins.",
+        match_rule="A point per card still held; the match ends at {target}, lowest wins.",
     )
 )

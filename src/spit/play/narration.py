@@ -182,7 +182,7 @@ class Narrator:
             scores = self.game.scores
             self._round = RoundSummary(
                 self.game.round_no,
-                "Stuck for good with equal cards: a drawn game, no points (H5)",
+                "Stuck for good with equal cards: a drawn game, no points",
                 totals=(scores[0], scores[1]),
             )
         elif isinstance(event, (Dealt, GameOver)) and self._round is not None:

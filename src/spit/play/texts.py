@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import unicodedata
 
+from spit.engine import get_mode
+from spit.engine.rule_words import VARIANT_WORDS
 from spit.play.keys import KeyMap, Row
 
-SPIT_RULES = """\
+
+def _variant_lines(mode: str) -> str:
+    """One Markdown bullet per optional rule of ``mode``, in words (from the registry)."""
+    return "\n".join(
+        f"* **{VARIANT_WORDS[v].label}**: {VARIANT_WORDS[v].line}." for v in get_mode(mode).variants
+    )
+
+
+SPIT_RULES = f"""\
 # Spit
 
 Two players race to get rid of their cards. Each has **five stocks** (1 to 5
@@ -26,8 +36,9 @@ cards, the top one face up) and a face-down pile of **spit cards**.
 * With 15 cards or fewer you get no spit cards: only your opponent's pile is
   used. **Win** by having no cards at all at the end of such a round.
 
-Variants: V1 four stocks, V2 the winner chooses a pile, V3 alternating
-colours, V4 scoring to 100 (lowest wins).
+Variants (any mix, in Settings or with `--variant`):
+
+{_variant_lines("spit")}
 
 # Speed
 
@@ -36,6 +47,12 @@ press a key when ready; two centre cards turn up. Play hand cards one rank
 up or down onto either pile; your hand refills from your draw pile. When
 both are stuck the **side piles** turn a card onto each pile. First to play
 every card wins.
+
+Variants:
+
+{_variant_lines("speed")}
+* **match**: play to a target score; the winner of a game scores the cards
+  left in the loser's draw pile.
 """
 
 
