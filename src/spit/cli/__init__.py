@@ -258,15 +258,13 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     from rich.markdown import Markdown
 
     from spit.play.keys import KeyMap
-    from spit.play.texts import SPIT_RULES, keys_text, to_ascii
+    from spit.play.texts import SPIT_RULES, keys_text, plain_markdown, to_ascii
 
-    if args.ascii:  # the Markdown as it is: readable, and plain ASCII
-        print(to_ascii(SPIT_RULES))
-        print(to_ascii(keys_text(KeyMap.default())))
+    page = SPIT_RULES + "\n" + keys_text(KeyMap.default())
+    if args.ascii:  # plain text: headings underlined, tables in columns, ASCII only
+        print(to_ascii(plain_markdown(page)), end="")
         return 0
-    console = Console()
-    console.print(Markdown(SPIT_RULES))
-    console.print(Markdown(keys_text(KeyMap.default())))
+    Console().print(Markdown(page))
     return 0
 
 
@@ -332,9 +330,11 @@ def _plain_stdout() -> bool:
 
     Whatever else cannot be encoded is then written as ``?``, never a traceback.
     """
-    from spit.play.texts import can_encode
+    from spit.play.texts import can_encode, locale_takes_unicode
 
     stream = sys.stdout
+    if not locale_takes_unicode(os.environ):
+        return True  # the terminal expects ASCII, whatever Python made of the locale
     if can_encode(getattr(stream, "encoding", None)):
         return False
     reconfigure = getattr(stream, "reconfigure", None)
