@@ -28,3 +28,57 @@ async def test_settings_checkboxes_show_on_and_off_in_plain_text(clock: FakeCloc
         app.screen.query_one("#variant-V3").value = True
         await pilot.pause()
         assert "[X] alternating colours" in screen_text(app)
+
+
+BROKEN = """\
+# my settings
+[players]
+player1 = "Ann"
+player2 = "Bob
+
+[game]
+bot_level = "hard"
+
+[keys.player1]
+left1 = "2"
+"""
+
+
+async def test_saving_over_a_file_with_a_mistake_keeps_it_and_its_good_parts(
+    clock: FakeClock, isolated_dirs: Path
+) -> None:
+    """Defect 1: a bad line made the file read as defaults, and saving rewrote it."""
+    path = isolated_dirs / "config" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(BROKEN)
+    settings, warnings = load_settings()
+    # only the bad line is lost: the rest of the file is used
+    assert settings.names == ("Ann", "Player 2") and settings.bot_level == "hard"
+    assert settings.keys[0]["left1"] == "2"
+    assert len(warnings) == 1 and "line 4" in warnings[0] and "ignored" in warnings[0]
+    app = make_app(clock, start=None)
+    app.settings.apply(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
+        await pilot.pause()
+        app.screen.query_one("#name2").value = "Cy"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        message = str(app.screen.query_one("#settings-message").render())
+        assert "Saved to" in message and "config.toml.bak" in message
+    assert (path.parent / "config.toml.bak").read_text() == BROKEN
+    text = path.read_text()
+    assert "# my settings" in text and 'player2 = "Bob' in text  # kept, as a comment
+    saved, warnings = load_settings()
+    assert warnings == []
+    assert saved.names == ("Ann", "Cy") and saved.bot_level == "hard"
+    assert saved.keys[0]["left1"] == "2"
+
+
+def test_a_file_that_cannot_be_salvaged_is_still_kept_before_saving(isolated_dirs: Path) -> None:
+    path = isolated_dirs / "config" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe not text")
+    save_settings(UserSettings(names=("Ann", "Bob")))
+    assert (path.parent / "config.toml.bak").read_bytes() == b"\xff\xfe not text"
+    assert load_settings() == (UserSettings(names=("Ann", "Bob")), [])

@@ -27,7 +27,7 @@ from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Recorder, Session
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Timing
 from spit.store.paths import config_path
-from spit.store.settings import BOT_LEVELS, save_settings
+from spit.store.settings import BOT_LEVELS, backup_path, save_settings, unreadable
 from spit.store.settings import Settings as UserSettings
 from spit.tui.render import Palette, palette_named
 
@@ -92,12 +92,21 @@ SaveSettings = Callable[[UserSettings], Path]
 def write_settings(save: SaveSettings, user: UserSettings) -> tuple[Path | None, str | None]:
     """Write ``user`` with ``save``: (the file, None), or (None, why it was not saved);
     when saved but its keys cannot be used, (the file, that problem)."""
+    broken = unreadable()
     try:
         path = save(user)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return None, f"cannot write {config_path()} ({reason})"
-    return path, keymap_from_user(user)[1]
+    problems = [keymap_from_user(user)[1]]
+    if broken and backup_path(path).exists():
+        problems.insert(
+            0,
+            f"the old file had lines spit could not read: it is kept as {backup_path(path)}, "
+            "and those lines are kept as comments",
+        )
+    found = [p for p in problems if p]
+    return path, "; ".join(found) if found else None
 
 
 @dataclass
