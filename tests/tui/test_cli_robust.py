@@ -297,6 +297,7 @@ def test_the_no_terminal_message_names_every_command_that_needs_none(tmp_path: P
     for command in ("rules", "stats", "sim", "tournament", "coach", "replay --verify"):
         assert command in message
     assert "resume --list" in message
-    for command in (["resume", "--list"], ["tournament", "--levels", "easy,medium", "--games", "1"]):
+    tournament = ["tournament", "--levels", "easy,medium", "--games", "1"]
+    for command in (["resume", "--list"], tournament):
         done = run_spit(*command, env=env)
         assert b"needs a terminal" not in done.stderr and done.returncode == 0, done.stderr

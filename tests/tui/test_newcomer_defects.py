@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tests.support import FakeClock
 from tui_helpers import make_app, screen_text
 
