@@ -81,3 +81,29 @@ def test_a_file_that_cannot_be_salvaged_is_still_kept_before_saving(isolated_dir
     save_settings(UserSettings(names=("Ann", "Bob")))
     assert (path.parent / "config.toml.bak").read_bytes() == b"\xff\xfe not text"
     assert load_settings() == (UserSettings(names=("Ann", "Bob")), [])
+
+
+async def test_settings_refuse_two_players_of_one_name(clock: FakeClock) -> None:
+    """Defect 2: 'Ann took no pile; Ann took the right pile' and Ann v Ann in the stats."""
+    app = make_app(clock, start=None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
+        await pilot.pause()
+        app.screen.query_one("#name1").value = "Ann"
+        app.screen.query_one("#name2").value = " ann "
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        message = str(app.screen.query_one("#settings-message").render())
+        assert "Not saved" in message and "different names" in message
+    assert load_settings() == (UserSettings(), [])  # nothing written
+
+
+def test_a_settings_file_with_one_name_twice_keeps_the_first(isolated_dirs: Path) -> None:
+    path = isolated_dirs / "config" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('[players]\nplayer1 = "Ann"\nplayer2 = "ANN"\n')
+    settings, warnings = load_settings()
+    assert settings.names == ("Ann", "Player 2")
+    assert len(warnings) == 1 and "line 3" in warnings[0] and "same name" in warnings[0]
+    path.write_text('[players]\nplayer1 = "Player 2"\nplayer2 = "player 2"\n')
+    assert load_settings()[0].names == ("Player 2", "Player 1")

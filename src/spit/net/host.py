@@ -33,6 +33,7 @@ from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import Match
 from spit.net.stamping import DEFAULT_CAP, Stamper
 from spit.realtime.arbiter import Clock, Timing
+from spit.store.settings import same_name
 
 log = logging.getLogger("spit.net")
 
@@ -481,7 +482,8 @@ class Host:
             conn.close("the game is over", tell=True)
             return False
         name = _clean_name(msg.get("name"))
-        if name and not self.match.started and name not in self.match.names:
+        taken = any(same_name(name, other) for other in self.match.names)
+        if name and not self.match.started and not taken:
             self.match.seats[seat].name = name
         conn.seat = seat
         self.match.attach(seat, conn, conn.stamper, now)

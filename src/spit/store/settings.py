@@ -73,6 +73,12 @@ class Settings:
         return replace(self, **changes)
 
 
+def same_name(a: str, b: str) -> bool:
+    """True if two players' names are the same to a reader (case and spaces aside):
+    two players may not share one, or messages and records cannot tell them apart."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
 def _number(value: object, low: float, high: float) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
@@ -114,7 +120,7 @@ def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
             return Settings(), [f"{path}: {exc}; using defaults"]
         text, dropped = salvaged
         data = tomllib.loads(text)
-        skipped = [f"{path}, line {line}: {reason}; that line is ignored" for line, reason in dropped]
+        skipped = [f"{path}, line {n}: {reason}; that line is ignored" for n, reason in dropped]
     except RecursionError:
         return Settings(), [f"{path}: nested too deeply; using defaults"]
     else:
@@ -207,6 +213,13 @@ class _Reader:
         )
         self.unknown(timing, "timing.", ("auto_spit", "slap_time", "repeat_window"))
         names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
+        if same_name(names[0], names[1]):
+            other = next(n for n in defaults.names[::-1] if not same_name(n, names[0]))
+            self.warn(
+                "players.player2",
+                f"the same name as player 1 ({names[1]!r}); using {other!r}",
+            )
+            names = (names[0], other)
         return Settings(
             names=(names[0], names[1]),
             keys=self.keys(self.table(data, "keys")),

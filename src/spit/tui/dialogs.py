@@ -19,6 +19,7 @@ from spit.store.settings import (
     PALETTE_NAMES,
     SPEED_DEALS,
     VARIANTS,
+    same_name,
 )
 from spit.store.settings import Settings as UserSettings
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
@@ -283,10 +284,13 @@ class SettingsScreen(Screen[None]):
         palette = self.value("palette")
         if palette not in PALETTE_NAMES:
             raise SettingsError(f"Card colours: choose from {', '.join(PALETTE_NAMES)}")
+        names = (_name(self.value("name1"), "Player 1"), _name(self.value("name2"), "Player 2"))
+        if same_name(*names):
+            raise SettingsError("the two players need different names")
         auto_text = self.value("auto_spit").lower()
         auto = None if auto_text == "off" else _number(auto_text, "Auto-spit", 0.0, 30.0)
         return user.with_changes(
-            names=(_name(self.value("name1"), "Player 1"), _name(self.value("name2"), "Player 2")),
+            names=names,
             variants=tuple(v for v in VARIANTS if self.query_one(f"#variant-{v}", Checkbox).value),
             speed_deal=speed_deal,
             bot_level=level,
