@@ -57,7 +57,8 @@ def register(
         nargs="*",
         type=Path,
         metavar="FILE",
-        help="replay file(s); without one, list the saved replays and where they are kept",
+        help="replay file(s), or a name or number from the list; without one, list the "
+        "saved replays and where they are kept",
     )
     replay.add_argument(
         "--verify",
@@ -207,16 +208,17 @@ def print_charts(stats: Stats, player: str | None, mode: str, ascii_only: bool =
 def cmd_replay(args: argparse.Namespace) -> int:
     """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches;
     ``spit replay`` lists the saved replays (``--verify`` alone checks them all)."""
+    from spit.store.replay_list import find_replay, saved_replays
     from spit.store.replays import ReplayFileError, load_replay, verify_file
 
     if not args.files:
-        from spit.store.replay_list import saved_replays
-
-
         entries = saved_replays()
         if not args.verify:
             return list_replays(entries, getattr(args, "ascii", False))
         args.files = [entry.path for entry in entries]
+    else:  # the names and numbers the list shows, as well as paths
+        entries = saved_replays()
+        args.files = [find_replay(path, entries) for path in args.files]
     if args.verify:
         failed = 0
         for path in args.files:
@@ -254,12 +256,14 @@ def list_replays(entries: list[SavedReplay], ascii_only: bool = False) -> int:
         print(f"No saved replays yet. Finished games are saved in {folder}")
         return 0
     print(f"Saved replays in {folder} (newest first):")
-    for entry in entries:
+    width = len(str(len(entries)))
+    for n, entry in enumerate(entries, start=1):
         who = f"{entry.players}, " if entry.players else ""
         name = printable(entry.path.name)
-        line = f"  {name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
+        line = f"  {n:>{width}}  {name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
         print(to_ascii(line) if ascii_only else line)
-    print("Watch one with: spit replay FILE")
+    print("Watch one with 'spit replay N' (its number) or 'spit replay NAME';")
+    print("check it with 'spit replay --verify N', coaching with 'spit coach N'.")
     return 0
 
 
