@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spit.bots import DEFAULT_LEVEL
 from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction, typical_delay
 from spit.bots.reaction import Reaction
 from spit.engine import AnyGame
@@ -245,6 +246,16 @@ class MatchMe:
     def label(self) -> str:
         """The level as kept in replays and records: ``me:NAME``."""
         return f"{ME_PREFIX}{self.profile.name}"
+
+    def describe(self) -> str:
+        """How fast it plays, in words, for the board when the game starts."""
+        name, n = self.profile.name, self.profile.reactions
+        if self.profile.fitted:
+            return f"The computer plays as fast as {name} in {n} saved plays ({self.strategy}-like)"
+        return (
+            f"Too few saved plays of {name} to copy ({n} of {MIN_SAMPLES}): "
+            f"the computer plays at the {DEFAULT_LEVEL} level's speed"
+        )
 
 
 def match_me(name: str, directory: Path | None = None) -> MatchMe:

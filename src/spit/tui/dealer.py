@@ -311,6 +311,7 @@ class Dealer:
         agents: dict[int, Agent] = dict(self.deps.agents)
         timing = settings.timing
         levels: dict[int, str] = {}
+        notes: list[str] = []
         if opponents:
             for player, level in opponents.items():
                 bot_seed = self.deps.bot_seed
@@ -332,6 +333,7 @@ class Dealer:
                     )
                     names[player] = computer_name(f"like {person}")[:MAX_NAME]
                     level = like.label[:MAX_NAME]
+                    notes.append(like.describe())
                 else:
                     agents[player] = self.deps.bot_factory(
                         level, player, bot_seed + player, game.mode
@@ -346,7 +348,7 @@ class Dealer:
             players = player_infos(shown, levels, agents)
             people = len(agents) < 2  # two computers playing: nothing to resume
             recorder = self._recorder(players, resumed, on_saved, keep_progress=people)
-        return Session(
+        session = Session(
             game,
             keymap=self.settings.keymap,
             timing=timing,
@@ -356,6 +358,9 @@ class Dealer:
             levels=levels,
             recorder=recorder,
         )
+        if notes:  # how a "match me" computer plays, on the news line at the start
+            session.narrator.news = "; ".join(notes)
+        return session
 
     def _recorder(
         self,
