@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support import FakeClock
-from tui_helpers import make_app, screen_text
+from tui_helpers import make_app, region, screen_of, screen_text
 
 from spit.store.settings import Settings as UserSettings
 from spit.store.settings import load_settings, save_settings
@@ -107,3 +107,18 @@ def test_a_settings_file_with_one_name_twice_keeps_the_first(isolated_dirs: Path
     assert len(warnings) == 1 and "line 3" in warnings[0] and "same name" in warnings[0]
     path.write_text('[players]\nplayer1 = "Player 2"\nplayer2 = "player 2"\n')
     assert load_settings()[0].names == ("Player 2", "Player 1")
+
+
+async def test_watching_two_computers_offers_quit_not_save(clock: FakeClock) -> None:
+    """Defect 17: the footer offered "save+quit", but nothing is kept and it quit silently."""
+    app = make_app(clock, opponents={0: "easy", 1: "easy"}, bot_seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = region(app, "footer")
+        assert "save+quit" not in footer and "ctrl+q  quit" in footer
+        assert "not kept" in (screen_of(app).quit_note or "")
+    people = make_app(clock)  # a game between people is kept: the footer says so
+    async with people.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "ctrl+q  save+quit" in region(people, "footer")
+        assert screen_of(people).quit_note is None

@@ -387,6 +387,11 @@ class GameScreen(Screen[None]):
     @property
     def quit_note(self) -> str | None:
         """A line for the terminal if the app quits now, besides the saved-game line."""
+        session = self.session
+        if session is None or session.game.over or session.keeps_progress:
+            return None
+        if len(session.agents) == 2:
+            return "spit: a game between two computer players is not kept to resume."
         return None
 
     @property

@@ -725,5 +725,5 @@ def board_keys(
         "status": LineKey(session.status(now), "bold yellow"),
         "news": LineKey(session.news),
         "flash": flash_key(session),
-        "footer": FooterKey(session.FOOTER_KEYS),
+        "footer": FooterKey(session.footer_keys),
     }
