@@ -122,3 +122,68 @@ async def test_watching_two_computers_offers_quit_not_save(clock: FakeClock) -> 
         await pilot.pause()
         assert "ctrl+q  save+quit" in region(people, "footer")
         assert screen_of(people).quit_note is None
+
+
+def _box_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "┃" in line]
+
+
+async def test_the_game_over_box_hides_the_board_beside_it(clock: FakeClock) -> None:
+    """Defect 14: a stray 'k' (of the board's 'keys') showed left of the result box."""
+    from test_persist_app import one_card
+
+    app = make_app(clock, one_card, names=("Ann", "Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        clock.advance(1.0)
+        await pilot.press("0")
+        clock.advance(0.5)
+        await pilot.press("a")  # Ann wins: the box opens over the board
+        await pilot.pause()
+        lines = _box_lines(screen_text(app))
+        assert any("Enter: play again" in line for line in lines)
+        for line in lines:
+            assert line[: line.index("┃")].strip() == "", line
+
+
+async def test_a_long_name_leaves_the_game_over_keys_readable(clock: FakeClock) -> None:
+    """Defect 15: '…Enter: play again, Escap…' was cut at 80 columns."""
+    from test_persist_app import one_card
+
+    long = "Bartholomew Fitzgerald X"  # the longest name a setting takes
+    app = make_app(clock, one_card, names=(long, "Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        clock.advance(1.0)
+        await pilot.press("0")
+        clock.advance(0.5)
+        await pilot.press("a")
+        await pilot.pause()
+        status = region(app, "status")
+        assert status.startswith(long) and "Enter" in status and "Esc" in status
+        assert len(status) <= 80 and "…" not in status
+
+
+async def test_the_watch_level_picker_shows_its_whole_note(clock: FakeClock) -> None:
+    """Defect 15: the watch picker's note ended in 'Esc:   ┃' at 80 columns."""
+    app = make_app(clock, start=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.choose_watch("speed")
+        await pilot.pause()
+        text = " ".join(screen_text(app).replace("┃", " ").split())
+        assert "Enter: choose Esc: back" in text
+
+
+async def test_the_host_dialog_is_centred_as_the_others(clock: FakeClock) -> None:
+    """Defect 16: the Host dialog was drawn at the top left."""
+    app = make_app(clock, start=None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.screen.choose_host()
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        top = next(n for n, line in enumerate(lines) if "┏" in line)
+        bottom = next(n for n, line in enumerate(lines) if "┗" in line)
+        left = lines[top].index("┏")
+        right = 100 - lines[top].index("┓") - 1
+        assert abs(left - right) <= 1 and left > 0
+        assert abs(top - (30 - 1 - bottom)) <= 1 and top > 0

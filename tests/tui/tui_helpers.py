@@ -81,7 +81,8 @@ def screen_text(app: SpitApp) -> str:
     svg = app.export_screenshot()
     lines: dict[int, dict[int, str]] = defaultdict(dict)
     for x, line, chunk in _TEXT.findall(svg):
-        lines[int(line)][round(float(x) / 12.2)] = html.unescape(chunk).replace("\xa0", " ")
+        text = html.unescape(chunk).replace("\xa0", " ").replace("\n", "")
+        lines[int(line)][round(float(x) / 12.2)] = text
     out = []
     for number in sorted(lines):
         row = ""
