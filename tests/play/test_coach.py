@@ -98,6 +98,27 @@ def test_a_player_who_never_slaps_is_counted() -> None:
     assert result.summary(1).missed_slaps == 1
 
 
+def test_v2_a_choice_not_made_is_no_late_slap_and_a_choice_is_no_slap() -> None:
+    """Issue 21 defect 19: after a V2 game the box said "0 slaps, ..., 4 too late"."""
+    from spit.engine import SpitConfig, choose
+    from spit.store.coaching import PlayerReport, player_lines
+
+    def report(analysis, player: int, label: str) -> PlayerReport:
+        return PlayerReport(label, analysis.summary(player), None)
+
+    v2 = SpitConfig(choose_pile=True)
+    timed = [(1.0 + 0.5 * i, play(0, s, 0)) for i, (s, _) in enumerate(CHAIN5_PLAYS)]
+    waited = analyse(chain_game(11, v2), [*timed, (11.0, CLOSE)])  # the smaller pile, by V2
+    assert waited.slaps == []
+    summary = waited.summary(0)
+    assert (summary.slaps, summary.missed_slaps, summary.choices) == (0, 0, 0)
+    assert player_lines(report(waited, 0, "Ann"))[-1] == "  no slaps"
+    chose = analyse(chain_game(11, v2), [*timed, (8.5, choose(0, 1))])
+    summary = chose.summary(0)
+    assert (summary.slaps, summary.choices, summary.right_choices) == (0, 1, 1)
+    assert player_lines(report(chose, 0, "Ann"))[-1] == "  1 pile choice, 1 of the smaller pile"
+
+
 def test_stalemate_calls_are_timed_from_the_start_of_each_stalemate() -> None:
     # Frozen layouts: every spit leaves a stalemate (R12) at once.
     start = frozen_game(11)

@@ -95,6 +95,8 @@ class Slap:
     pile: int | None
     delay: float | None
     sizes: tuple[int, int]
+    #: a V2 choice of a pile, not a slap
+    choice: bool = False
 
     @property
     def right(self) -> bool:
@@ -126,7 +128,8 @@ class Analysis:
         reactions = self.reactions(player)
         misses = [m for m in self.misses if m.player == player]
         calls = [c for c in self.calls if c.player == player]
-        slaps = [s for s in self.slaps if s.player == player]
+        slaps = [s for s in self.slaps if s.player == player and not s.choice]
+        choices = [s for s in self.slaps if s.player == player and s.choice]
         minutes = self.play_time / 60.0
         slap_delays = [s.delay for s in slaps if s.delay is not None]
         return PlayerSummary(
@@ -144,6 +147,8 @@ class Analysis:
             right_slaps=sum(1 for s in slaps if s.right),
             missed_slaps=sum(1 for s in slaps if s.pile is None),
             median_slap=statistics.median(slap_delays) if slap_delays else None,
+            choices=len(choices),
+            right_choices=sum(1 for s in choices if s.right),
         )
 
 
@@ -165,6 +170,9 @@ class PlayerSummary:
     right_slaps: int
     missed_slaps: int
     median_slap: float | None
+    #: V2: piles chosen (not slapped), and how many of them the smaller
+    choices: int = 0
+    right_choices: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form (times rounded to milliseconds)."""
@@ -231,11 +239,13 @@ def analyse(start: AnyGame, timed: Sequence[tuple[float, Action]]) -> Analysis:
         kind = action.kind
         if kind is Kind.SLAP or kind is Kind.CHOOSE:
             slapped.add(action.player)
-            result.slaps.append(Slap(action.player, action.target, at - slap_since, slap_sizes))
-        elif kind is Kind.CLOSE:
-            due = (0, 1) if phase is Phase.SLAP else (getattr(game, "chooser", None),)
-            for p in due:
-                if p is not None and p not in slapped:
+            delay = at - slap_since
+            chose = kind is Kind.CHOOSE
+            result.slaps.append(Slap(action.player, action.target, delay, slap_sizes, chose))
+        elif kind is Kind.CLOSE and phase is Phase.SLAP:
+            # a slap not made is late; a V2 choice not made gives the smaller pile (no fault)
+            for p in (0, 1):
+                if p not in slapped:
                     result.slaps.append(Slap(p, None, None, slap_sizes))
         elif kind is Kind.CALL and phase is Phase.STALEMATE:
             result.calls.append(Call(action.player, at, at - stalemate_since))

@@ -91,12 +91,17 @@ def player_lines(report: PlayerReport, calls_and_slaps: bool = True) -> list[str
     calls = f"{_count(s.calls, 'spit call')}, {s.late_calls} late" if s.calls else "no spit calls"
     if s.calls:
         calls += f" (median {_secs(s.median_call)})"
+    chose = f"{_count(s.choices, 'pile choice')}, {s.right_choices} of the smaller pile"
     if s.slaps or s.missed_slaps:
         slaps = f"{_count(s.slaps, 'slap')}, {s.right_slaps} on the smaller pile"
-        if s.median_slap is not None:
+        if s.median_slap is not None and not s.choices:
             slaps += f" (median {_secs(s.median_slap)})"
         if s.missed_slaps:
             slaps += f", {s.missed_slaps} too late"
+        if s.choices:
+            slaps += f"; {_count(s.choices, 'pile choice')}"
+    elif s.choices:  # V2: the pile was chosen, never slapped
+        slaps = chose
     else:
         slaps = "no slaps"
     if calls_and_slaps:
