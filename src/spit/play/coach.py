@@ -10,7 +10,11 @@ exactly their legal plays.
   moment it became possible (the card was turned up or drawn, or a pile's new
   top made it fit, or play resumed after a spit) and stays open while it
   stays possible.
-- A *reaction* is the time from a chance opening to the key press that took it.
+- A *reaction* is the time from the moment the played card could first be
+  played (on either pile, without a break since) to the key press that played
+  it: a card that fitted one pile for a while and is played on the other just
+  after the opponent's card made it fit there too was not a reaction of a few
+  milliseconds.
 - A *missed chance* is one that closed without being taken: the opponent
   played on that pile first (``beaten``), or it stayed open longer than
   ``MISS_AFTER`` seconds (``slow``). A card the player played on the other
@@ -226,6 +230,9 @@ def analyse(start: AnyGame, timed: Sequence[tuple[float, Action]]) -> Analysis:
     duration = timed[-1][0] if timed else 0.0
     result = Analysis(game.mode, duration, 0.0)
     opened: dict[tuple[int, int, int], float] = dict.fromkeys(chances(game), 0.0)
+    # when each (player, card) became playable on some pile, and has stayed so since:
+    # a reaction is timed from here (the card's chance on the other pile may be newer)
+    playable: dict[tuple[int, int], float] = dict.fromkeys(((p, c) for p, c, _ in opened), 0.0)
     stalemate_since = 0.0
     slap_since = 0.0
     slap_sizes = (0, 0)
@@ -252,11 +259,14 @@ def analyse(start: AnyGame, timed: Sequence[tuple[float, Action]]) -> Analysis:
         events = game.apply(action)
         played = next((e for e in events if isinstance(e, CardPlayed)), None)
         if played is not None:
-            key = (played.player, played.card, played.pile)
-            result.plays.append(
-                Play(played.player, played.card, played.pile, at, at - opened.get(key, at))
-            )
+            since = playable.get((played.player, played.card), at)
+            result.plays.append(Play(played.player, played.card, played.pile, at, at - since))
         now = chances(game)
+        cards = {(p, c) for p, c, _ in now}
+        for gone in [k for k in playable if k not in cards]:
+            del playable[gone]
+        for card_key in cards:
+            playable.setdefault(card_key, at)
         for key in [k for k in opened if k not in now]:
             since = opened.pop(key)
             player, card, pile = key

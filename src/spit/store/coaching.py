@@ -84,7 +84,8 @@ def player_lines(report: PlayerReport, calls_and_slaps: bool = True) -> list[str
     level = f"plays like {report.closest_level}" if report.closest_level else "too few plays"
     lines = [
         f"{report.label}: {_count(s.plays, 'card')}, {s.cards_per_minute:.0f} a minute; {level}",
-        f"  reaction: median {_secs(s.median_reaction)}, fastest {_secs(s.fastest_reaction)}",
+        f"  reaction from when the card could be played: median {_secs(s.median_reaction)}, "
+        f"fastest {_secs(s.fastest_reaction)}",
         f"  missed chances: {s.missed} ({s.missed_beaten} taken first by the opponent, "
         f"{s.missed_slow} left over 2s)",
     ]
