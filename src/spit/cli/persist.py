@@ -115,25 +115,32 @@ def print_standings(standings: Standings, console: Console) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from spit.store.standings import TREND_GAMES
+    from spit.store.standings import PROVISIONAL_RD, TREND_GAMES
 
     if standings.ratings:
         table = Table(title="Ratings (Glicko-2)", title_justify="left")
         table.caption = (
             f"± is two rating deviations (95%); trend: change over the last {TREND_GAMES} games"
         )
+
         for name in ("Name", "Mode", "Rating", "±", "Trend", "Games"):
             table.add_column(name, justify="left" if name in ("Name", "Mode") else "right")
         for r in standings.ratings:
             table.add_row(
                 escape(r.name),
                 r.mode,
-                f"{r.rating:.0f}",
+                r.shown,
                 f"{2 * r.rd:.0f}",
                 f"{_signed(r.trend)} ({r.trend_games})",
                 str(r.games),
             )
         console.print(table)
+        if any(r.provisional for r in standings.ratings):
+            console.print(
+                "? marks a provisional rating: after few games it is a rough guess "
+                f"(± over {2 * PROVISIONAL_RD:.0f}), one game can move it by a hundred points "
+                "or more, and the order of two such ratings says little yet."
+            )
     if standings.head_to_head:
         table = Table(title="Head to head", title_justify="left")
         for name in ("Name", "Opponent", "Mode", "Won", "Lost", "Drawn"):
