@@ -113,7 +113,8 @@ def test_resume_lists_several_games_and_picks_one_by_number_or_id(capsys):
     assert "mode" in lines[1] and "players" in lines[1] and "score" in lines[1]
     assert lines[2].split()[:4] == ["1", "b-speed", "Speed", "-"]
     assert "Ann vs Bob" in lines[2]
-    assert lines[3].split()[:5] == ["2", "a-spit", "Spit", "V1", "V4"]
+    assert lines[3].split()[:5] == ["2", "a-spit", "Spit", "four", "stocks,"]
+    assert "match to 100" in lines[3]  # the variants in words (issue 21)
     assert "Ann vs Computer (hard)" in lines[3] and "0-0" in lines[3]
     assert lines[4].split()[:2] == ["3", "c-bad"] and "unreadable: not valid JSON" in lines[4]
     assert launched == []

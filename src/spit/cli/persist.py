@@ -274,13 +274,14 @@ def list_replays(entries: list[SavedReplay], ascii_only: bool = False) -> int:
     return 0
 
 
-COLUMNS = ("mode", "variants", "players", "round", "score", "date")
+COLUMNS = ("mode", "variants", "players", "round", "score", "played", "date")
 HEADINGS = {
     "mode": "mode",
     "variants": "variants",
     "players": "players",
     "round": "round",
-    "score": "score",
+    "score": "score or cards",
+    "played": "played",
     "date": "saved",
 }
 

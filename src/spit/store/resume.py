@@ -27,7 +27,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spit.engine import AnyGame
+from spit.engine import AnyGame, Kind
+from spit.engine.rule_words import rules_in_words
 from spit.store.paths import atomic_write, match_path, saved_dir
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ __all__ = [
     "save_game",
 ]
 
+#: At most this many unfinished games are kept: a new game's first save removes the
+#: oldest beyond it (a file that cannot be read is kept, to be looked at or deleted).
+MAX_SAVED = 5
 #: A game in progress is saved again once this many actions were made since the last save.
 SAVE_EVERY = 20
 #: ... or when this many seconds of play went by since the last save (or none yet)
@@ -84,19 +88,24 @@ class SavedGame:
                 "players": "unreadable",
                 "round": "",
                 "score": "",
+                "played": "",
                 "date": date,
             }
         game = self.replay.final
-        variants = " ".join(game.config.variants)
-        scores = game.scores
-        score = f"{scores[0]}-{scores[1]}" if game.is_match else ""
+        variants = rules_in_words(game.config.variants, game.is_match, game.config.target_score)
+        if game.is_match:
+            score = f"{game.scores[0]}-{game.scores[1]}"
+        else:  # a single game: the cards each player still holds
+            score = f"{cards_held(game, 0)}-{cards_held(game, 1)} cards"
+        played = self.replay.timed[-1][0] if self.replay.timed else 0.0
         return {
             "id": self.id,
             "mode": game.info.title,
             "variants": variants or "-",
             "players": " vs ".join(p.label for p in self.replay.meta.players),
             "round": str(game.round_no),
-            "score": score or "-",
+            "score": score,
+            "played": f"{int(played) // 60}:{int(played) % 60:02d}",
             "date": date,
         }
 
@@ -105,11 +114,27 @@ class SavedGame:
         c = self.columns()
         if self.replay is None:
             return f"{c['id']}: unreadable ({self.problem})"
-        score = f", score {c['score']}" if c["score"] != "-" else ""
-        variants = f" {c['variants']}" if c["variants"] != "-" else ""
+        variants = f" ({c['variants']})" if c["variants"] != "-" else ""
         return (
-            f"{c['mode']}{variants}: {c['players']}, round {c['round']}{score}, saved {c['date']}"
+            f"{c['mode']}{variants}: {c['players']}, round {c['round']}, {c['score']}, "
+            f"{c['played']} played, saved {c['date']}"
         )
+
+
+def cards_held(game: AnyGame, player: int) -> int:
+    """Every card a player still holds: face up, under them, and face down aside."""
+    placed = sum((top is not None) + under for top, under in game.columns(player))
+    return placed + game.reserve_size(player)
+
+
+#: The actions that make a game worth keeping (calls alone do not).
+_PROGRESS = (Kind.PLAY, Kind.MOVE, Kind.SLAP, Kind.CHOOSE)
+
+
+def played_a_card(game: AnyGame) -> bool:
+    """True once a card was played or moved, or a round ended (a slap, a new deal):
+    a game left after only the opening calls is not worth keeping."""
+    return game.round_no > 1 or any(action.kind in _PROGRESS for action in game.actions)
 
 
 def _saved_at(path: Path) -> datetime | None:
@@ -322,6 +347,8 @@ class GameKeeper:
         """
         if game.over or not game.actions or len(game.actions) == self.saved_actions:
             return None
+        if self.path is None and not played_a_card(game):
+            return None  # only calls so far: nothing to come back to
         last = (self.saved_round, self.saved_actions)
         self.saved_round, self.saved_actions = game.round_no, len(game.actions)
         self.saved_at = session_times[-1] if session_times else 0.0
@@ -340,6 +367,15 @@ class GameKeeper:
         path = self.path
         return lambda: self._write(path, data, last, first)
 
+    def _prune(self) -> None:
+        """Keep ``MAX_SAVED`` unfinished games: remove the oldest others beyond it."""
+        if self.path is None:
+            return
+        games = [g for g in list_saved_games(self.path.parent) if g.path != self.path and g.ok]
+        for old in games[MAX_SAVED - 1 :]:
+            with contextlib.suppress(OSError):
+                delete_saved_game(old)
+
     def _clear_job(self) -> str | None:
         self.clear()
         return None
@@ -354,6 +390,8 @@ class GameKeeper:
                 self._give_back_name()
             return self._failed(exc, last)
         self.problem = None
+        if first:
+            self._prune()
         return None
 
     def _give_back_name(self) -> None:
