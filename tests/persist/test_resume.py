@@ -16,9 +16,9 @@ from spit.engine import SpitConfig, SpitGame
 from spit.store import paths
 from spit.store.replays import PlayerInfo, new_meta, replay_data
 from spit.store.resume import (
+    MAX_SAVED,
     SAVE_AFTER,
     SAVE_EVERY,
-    MAX_SAVED,
     GameKeeper,
     cards_held,
     delete_saved_game,
