@@ -129,9 +129,8 @@ class ShadowGame:
             for side in obs["stocks"]
         ]
         self.spit = [[None] * n for n in obs["spit_counts"]]
-        self.piles = [
-            [None] * max(0, size - 1) + [top] if size else [] for top, size, _ in obs["piles"]
-        ]
+        # the cards seen landing are kept, as in Speed: a lost race is told as locally
+        self.piles = [self._pile(j, top, size) for j, (top, size, _) in enumerate(obs["piles"])]
         self.pile_used = [used for _, _, used in obs["piles"]]
         self.called = list(obs["called"])
         self.chooser = obs["chooser"]
