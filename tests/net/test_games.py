@@ -187,6 +187,9 @@ async def test_host_quitting_mid_game_keeps_the_game_to_resume() -> None:
         saved = list_saved_games()
         assert len(saved) == 1 and saved[0].replay is not None
         assert saved[0].replay.final.fingerprint() == game.fingerprint()
+        # both seats played from elsewhere: a resume says it goes on at one keyboard
+        assert [p.remote for p in saved[0].replay.meta.players] == [True, True]
+        assert "over the network" in saved[0].describe()
         for guest in (g1, g2):
             await asyncio.wait_for(guest.done.wait(), 5)
             assert guest.ended == "the host quit the game"

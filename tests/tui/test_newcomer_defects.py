@@ -187,3 +187,36 @@ async def test_the_host_dialog_is_centred_as_the_others(clock: FakeClock) -> Non
         right = 100 - lines[top].index("┓") - 1
         assert abs(left - right) <= 1 and left > 0
         assert abs(top - (30 - 1 - bottom)) <= 1 and top > 0
+
+
+async def test_resuming_a_hosted_game_says_it_goes_on_at_this_keyboard(clock: FakeClock) -> None:
+    """Defect 3: a hosted game came back as a hot-seat game without a word."""
+    from tui_helpers import PLAYABLE, deal
+
+    from spit.engine import call
+    from spit.store.paths import saved_dir
+    from spit.store.replays import PlayerInfo, load_replay, new_meta
+    from spit.store.resume import save_game
+    from spit.tui.screens import PauseScreen
+
+    game = deal(*PLAYABLE)
+    game.apply(call(0))
+    game.apply(call(1))
+    game.apply(game.legal_actions(0)[0])
+    meta = new_meta((PlayerInfo("Ann"), PlayerInfo("Gus", remote=True)))
+    path = save_game(game, [0.5, 0.6, 1.0], meta, saved_dir() / "hosted.json")
+    replay = load_replay(path)
+    assert replay.meta.players[1].remote and not replay.meta.players[0].remote
+    app = make_app(clock, resumed=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, PauseScreen)  # nothing is played before they agree
+        notice = " ".join(str(app.screen.query_one("#pause-box").render()).split())
+        assert "It was a network game: it goes on here, Ann and Gus both at this keyboard" in notice
+        assert "Esc: leave" in notice
+    plain = new_meta((PlayerInfo("Ann"), PlayerInfo("Bob")))
+    local = load_replay(save_game(game, [0.5, 0.6, 1.0], plain, saved_dir() / "local.json"))
+    again = make_app(clock, resumed=local)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "network" not in str(again.screen.query_one("#pause-box").render())

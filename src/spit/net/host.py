@@ -252,9 +252,8 @@ class Host:
         self.match.take_over = self._take_over
         if record:
             from spit.store.archive import Archiver
-            from spit.store.replays import PlayerInfo
 
-            self._archiver = Archiver(self.match.arbiter, [PlayerInfo(n) for n in names])
+            self._archiver = Archiver(self.match.arbiter, self._players(names))
 
     # ------------------------------------------------------------ lifecycle
 
@@ -580,12 +579,12 @@ class Host:
         return times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
 
     def _replay_json(self) -> dict[str, Any]:
-        from spit.store.replays import PlayerInfo, new_meta, replay_data
+        from spit.store.replays import new_meta, replay_data
 
         meta = (
             self._archiver.meta
             if self._archiver is not None
-            else new_meta([PlayerInfo(n) for n in self.match.names])
+            else new_meta(self._players(self.match.names))
         )
         times = self._times()
         game = self.game
@@ -593,9 +592,15 @@ class Host:
             times = [0.0] * (len(game.actions) - len(times)) + times
         return replay_data(game, times, meta)
 
+    def _players(self, names: tuple[str, str]) -> list[Any]:
+        """The players as replays and saves keep them: the guests' seats are remote."""
+        from spit.store.replays import PlayerInfo
+
+        return [PlayerInfo(n, remote=i in self.remote_seats) for i, n in enumerate(names)]
+
     def _save(self) -> str:
         """Keep the unfinished game in the host's saved games (``spit resume``)."""
-        from spit.store.replays import PlayerInfo, new_meta
+        from spit.store.replays import new_meta
         from spit.store.resume import new_save_path, save_game
 
         try:
@@ -605,7 +610,7 @@ class Host:
                     raise OSError(problem)
                 path = self._archiver.save_path
             else:
-                meta = new_meta([PlayerInfo(n) for n in self.match.names])
+                meta = new_meta(self._players(self.match.names))
                 path = save_game(self.game, self._times(), meta, new_save_path(self.game, meta))
         except (OSError, ValueError) as exc:
             return f"the match could not be saved on the host: {exc}"

@@ -115,9 +115,11 @@ class SavedGame:
         if self.replay is None:
             return f"{c['id']}: unreadable ({self.problem})"
         variants = f" ({c['variants']})" if c["variants"] != "-" else ""
+        hosted = any(p.remote for p in self.replay.meta.players)
+        where = ", was over the network: resumes at this keyboard" if hosted else ""
         return (
             f"{c['mode']}{variants}: {c['players']}, round {c['round']}, {c['score']}, "
-            f"{c['played']} played, saved {c['date']}"
+            f"{c['played']} played, saved {c['date']}{where}"
         )
 
 

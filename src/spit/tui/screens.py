@@ -161,14 +161,18 @@ class GameScreen(Screen[None]):
         self.check_size()
         self.run_tick()
         if resumed is not None:
-            self.show_resumed()
+            self.show_resumed(any(p.remote for p in resumed.meta.players))
 
-    def show_resumed(self) -> None:
-        """Say where a resumed game stands; it waits on the pause box until a player goes on."""
+    def show_resumed(self, hosted: bool = False) -> None:
+        """Say where a resumed game stands; it waits on the pause box until a player goes on.
+
+        ``hosted``: it was a network game; it goes on here, at this keyboard, and the
+        box says so before anyone plays (space goes on, Esc leaves).
+        """
         session = self.session
         if session is None:
             return
-        notice = resumed_notice(session)
+        notice = resumed_notice(session, hosted)
         session.narrator.news = notice
         session.version += 1
         self._set_paused("user", True)
@@ -499,12 +503,20 @@ def _markdown(text: str, ascii_only: bool) -> Widget:
     return page(text, ascii_only)
 
 
-def resumed_notice(session: Session) -> str:
-    """'Resumed: round 3, score 12-20' for a game picked up again."""
+def resumed_notice(session: Session, hosted: bool = False) -> str:
+    """'Resumed: round 3, score 12-20' for a game picked up again; for a game that
+    was ``hosted`` over the network, also that it goes on here, at one keyboard."""
     game = session.game
     scores = game.scores
     score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
-    return f"Resumed: round {game.round_no}{score}"
+    notice = f"Resumed: round {game.round_no}{score}"
+    if hosted:
+        names = " and ".join(session.names)
+        notice += (
+            f". It was a network game: it goes on here, {names} both at this keyboard. "
+            "To play it over the network again, leave and host a new game."
+        )
+    return notice
 
 
 class PauseScreen(ModalScreen[str]):
