@@ -301,3 +301,28 @@ def test_the_no_terminal_message_names_every_command_that_needs_none(tmp_path: P
     for command in (["resume", "--list"], tournament):
         done = run_spit(*command, env=env)
         assert b"needs a terminal" not in done.stderr and done.returncode == 0, done.stderr
+
+
+def test_every_command_says_what_it_does_in_its_own_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 21 defect 18: `play --help` and `speed --help` had no description."""
+    from test_words_not_ids import every_command
+
+    for command in every_command():
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        paragraphs = capsys.readouterr().out.split("\n\n")
+        assert paragraphs[0].startswith("usage:")
+        assert not paragraphs[1].lstrip().startswith(("options:", "positional")), command
+
+
+def test_the_tournament_table_shows_each_count_with_its_share(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 21 defect 18: "P1 wins" had percentages and "P2 wins" not."""
+    args = ["tournament", "--levels", "easy,medium", "--games", "2", "--jobs", "1"]
+    assert cli.main(args) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "easy" in line]
+    pairings = [line for line in rows if "medium" in line and line.count("%") >= 3]
+    assert len(pairings) == 2, rows

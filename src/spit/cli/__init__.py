@@ -230,7 +230,11 @@ def _add_speed(sub: Subparsers) -> None:
 
 
 def _add_watch(sub: Subparsers) -> None:
-    parser = sub.add_parser("watch", help="watch two computer players play each other")
+    parser = sub.add_parser(
+        "watch",
+        help="watch two computer players play each other",
+        description="Watch two computer players play each other (nothing is kept to resume).",
+    )
     _add_game_options(parser, mode_names())
     parser.add_argument(
         "--p1",
@@ -273,12 +277,21 @@ def _cmd_tutorial(args: argparse.Namespace) -> int:
 
 
 def _add_tutorial(sub: Subparsers) -> None:
-    parser = sub.add_parser("tutorial", help="learn the rules by playing short lessons")
+    parser = sub.add_parser(
+        "tutorial",
+        help="learn the rules by playing short lessons",
+        description="Learn the rules by playing short lessons, then a game against the "
+        "computer.",
+    )
     parser.set_defaults(handler=_cmd_tutorial)
 
 
 def _add_rules(sub: Subparsers) -> None:
-    parser = sub.add_parser("rules", help="print the rules and the default keys")
+    parser = sub.add_parser(
+        "rules",
+        help="print the rules and the default keys",
+        description="Print the rules of Spit and Speed, their variants and the default keys.",
+    )
     parser.set_defaults(handler=_cmd_rules)
 
 

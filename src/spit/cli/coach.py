@@ -49,7 +49,10 @@ def cmd_coach(args: argparse.Namespace) -> int:
 def add_coach_parser(sub: Subparsers) -> None:
     """Register ``spit coach``."""
     parser = sub.add_parser(
-        "coach", help="reaction times, missed chances and slaps of a saved game"
+        "coach",
+        help="reaction times, missed chances and slaps of a saved game",
+        description="How fast each player was in a saved game: reaction times, missed "
+        "chances, spit calls and slaps.",
     )
     parser.add_argument(
         "replay",

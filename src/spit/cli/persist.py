@@ -37,7 +37,10 @@ def register(
     """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
     launchers = launchers or {}
     stats = subparsers.add_parser(
-        "stats", help="ratings, wins, losses, streaks, head-to-head records and fastest wins"
+        "stats",
+        help="ratings, wins, losses, streaks, head-to-head records and fastest wins",
+        description="Ratings, wins, losses, streaks, head-to-head records and fastest wins "
+        "of the games played here, with a player's charts.",
     )
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.add_argument(
@@ -51,7 +54,11 @@ def register(
     stats.add_argument("--no-charts", action="store_true", help="only the tables")
     stats.set_defaults(handler=cmd_stats)
 
-    replay = subparsers.add_parser("replay", help="watch or check saved replays")
+    replay = subparsers.add_parser(
+        "replay",
+        help="watch or check saved replays",
+        description="List the saved replays, watch one, or check them (--verify).",
+    )
     replay.add_argument(
         "files",
         nargs="*",
