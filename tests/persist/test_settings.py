@@ -1,5 +1,6 @@
 """The settings file: round trips, mistakes reported by line, defaults for bad parts."""
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -343,3 +344,14 @@ def test_a_file_tomlkit_reads_but_is_not_toml_is_written_afresh(tmp_path: Path):
     assert "Cannot overwrite a value" in load_settings(path)[1][0]
     save_settings(Settings(names=("Ann", "Bob")), path)
     assert load_settings(path) == (Settings(names=("Ann", "Bob")), [])
+
+
+def test_the_file_names_variants_in_words_or_by_rule_id(tmp_path):
+    """Issue 21: players name the variants in words; the rule ids stay accepted."""
+    path = tmp_path / "c.toml"
+    path.write_text('[game]\nvariants = ["four-stocks", "V3", "nine"]\n')
+    settings, warnings = load_settings(path)
+    assert settings.variants == ("V1", "V3")
+    (warning,) = warnings
+    assert "'nine'" in warning and "four-stocks, choose-pile" in warning
+    assert not re.search(r"\b[RVPH][0-9]+\b", warning.replace(str(path), ""))

@@ -19,6 +19,7 @@ from typing import Any
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.engine.config import VARIANT_FIELDS
+from spit.engine.rule_words import variant_id, variant_names
 from spit.play.keys import (
     ACTIONS,
     check_key,
@@ -267,15 +268,19 @@ class _Reader:
             return default
         value = table["variants"]
         if not isinstance(value, list):
-            self.warn("game.variants", f'must be a list such as ["V1", "V3"], got {shown(value)}')
+            self.warn(
+                "game.variants",
+                f'must be a list such as ["four-stocks", "scoring"], got {shown(value)}',
+            )
             return default
         chosen: list[str] = []
         for item in value:
-            v = item.strip().upper() if isinstance(item, str) else None
+            v = variant_id(item) if isinstance(item, str) else None  # a word or a rule id
             if v not in VARIANTS:
                 self.warn(
                     "game.variants",
-                    f"unknown variant {shown(item)} ignored (choose from {', '.join(VARIANTS)})",
+                    f"unknown variant {shown(item)} ignored "
+                    f"(choose from {variant_names(VARIANTS)})",
                 )
             elif v not in chosen:
                 chosen.append(v)
