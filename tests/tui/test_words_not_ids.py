@@ -90,6 +90,19 @@ async def test_no_rule_id_on_the_title_settings_help_rules_and_keys(clock: FakeC
         app.pop_screen()
         app.push_screen(DocScreen(keys_text(KeyMap.default())))
         await seen.look("keys", app, pilot)
+        app.pop_screen()
+        from spit.tui.remap import KeysScreen
+
+        app.push_screen(KeysScreen(app.settings, app.deps.save_settings))
+        await seen.look("remapping keys", app, pilot)
+        app.pop_screen()
+        title = app.screen
+        title.choose_host()  # the host's choices (nothing is opened until one is chosen)
+        await seen.look("host a game", app, pilot)
+        await pilot.press("escape")
+        title.choose_watch("speed")
+        await seen.look("watch: the levels", app, pilot)
+        await pilot.press("escape")
         assert screen is not None
     seen.check()
 
@@ -154,7 +167,22 @@ async def test_no_rule_id_at_the_end_of_a_game_in_stats_and_replays(clock: FakeC
         await pilot.press("enter")  # watch the first
         await seen.look("replay viewer", app, pilot)
     seen.read("spit stats", run_command(["stats", "--no-charts"]))
+    from spit.engine import SpitConfig, SpitGame, call
+    from spit.store.paths import saved_dir
+    from spit.store.replays import PlayerInfo, new_meta
+    from spit.store.resume import save_game
+    from spit.tui.saved import SavedGamesScreen
+
+    waiting = SpitGame(SpitConfig.from_variants(["V1", "V2", "V4"]), seed=3)
+    waiting.apply(call(0))
+    meta = new_meta((PlayerInfo("Ann"), PlayerInfo("Gus", remote=True)))
+    save_game(waiting, [0.5], meta, saved_dir() / "waiting.json")
+    seen.read("spit resume --list", run_command(["resume", "--list"]))
     seen.read("spit replay", run_command(["replay"]))
+    listing = make_app(clock, start=None)
+    async with listing.run_test(size=BIG) as pilot:
+        listing.push_screen(SavedGamesScreen())
+        await seen.look("resume a game", listing, pilot)
     match = make_app(clock, lambda: last_stall_of_round(target=1))
     async with match.run_test(size=BIG) as pilot:
         await end_round_by_stall(match, clock, pilot)
