@@ -143,6 +143,30 @@ async def test_no_rule_id_on_the_board_through_a_game(
     seen.check()
 
 
+@pytest.mark.parametrize("config", [SpitConfig(), SpitConfig(choose_pile=True, scoring=True)])
+async def test_no_rule_id_from_the_slap_through_the_next_rounds(
+    clock: FakeClock, config: SpitConfig
+) -> None:
+    """The slap (or the choice), the between-rounds box, the next round's calls."""
+    from tui_helpers import to_slap
+
+    from spit.engine import SpitGame
+
+    seen = Seen()
+    app = make_app(clock, lambda: to_slap(SpitGame(config, seed=11)))
+    rng = random.Random(8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seen.look("the slap", app, pilot)
+        for step in range(60):
+            await pilot.press(rng.choice([*"qwertasdfgzyuiophjkln10", "enter"]))
+            clock.advance(rng.choice((0.1, 1.0, 4.0)))
+            if isinstance(app.screen, GameScreen):
+                app.screen.run_tick()
+            if step % 5 == 0:
+                await seen.look(f"after the slap, {step} keys", app, pilot)
+    seen.check()
+
+
 async def test_no_rule_id_at_the_end_of_a_game_in_stats_and_replays(clock: FakeClock) -> None:
     """The game-over board and its box, the statistics, the replay list and viewer."""
     from test_persist_app import end_round_by_stall, last_stall_of_round, one_card
