@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +97,13 @@ def variant_id(text: str) -> str | None:
 MATCH_IDS = ("V4", "P7")
 
 
-def rules_in_words(variants: Iterable[str], match: bool, target: int) -> str:
+@lru_cache(maxsize=64)
+def rules_in_words(variants: tuple[str, ...], match: bool, target: int) -> str:
     """A game's optional rules for the top bar: ``'long deal, match to 5'``.
 
     ``variants`` are the config's ids; a match rule among them is shown as its
-    target (``match``, ``target``), not as a variant.
+    target (``match``, ``target``), not as a variant. Cached: the board asks on
+    every repaint.
     """
     words = [variant_label(v) for v in variants if v not in MATCH_IDS]
     if match:
