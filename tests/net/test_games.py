@@ -190,6 +190,7 @@ async def test_host_quitting_mid_game_keeps_the_game_to_resume() -> None:
         # both seats played from elsewhere: a resume says it goes on at one keyboard
         assert [p.remote for p in saved[0].replay.meta.players] == [True, True]
         assert "over the network" in saved[0].describe()
+        assert saved[0].columns()["players"].count("(remote)") == 2
         for guest in (g1, g2):
             await asyncio.wait_for(guest.done.wait(), 5)
             assert guest.ended == "the host quit the game"

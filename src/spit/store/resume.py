@@ -102,7 +102,9 @@ class SavedGame:
             "id": self.id,
             "mode": game.info.title,
             "variants": variants or "-",
-            "players": " vs ".join(p.label for p in self.replay.meta.players),
+            "players": " vs ".join(
+                p.label + (" (remote)" if p.remote else "") for p in self.replay.meta.players
+            ),
             "round": str(game.round_no),
             "score": score,
             "played": f"{int(played) // 60}:{int(played) % 60:02d}",
