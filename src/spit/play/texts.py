@@ -54,8 +54,7 @@ every card wins.
 Variants:
 
 {_variant_lines("speed")}
-* **match**: play to a target score; the winner of a game scores the cards
-  left in the loser's draw pile.
+* **match to N** (`--target N`): {get_mode("speed").match_rule.format(target="N")}
 """
 
 
