@@ -1,6 +1,6 @@
 """The dependency rule of docs/architecture.md, read from the source's imports.
 
-Layers, lowest first: engine <- realtime <- (bots, play) <- store <- net <- tui <- cli.
+Layers, lowest first: engine <- realtime <- (bots, play) <- store <- net <- (tui, server) <- cli.
 A module may import its own layer and the layers below it, never above; bots
 and play are siblings that do not import each other. Nothing below ``tui``
 imports textual or rich, so the rules, the real-time layer, the bots, the play
@@ -25,10 +25,11 @@ RANK = {
     "store": 3,
     "net": 4,
     "tui": 5,
+    "server": 5,
     "cli": 6,
 }
 #: Layers of equal rank that must stay apart.
-SIBLINGS = {("bots", "play"), ("play", "bots")}
+SIBLINGS = {("bots", "play"), ("play", "bots"), ("server", "tui"), ("tui", "server")}
 UI_LIBRARIES = {"textual", "rich"}
 
 

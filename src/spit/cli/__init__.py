@@ -19,6 +19,7 @@ from spit import __version__
 from spit.bots import DEFAULT_LEVEL
 from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
+from spit.cli import server as server_commands
 from spit.cli.coach import add_coach_parser
 from spit.cli.parsing import CommandParser
 from spit.cli.sim import add_sim_parser
@@ -155,6 +156,17 @@ def _launch_join(args: argparse.Namespace) -> int:
 
 def _add_net(sub: Subparsers) -> None:
     net_commands.register(sub, {"host": _launch_host, "join": _launch_join})
+
+
+def _launch_online(args: argparse.Namespace) -> int:
+    _tui()
+    from spit.tui.launch import launch_online
+
+    return launch_online(args)
+
+
+def _add_server(sub: Subparsers) -> None:
+    server_commands.register(sub, {"online": _launch_online})
 
 
 def _cmd_menu(args: argparse.Namespace) -> int:
@@ -306,6 +318,7 @@ COMMANDS: list[Callable[[Subparsers], object]] = [
     add_tournament_parser,
     _add_persist,
     _add_net,
+    _add_server,
     add_coach_parser,
 ]
 

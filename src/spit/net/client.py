@@ -85,6 +85,8 @@ class Guest:
         self._in: _Delay | None = None
         self._last_word: str | None = None
         self.answer_pings = True
+        #: False for a match channel on a connection someone else opened (and closes)
+        self.owns_connection = True
 
     @classmethod
     async def connect(
@@ -150,12 +152,46 @@ class Guest:
             raise JoinError(f"the host closed the connection: {exc.reason}") from None
         except OSError as exc:
             raise JoinError(f"cannot reach {address}:{port}: {exc.strerror or exc}") from None
-        guest.conn = conn
         try:
-            guest.process = await conn.create_process(subsystem=SUBSYSTEM, encoding=None)
-        except (asyncssh.Error, OSError) as exc:
+            await guest._open(conn, SUBSYSTEM)
+        except JoinError:
             conn.close()
+            raise
+        guest._start(latency, say_hello, name, watch)
+        return guest
+
+    @classmethod
+    async def on_connection(
+        cls,
+        conn: asyncssh.SSHClientConnection,
+        subsystem: str,
+        *,
+        name: str = "",
+        watch: bool = False,
+        clock: Clock = time.monotonic,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+    ) -> Guest:
+        """A match on a connection that is already signed in (``spit online``'s second channel).
+
+        Closing this guest closes only its channel, not the connection.
+        """
+        guest = cls(clock, 0.0)
+        guest.owns_connection = False
+        if on_message is not None:
+            guest.on_message = on_message
+        await guest._open(conn, subsystem)
+        guest._start(0.0, True, name, watch)
+        return guest
+
+    async def _open(self, conn: asyncssh.SSHClientConnection, subsystem: str) -> None:
+        self.conn = conn
+        try:
+            self.process = await conn.create_process(subsystem=subsystem, encoding=None)
+        except (asyncssh.Error, OSError) as exc:
             raise JoinError(f"the host would not open a game session: {exc}") from None
+
+    def _start(self, latency: float, say_hello: bool, name: str, watch: bool) -> None:
+        guest = self
         if latency > 0:
             guest._out = _Delay(latency / 2)
             guest._in = _Delay(latency / 2)
@@ -168,7 +204,6 @@ class Guest:
                 name=name[:40],
                 role="watch" if watch else "play",
             )
-        return guest
 
     # ------------------------------------------------------------ sending
 
@@ -268,12 +303,16 @@ class Guest:
                 helper.task.cancel()
         if self._reader is not None:
             self._reader.cancel()
-        if self.conn is not None:
+        if not self.owns_connection:
+            if self.process is not None:
+                with contextlib.suppress(Exception):
+                    self.process.close()
+        elif self.conn is not None:
             self.conn.close()
 
     async def close(self) -> None:
         """Close the connection (politely, if it is still open) and wait until it is."""
         self.close_now()
-        if self.conn is not None:
+        if self.conn is not None and self.owns_connection:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.conn.wait_closed(), 2)

@@ -131,6 +131,8 @@ class _Conn:
         self.pings: dict[float, None] = {}
         self.heard = host.clock()
         self._out: list[bytes] = []
+        #: the seat's own player (spit server): a computer holding the seat makes way
+        self.takes_back = False
 
     def send(self, data: bytes) -> None:
         """Queue a message; everything queued in one turn of the loop goes as one packet."""
@@ -166,6 +168,18 @@ class _Conn:
                 self.process.stdout.write(data)
             self.process.exit(1)
         self.host._lost(self, reason)
+
+
+class DelayedLink:
+    """A spectator's link whose every message goes out ``delay`` seconds late."""
+
+    def __init__(self, link: _Conn, delay: float) -> None:
+        self.link = link
+        self.delay = delay
+
+    def send(self, data: bytes) -> None:
+        """Send ``data`` after the delay (in order: every message waits the same)."""
+        asyncio.get_running_loop().call_later(self.delay, self.link.send, data)
 
 
 class LocalSeat:
@@ -230,6 +244,11 @@ class Host:
         #: SSH connections open now (authenticated or not)
         self.open_connections = 0
         self.bot_reaction = bot_reaction
+        #: seconds a spectator's view lags the game (so a watcher cannot relay a hand)
+        self.watch_delay = 0.0
+        #: called with a seat a computer handed back to its player
+        self.on_handed_back: Callable[[int], None] | None = None
+        self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
         self._wake = asyncio.Event()
@@ -380,12 +399,29 @@ class Host:
         owner = process.channel.get_connection().get_owner()
         grant = owner.grant if isinstance(owner, _Server) else None
         peer = owner.peer if isinstance(owner, _Server) else "?"
-        conn = _Conn(self, process, peer)
         if process.subsystem != SUBSYSTEM or grant is None:
             log.warning("%s opened no spit session: closed", peer)
             process.stdout.write(proto.encode("error", reason="this is a spit host: use spit join"))
             process.exit(1)
             return
+        await self.serve(process, grant, peer)
+
+    async def serve(
+        self,
+        process: asyncssh.SSHServerProcess[bytes],
+        grant: tuple[str, int | None],
+        peer: str,
+        takes_back: bool = False,
+    ) -> None:
+        """Play this match over ``process``, a channel someone else authenticated.
+
+        ``grant`` is ``("play", seat)`` or ``("watch", None)``. ``spit server`` runs
+        many matches behind one listener and hands each its players' channels here;
+        ``takes_back``: this is the seat's own player, back from a drop, and a
+        computer holding the seat leaves it when their hello arrives.
+        """
+        conn = _Conn(self, process, peer)
+        conn.takes_back = takes_back
         self._conns.add(conn)
         task = asyncio.current_task()
         if task is not None:
@@ -469,10 +505,19 @@ class Host:
     ) -> bool:
         role, seat = grant
         if role == "watch" or msg.get("role") == "watch":
-            self.match.attach_watcher(conn)
+            link: Any = conn
+            if self.watch_delay > 0:
+                link = DelayedLink(conn, self.watch_delay)
+            self._watch_links[conn] = link
+            self.match.attach_watcher(link)
             log.info("%s watches", conn.peer)
             return True
         assert seat is not None
+        if conn.takes_back and self.bot_holds(seat):
+            # the seat's own player is back (spit server): the computer leaves at once
+            self.release_bot(seat)
+            if self.on_handed_back is not None:
+                self.on_handed_back(seat)
         if self.match.seat_taken(seat):
             log.warning("%s tried seat %d, which is taken: refused", conn.peer, seat + 1)
             conn.close("that seat is taken: someone already joined with this code", tell=True)
@@ -536,15 +581,19 @@ class Host:
             if self.match.seats[conn.seat].link is conn:
                 self.match.drop(conn.seat, self.clock())
         else:
-            self.match.detach_watcher(conn)
+            self.match.detach_watcher(self._watch_links.pop(conn, conn))
 
     # ------------------------------------------------------------ match hooks
 
     def _take_over(self, seat: int) -> None:
         """A computer takes the seat of a player who did not come back."""
+        self.seat_bot(seat)
+
+    def seat_bot(self, seat: int, level: str = "medium") -> None:
+        """Seat a computer player of ``level`` (it plays through the same stamping path)."""
         loop = asyncio.get_running_loop()
         bot = make_bot(
-            "medium",
+            level,
             seat,
             seed=int(self.clock() * 1000) % 2**32,
             mode=self.game.mode,
@@ -560,6 +609,22 @@ class Host:
         driver_box.append(driver)
         self._bots[seat] = driver
         self.match.attach(seat, local, Stamper.local(self.cap), self.clock())
+
+    def bot_holds(self, seat: int) -> bool:
+        """True while a computer plays ``seat``."""
+        return seat in self._bots
+
+    def release_bot(self, seat: int) -> None:
+        """The computer leaves ``seat`` (its player is back): the seat waits for them."""
+        driver = self._bots.pop(seat, None)
+        if driver is None:
+            return
+        driver.handle({"t": "bye", "reason": "the player is back"})
+        self.match.drop(seat, self.clock(), why="handed back")
+
+    def replay_data(self) -> dict[str, Any]:
+        """The game so far in the replay format (what ``spit replay`` reads)."""
+        return self._replay_json()
 
     def _result_text(self) -> str:
         """The result in the words of a local game (the play layer's)."""

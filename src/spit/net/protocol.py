@@ -71,6 +71,12 @@ def _seat(v: Any) -> bool:
     return v in (0, 1) and not isinstance(v, bool)
 
 
+#: The field checks by public name, for protocols built on this one (the server's lobby).
+Check = _Check
+Schema = dict[str, tuple[dict[str, _Check], dict[str, _Check]]]
+is_int, is_number, is_bool, is_object, is_list = _int, _num, _bool, _obj, _list
+text_of, optional = _str, _opt
+
 #: message type -> (required fields with checks, optional fields with checks)
 SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
     # both ways
@@ -126,8 +132,16 @@ def encode(kind: str, **fields: Any) -> bytes:
     return json.dumps(fields, separators=(",", ":"), allow_nan=False).encode() + b"\n"
 
 
-def decode(line: bytes, allowed: frozenset[str], limit: int = MAX_LINE) -> dict[str, Any]:
-    """Parse and check one received line; raise ProtocolError saying what is wrong."""
+def decode(
+    line: bytes,
+    allowed: frozenset[str],
+    limit: int = MAX_LINE,
+    schema: Schema | None = None,
+) -> dict[str, Any]:
+    """Parse and check one received line; raise ProtocolError saying what is wrong.
+
+    ``schema`` is the game's ``SCHEMA`` unless another protocol (the lobby's) gives its own.
+    """
     if len(line) > limit:
         raise ProtocolError(f"message too long ({len(line)} bytes, limit {limit})")
     try:
@@ -139,7 +153,7 @@ def decode(line: bytes, allowed: frozenset[str], limit: int = MAX_LINE) -> dict[
     kind = msg.get("t")
     if not isinstance(kind, str) or kind not in allowed:
         raise ProtocolError(f"unknown message type {str(kind)[:20]!r}")
-    required, optional = SCHEMA[kind]
+    required, optional = (SCHEMA if schema is None else schema)[kind]
     for name, check in required.items():
         if name not in msg:
             raise ProtocolError(f"{kind}: field {name!r} missing")

@@ -158,6 +158,27 @@ def launch_join(args: argparse.Namespace) -> int:
     return run(configured_app(opening, ascii_only=_ascii(args)))
 
 
+def launch_online(args: argparse.Namespace) -> int:
+    """``spit online HOST``: the server's lobby, and its matches on the network board."""
+    from spit.tui.online import LobbyScreen
+
+    _net_log()
+    opening = Opening(
+        screen=lambda dealer: LobbyScreen(
+            dealer,
+            args.host,
+            args.port,
+            key=args.client_key,
+            known=args.known,
+            name=args.name,
+            pin=args.pin,
+            door_token=args.door_token,
+            bot_after=args.bot_after,
+        )
+    )
+    return run(configured_app(opening, ascii_only=_ascii(args)))
+
+
 def _net_log() -> None:
     """The network's log lines go to a file in the data directory (the screen is the game's)."""
     import logging

@@ -1,0 +1,231 @@
+"""A spit server under load: bot players sign in, queue, are paired, play to the end.
+
+The server runs in a child process of its own (one asyncio process: one core)
+on 127.0.0.1. This process runs N bot players through the ``spit online``
+door (real SSH, their own keys): each signs in, claims a name, queues for
+quick-pair and plays its match to the end with a computer of ``--level``.
+Meanwhile the server's status file is sampled: matches held at once and the
+p99 lateness of its matches' timers (how late the tick loops woke after a
+deadline). Then a few plain-ssh sessions are opened (guests with a pty) and
+the resident memory of each door's game process is read.
+
+Run: ``python benchmarks/bench_server.py [--clients 40] [--timeout 240] [--doors 3]``.
+Bounded: at most ``--clients`` players (400 at most) and ``--timeout`` seconds.
+The last line is ``server: pair_p50_s=… pair_p95_s=… matches_held=… lateness_p99_ms=…
+cpu_s_per_match=… door_mb=…``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import asyncssh  # noqa: E402
+
+from spit.net.online import OnlineClient, open_match_as_bot  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(port: int, data_dir: str, wave: float) -> None:
+    """The child: a server node until SIGTERM."""
+    from spit.server.node import ServerNode, ServerSettings
+
+    async def main() -> None:
+        node = ServerNode(ServerSettings(data_dir=Path(data_dir), port=port, wave_seconds=wave))
+        await node.start()
+        stop = asyncio.Event()
+        node.install_signal_handlers(stop)
+        await stop.wait()
+        await node.shutdown()
+
+    asyncio.run(main())
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+async def player(
+    index: int, port: int, level: str, mode: str, results: dict[str, list[float]]
+) -> None:
+    """One bot player: sign in, queue, play to the end."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    client = await OnlineClient.connect(
+        "127.0.0.1", port, key=key, known=None, name=f"bench{index}", on_message=inbox.put_nowait
+    )
+    try:
+        queued_at = 0.0
+        guest = None
+        while True:
+            msg = await inbox.get()
+            if msg["t"] == "welcome":
+                queued_at = time.monotonic()
+                client.send("queue", mode=mode)
+            elif msg["t"] == "matched" and guest is None:
+                results["pair"].append(time.monotonic() - queued_at)
+                over = asyncio.Event()
+
+                def seen(m: dict[str, Any], over: asyncio.Event = over) -> None:
+                    if m["t"] in ("over", "bye"):
+                        over.set()
+
+                guest = await open_match_as_bot(client, msg, level, on_message=seen)
+                await over.wait()
+                results["done"].append(1.0)
+                return
+            elif msg["t"] in ("bye", "needname"):
+                results["failed"].append(1.0)
+                return
+    finally:
+        await client.close()
+
+
+async def door_memory(port: int, count: int, data_dir: Path) -> list[float]:
+    """Open ``count`` plain-ssh sessions; the resident MB of each door's game process."""
+    conns = []
+    for _ in range(count):
+        conn = await asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username="guest",
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+            client_keys=None,
+        )
+        process = await conn.create_process(
+            term_type="xterm-256color", term_size=(80, 24), encoding=None
+        )
+        conns.append((conn, process))
+    sizes: list[float] = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        await asyncio.sleep(2.5)
+        for _conn, process in conns:  # keep the terminals drained
+            while True:
+                try:
+                    await asyncio.wait_for(process.stdout.read(65536), 0.01)
+                except TimeoutError:
+                    break
+        try:
+            status = json.loads((data_dir / "status.json").read_text())
+        except (OSError, ValueError):
+            continue
+        if len(status.get("door_mb", [])) >= count:
+            sizes = list(status["door_mb"])
+            break
+    for conn, _process in conns:
+        conn.close()
+    return sizes
+
+
+async def run(args: argparse.Namespace) -> None:
+    port = _free_port()
+    data_dir = Path(tempfile.mkdtemp(prefix="spit-bench-server-"))
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(port), str(data_dir), str(args.wave)],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            if (data_dir / "status.json").exists():
+                break
+            await asyncio.sleep(0.1)
+        cpu_before = _cpu_seconds(child.pid)
+        results: dict[str, list[float]] = {"pair": [], "done": [], "failed": []}
+        held = 0
+        lateness = 0.0
+
+        async def sample() -> None:
+            nonlocal held, lateness
+            while True:
+                await asyncio.sleep(1.0)
+                try:
+                    status = json.loads((data_dir / "status.json").read_text())
+                except (OSError, ValueError):
+                    continue
+                held = max(held, int(status.get("matches", 0)))
+                lateness = max(lateness, float(status.get("lateness_p99_ms", 0.0)))
+
+        sampler = asyncio.create_task(sample())
+        started = time.monotonic()
+        tasks = []
+        for i in range(args.clients):
+            tasks.append(asyncio.create_task(player(i, port, args.level, args.mode, results)))
+            await asyncio.sleep(args.ramp / max(1, args.clients))
+        _done, pending = await asyncio.wait(tasks, timeout=args.timeout)
+        for task in pending:
+            task.cancel()
+        sampler.cancel()
+        elapsed = time.monotonic() - started
+        cpu = _cpu_seconds(child.pid) - cpu_before
+        matches = len(results["done"]) / 2
+        doors = await door_memory(port, args.doors, data_dir) if args.doors else []
+        pairs = sorted(results["pair"])
+        p50 = statistics.median(pairs) if pairs else float("nan")
+        p95 = pairs[int(len(pairs) * 0.95) - 1] if pairs else float("nan")
+        print(
+            f"clients {args.clients}, finished {len(results['done'])}, failed "
+            f"{len(results['failed'])}, unfinished {len(pending)}, in {elapsed:.0f} s"
+        )
+        print(f"time to pair: p50 {p50:.2f} s, p95 {p95:.2f} s (wave {args.wave} s)")
+        print(f"matches held at once: {held}; timer lateness p99 {lateness:.1f} ms")
+        per_match = cpu / matches if matches else float("nan")
+        print(f"server CPU {cpu:.1f} s for {matches:.0f} matches: {per_match:.2f} s each")
+        door_mb = statistics.mean(doors) if doors else float("nan")
+        print(f"plain-ssh sessions: {len(doors)} measured, {door_mb:.1f} MB each")
+        print(
+            f"server: pair_p50_s={p50:.2f} pair_p95_s={p95:.2f} matches_held={held} "
+            f"lateness_p99_ms={lateness:.1f} cpu_s_per_match={per_match:.2f} "
+            f"door_mb={door_mb:.1f}"
+        )
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve":
+        serve(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=40, help="bot players (at most 400)")
+    parser.add_argument("--timeout", type=float, default=240.0, help="seconds at most")
+    parser.add_argument("--level", default="medium", help="the bots' level")
+    parser.add_argument("--mode", default="speed", help="the game")
+    parser.add_argument("--wave", type=float, default=3.0, help="seconds between waves")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds to bring all in")
+    parser.add_argument("--doors", type=int, default=3, help="plain-ssh sessions to measure")
+    args = parser.parse_args()
+    args.clients = max(2, min(args.clients, 400))
+    args.timeout = max(10.0, min(args.timeout, 1800.0))
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,322 @@
+"""``spit online``: a player's connection to a ``spit server``.
+
+The player signs in with their SSH key: their own (``~/.ssh/id_ed25519``,
+``id_ecdsa``, ``id_rsa``, if not protected by a passphrase) or one spit makes
+for them in its data directory; without a key, as an unrated guest. The
+server's host key is trusted on first use and kept in ``known_servers.json``
+in the data directory; a changed key is refused with a message saying how to
+accept it on purpose. The lobby runs on one channel; each match on a second
+channel of the same connection (``Guest.on_connection``), with the match
+protocol ``spit join`` speaks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from spit import __version__
+from spit.net import lobbywire as wire
+from spit.net import protocol as proto
+from spit.net.client import Guest, JoinError
+from spit.net.codes import key_fingerprint
+from spit.net.host import CIPHERS
+
+log = logging.getLogger("spit.net")
+
+KNOWN_SERVERS = "known_servers.json"
+OWN_KEY = "online_key"
+#: The user's usual key files, tried in this order.
+USUAL_KEYS = ("id_ed25519", "id_ecdsa", "id_rsa")
+
+
+class ServerKeyChanged(JoinError):
+    """The server's host key is not the one seen before."""
+
+
+def player_key(data_dir: Path, ssh_dir: Path | None = None) -> asyncssh.SSHKey:
+    """The key the player signs in with: their own unprotected SSH key, or spit's for them."""
+    ssh_dir = ssh_dir if ssh_dir is not None else Path.home() / ".ssh"
+    for name in USUAL_KEYS:
+        path = ssh_dir / name
+        if path.is_file():
+            with contextlib.suppress(asyncssh.KeyImportError, OSError, ValueError):
+                return asyncssh.read_private_key(str(path))
+    path = data_dir / OWN_KEY
+    if path.is_file():
+        return asyncssh.read_private_key(str(path))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(data_dir, 0o700)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="spit online")
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(key.export_private_key())
+    os.replace(tmp, path)
+    return key
+
+
+class KnownServers:
+    """Host keys of the servers this player has used (trust on first use)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _load(self) -> dict[str, str]:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(raw, dict):
+            return {}
+        return {str(k): str(v) for k, v in raw.items() if isinstance(v, str)}
+
+    def get(self, server: str) -> str | None:
+        """The fingerprint seen before for ``server`` ("host:port")."""
+        return self._load().get(server)
+
+    def remember(self, server: str, fingerprint: str) -> None:
+        """Keep ``fingerprint`` as ``server``'s key (0600 in a 0700 directory)."""
+        known = self._load()
+        known[server] = fingerprint
+        self._write(known)
+
+    def forget(self, server: str) -> bool:
+        """Drop ``server``'s key (to accept a new one on purpose); False if none was kept."""
+        known = self._load()
+        if known.pop(server, None) is None:
+            return False
+        self._write(known)
+        return True
+
+    def _write(self, known: dict[str, str]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.path.parent, 0o700)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(known, f, indent=1, sort_keys=True)
+        os.replace(tmp, self.path)
+
+
+class _Checker(asyncssh.SSHClient):
+    def __init__(self, expected: str | None) -> None:
+        self.expected = expected
+        self.seen: str | None = None
+
+    def validate_host_public_key(
+        self, host: str, addr: str, port: int, key: asyncssh.SSHKey
+    ) -> bool:
+        self.seen = key_fingerprint(key)
+        return self.expected is None or self.seen == self.expected
+
+
+class OnlineClient:
+    """A signed-in connection to a spit server: the lobby channel and its matches."""
+
+    def __init__(self) -> None:
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.process: asyncssh.SSHClientProcess[bytes] | None = None
+        self.on_message: Callable[[dict[str, Any]], None] = lambda msg: None
+        self.ended: str | None = None
+        self.done = asyncio.Event()
+        self.server = ""
+        self._reader: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def connect(
+        cls,
+        address: str,
+        port: int,
+        *,
+        key: asyncssh.SSHKey | None,
+        known: KnownServers | None,
+        name: str = "",
+        pin: str | None = None,
+        door_token: str | None = None,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+        timeout: float = 15.0,
+    ) -> OnlineClient:
+        """Sign in (key, guest or door token) and open the lobby; JoinError says why not."""
+        client = cls()
+        if on_message is not None:
+            client.on_message = on_message
+        server = f"{address}:{port}"
+        client.server = server
+        expected = pin or (known.get(server) if known is not None else None)
+        checker = _Checker(expected)
+        if door_token is not None:
+            username, password, keys = "door", door_token, None
+        elif key is None:
+            username, password, keys = "guest", None, None
+        else:
+            username, password, keys = (name or "player"), None, [key]
+        try:
+            conn = await asyncio.wait_for(
+                asyncssh.connect(
+                    address,
+                    port,
+                    username=username,
+                    password=password,
+                    client_keys=keys,
+                    client_factory=lambda: checker,
+                    known_hosts=([], [], []),
+                    server_host_key_algs=["ssh-ed25519"],
+                    encryption_algs=list(CIPHERS),
+                    agent_path=None,
+                    config=None,
+                    preferred_auth="password" if door_token else "publickey",
+                ),
+                timeout,
+            )
+        except TimeoutError:
+            raise JoinError(f"no answer from {server} within {timeout:.0f} s") from None
+        except asyncssh.PermissionDenied:
+            raise JoinError("the server refused the sign-in") from None
+        except (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed) as exc:
+            if checker.seen is not None and checker.seen != expected:
+                raise ServerKeyChanged(
+                    f"the server's key changed (it was {expected}, now {checker.seen}): this may "
+                    f"not be the server you used before. If its operator changed it on purpose, "
+                    f"run `spit online {server} --forget-key` and connect again"
+                ) from None
+            raise JoinError(f"secure connection failed: {exc.reason}") from None
+        except asyncssh.DisconnectError as exc:
+            raise JoinError(f"the server closed the connection: {exc.reason}") from None
+        except OSError as exc:
+            raise JoinError(f"cannot reach {server}: {exc.strerror or exc}") from None
+        if known is not None and expected is None and checker.seen is not None:
+            with contextlib.suppress(OSError):
+                known.remember(server, checker.seen)
+        client.conn = conn
+        try:
+            client.process = await conn.create_process(
+                subsystem=wire.LOBBY_SUBSYSTEM, encoding=None
+            )
+        except (asyncssh.Error, OSError) as exc:
+            conn.close()
+            raise JoinError(f"the server would not open its lobby: {exc}") from None
+        client._reader = asyncio.create_task(client._read())
+        client.send("hello", v=wire.LOBBY_VERSION, app=__version__, name=name[:40])
+        return client
+
+    def send(self, kind: str, **fields: Any) -> None:
+        """Send one lobby message."""
+        if self.process is None or self.ended is not None:
+            return
+        with contextlib.suppress(OSError, asyncssh.Error):
+            self.process.stdin.write(wire.encode(kind, **fields))
+
+    async def _read(self) -> None:
+        assert self.process is not None
+        buffer = b""
+        reason = "the connection to the server was lost"
+        last_word: str | None = None
+        try:
+            while True:
+                chunk = await self.process.stdout.read(65536)
+                if not chunk:
+                    break
+                buffer += chunk
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    msg = wire.decode_from_server(line + b"\n")
+                    if msg["t"] == "ping":
+                        self.send("pong", t0=msg["t0"], tc=time.monotonic())
+                        continue
+                    if msg["t"] == "bye":
+                        last_word = msg["reason"]
+                    self.on_message(msg)
+                if len(buffer) > proto.MAX_HOST_LINE:
+                    raise proto.ProtocolError("the server sent a message that is too long")
+        except proto.ProtocolError as exc:
+            reason = f"the server broke the protocol: {exc}"
+        except (asyncssh.Error, OSError) as exc:
+            reason = f"the connection to the server was lost: {exc}"
+        except Exception as exc:  # a defect in a handler: end cleanly, say what
+            log.exception("error while handling a message from the server")
+            reason = f"internal error ({type(exc).__name__}: {exc})"
+        self.ended = last_word or reason
+        self.done.set()
+
+    async def open_match(
+        self,
+        match_id: str,
+        *,
+        watch: bool = False,
+        name: str = "",
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+    ) -> Guest:
+        """The match ``match_id`` on a second channel: a ``Guest`` as ``spit join`` has."""
+        if self.conn is None:
+            raise JoinError("not connected")
+        return await Guest.on_connection(
+            self.conn,
+            wire.MATCH_SUBSYSTEM_PREFIX + match_id,
+            name=name,
+            watch=watch,
+            on_message=on_message,
+        )
+
+    def close_now(self) -> None:
+        """Say goodbye and start closing, without waiting (the app is quitting)."""
+        self.send("bye", reason="left")
+        if self._reader is not None:
+            self._reader.cancel()
+        if self.conn is not None:
+            self.conn.close()
+        if self.ended is None:
+            self.ended = "you left"
+            self.done.set()
+
+    async def close(self) -> None:
+        """Say goodbye, close the connection and wait until it is closed."""
+        self.close_now()
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), 2)
+
+
+async def open_match_as_bot(
+    client: OnlineClient,
+    matched: dict[str, Any],
+    level: str,
+    *,
+    reaction: Any = None,
+    on_message: Callable[[dict[str, Any]], None] | None = None,
+) -> Guest:
+    """Play the seat ``matched`` (a "matched" message) with a computer of ``level``.
+
+    ``on_message`` also sees every match message (a test's recorder).
+    """
+    from spit.bots import make_bot
+    from spit.net.botseat import BotDriver
+
+    loop = asyncio.get_running_loop()
+    box: list[BotDriver] = []
+    link: list[Guest] = []
+    seat = matched["seat"]
+    if seat is not None:
+        bot = make_bot(level, seat, seed=seat + 1, mode=matched["mode"], reaction=reaction)
+        box.append(
+            BotDriver(bot, lambda a, at: link[0].action(a, at), time.monotonic, loop.call_later)
+        )
+
+    def deliver(msg: dict[str, Any]) -> None:
+        if on_message is not None:
+            on_message(msg)
+        if box:
+            box[0].handle(msg)
+
+    guest = await client.open_match(matched["match"], watch=seat is None, on_message=deliver)
+    link.append(guest)
+    return guest

@@ -1,0 +1,1119 @@
+"""One ``spit server`` node: an SSH listener, the lobby, and every match it runs.
+
+Who is who comes from SSH: a player's public key is their account (its SHA256
+fingerprint is the account's key), the user name ``guest`` lets anyone in
+without a key to play unrated, and the user ``door`` is how the plain-ssh
+door's own game process comes back in for the player it serves. A connection
+opens one of three kinds of session:
+
+- the ``spit-lobby`` subsystem (``spit online``): lobby messages
+  (``spit.net.lobbywire``);
+- a ``spit:<match>`` subsystem: one match, served by that match's ``Host``
+  exactly as ``spit host`` serves its guests (press stamps, the hold window,
+  hidden cards never sent);
+- a shell with a terminal (plain ``ssh``): the door (``spit.server.door``) runs
+  the game's screens in a process of their own for that connection.
+
+Matches are the existing authoritative host (``spit.net.host.Host``) without
+a listener of its own, many per process. Results, ratings and replays go to
+the store. Log lines are ``event=… key=value`` so they can be searched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from spit import __version__
+from spit.bots.anchors import ANCHORS
+from spit.bots.reaction import Reaction
+from spit.engine import get_mode, mode_names
+from spit.net import lobbywire as wire
+from spit.net import protocol as proto
+from spit.net.codes import load_or_make_host_key
+from spit.net.host import CIPHERS, Host, Limits
+from spit.net.runner import host_game
+from spit.realtime.arbiter import Timing
+from spit.server.backends import open_store
+from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
+from spit.server.door import resident_mb, run_door
+from spit.server.lobby import LINK_MINUTES, LobbySession, Player
+from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
+from spit.server.store import (
+    Account,
+    MatchRecord,
+    PlayerRating,
+    RatingRules,
+    ServerStore,
+    Side,
+    StoreError,
+)
+
+log = logging.getLogger("spit.server")
+
+#: The port ``spit server`` listens on unless told otherwise.
+DEFAULT_SERVER_PORT = 7790
+#: Room codes: easy to read aloud (no 0/O, 1/I/L).
+ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+def event(kind: str, /, **fields: object) -> str:
+    """One structured log line: ``event=KIND key=value …`` (values quoted if they need it)."""
+    parts = [f"event={kind}"]
+    for key, value in fields.items():
+        text = str(value)
+        if not text or any(c.isspace() or c in '"=' for c in text):
+            text = json.dumps(text)
+        parts.append(f"{key}={text}")
+    return " ".join(parts)
+
+
+@dataclass(slots=True)
+class ServerSettings:
+    """What an operator may set (``spit server`` options and the defaults)."""
+
+    data_dir: Path
+    #: the store: None for the SQLite file in the data directory, or "postgresql://…"
+    store_url: str | None = None
+    bind: str = "127.0.0.1"
+    port: int = DEFAULT_SERVER_PORT
+    wave_seconds: float = WAVE_SECONDS
+    grace: float = 15.0  #: seconds before a computer holds a dropped player's seat
+    rejoin: float = 60.0  #: seconds a dropped player may come back in
+    daily_level: str = DEFAULT_DAILY_LEVEL
+    rating: RatingRules = field(default_factory=RatingRules)
+    pairing: PairingRules = field(default_factory=PairingRules)
+    #: a game in which a computer held a seat for a while still counts for that seat's player
+    rate_held_games: bool = True
+    max_connections: int = 600
+    max_preauth_per_address: int = 8
+    login_timeout: float = 10.0
+    max_sessions_per_key: int = 3
+    max_sessions_per_address: int = 20
+    idle_timeout: float = 1800.0
+    door: bool = True  #: offer the plain-ssh door
+    max_doors: int = 40
+    doors_per_address: int = 4
+    #: seconds a spectator's view lags the game (0: live)
+    spectator_delay: float = 0.0
+    #: the optional rules every match of a mode is played with, e.g. {"spit": ("V3",)}
+    variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the matches' timers (None: a local game's defaults); tests make them short
+    timing: Timing | None = None
+    #: how fast a computer holding a seat (or an opponent from the queue) reacts (None: its level)
+    bot_reaction: Reaction | None = None
+
+    @property
+    def store_path(self) -> Path:
+        """The embedded database."""
+        return self.data_dir / "server.db"
+
+    @property
+    def host_key_path(self) -> Path:
+        """The server's SSH host key."""
+        return self.data_dir / "host_key"
+
+    @property
+    def admins_path(self) -> Path:
+        """One OpenSSH public key per line: the admins."""
+        return self.data_dir / "admins"
+
+    @property
+    def status_path(self) -> Path:
+        """What ``spit server --status`` reads."""
+        return self.data_dir / "status.json"
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def fingerprint_of(key: asyncssh.SSHKey) -> str:
+    """An SSH public key's account key: its SHA256 fingerprint as OpenSSH prints it."""
+    return str(key.get_fingerprint("sha256"))
+
+
+# ---------------------------------------------------------------- identity
+
+
+@dataclass(slots=True)
+class Identity:
+    """Who a connection is: a key (an account, or one to be made), or a guest."""
+
+    peer: str
+    username: str = ""
+    fingerprint: str | None = None
+    guest: bool = False
+    #: the door's token this connection signed in with (its player's identity)
+    door_for: Identity | None = None
+
+
+class _Gate(asyncssh.SSHServer):
+    """One SSH connection's sign-in."""
+
+    def __init__(self, node: ServerNode) -> None:
+        self.node = node
+        self.identity = Identity("?")
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.authenticated = False
+        #: the lobby player of this connection, once its lobby session signed in
+        self.player_id: str | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.identity.peer = str(peer[0]) if peer else "?"
+        problem = self.node.admit(self)
+        if problem:
+            log.warning(event("refused", peer=self.identity.peer, why=problem))
+            conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.node.forget(self)
+
+    async def begin_auth(self, username: str) -> bool:
+        self.identity.fingerprint = None
+        self.identity.username = username
+        reason = await self.node.store.banned("address", self.identity.peer)
+        if reason is not None:
+            log.warning(event("banned", peer=self.identity.peer, why=reason))
+            if self.conn is not None:
+                self.conn.close()
+            return True
+        if username == "guest":
+            self.identity.guest = True
+            return False  # no sign-in needed: an unrated guest
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return self.identity.username == "door"
+
+    def validate_password(self, username: str, password: str) -> bool:
+        if username != "door":
+            return False
+        player = self.node.take_door_token(password)
+        if player is None:
+            log.warning(event("door_token_refused", peer=self.identity.peer))
+            return False
+        self.identity.door_for = player
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return self.identity.username not in ("guest", "door")
+
+    def kbdint_auth_supported(self) -> bool:
+        # After its keys, a plain ssh client asks this: without a key, play as a guest.
+        return self.identity.username not in ("guest", "door")
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self.identity.fingerprint = None
+        self.identity.guest = True
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Called for a probe and again for the signed request; asyncssh checks the
+        # signature after this returns, and only the last key checked can succeed.
+        self.identity.fingerprint = fingerprint_of(key)
+        return True
+
+    def auth_completed(self) -> None:
+        self.authenticated = True
+        self.node.signed_in(self)
+
+    def effective(self) -> Identity:
+        """The player this connection acts for (the door's player for a door process)."""
+        return self.identity.door_for or self.identity
+
+
+@dataclass(eq=False, slots=True)
+class ServerMatch:
+    """A match the node runs: its host, who sits where, and how it ends."""
+
+    id: str
+    mode: str
+    host: Host
+    seats: tuple[str | None, str | None]  #: player ids (None: a computer)
+    names: tuple[str, str]
+    accounts: tuple[int | None, int | None]
+    bots: tuple[str | None, str | None]
+    rated: bool
+    daily: str | None  #: the day of a daily attempt
+    started: str
+    started_at: float
+    task: asyncio.Task[None] | None = None
+    #: [seat, from, to] spans of game time a computer held a player's seat
+    held: list[list[float | int | None]] = field(default_factory=list)
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat ``player_id`` sits in, if any."""
+        for number, who in enumerate(self.seats):
+            if who == player_id:
+                return number
+        return None
+
+
+class ServerNode:
+    """The server: listener, lobby, pairing waves, matches, store."""
+
+    def __init__(
+        self,
+        settings: ServerSettings,
+        store: ServerStore | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        today: Callable[[], date] = lambda: datetime.now(UTC).date(),
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.today = today
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(settings.data_dir, 0o700)
+        self.store: ServerStore = store or open_store(settings.store_url or settings.store_path)
+        self.key = load_or_make_host_key(settings.host_key_path)
+        self.admins = _read_admins(settings.admins_path)
+        self.players: dict[str, Player] = {}
+        self.queue: dict[str, Waiting] = {}
+        self.matches: dict[str, ServerMatch] = {}
+        self.rooms: dict[str, tuple[str, str]] = {}  # code -> (player id, mode)
+        self.challenges: dict[int, tuple[str, str, str]] = {}  # id -> (from, to, mode)
+        self._gates: set[_Gate] = set()
+        self._preauth: dict[str, int] = {}
+        self._door_tokens: dict[str, tuple[Identity, float]] = {}
+        self._link_codes: dict[str, tuple[int, float]] = {}
+        self._guests = 0
+        self._challenge_ids = 0
+        self._server: asyncssh.SSHAcceptor | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._lobby_dirty = asyncio.Event()
+        self._closing = False
+        self.started_at = time.time()
+        self.lateness: list[float] = []
+        #: plain-ssh sessions running now, and each one's game process -> its terminal
+        self.open_doors = 0
+        self.doors: dict[int, int] = {}
+        #: the address of each running door's player (one entry per door)
+        self.door_peers: list[str] = []
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> int:
+        """Open the store and listen; returns the port (useful with port 0)."""
+        await self.store.open()
+        self._server = await asyncssh.create_server(
+            lambda: _Gate(self),
+            self.settings.bind,
+            self.settings.port,
+            server_host_keys=[self.key],
+            encryption_algs=list(CIPHERS),
+            process_factory=self._session,
+            encoding=None,
+            allow_scp=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            line_editor=False,
+            login_timeout=self.settings.login_timeout,
+            keepalive_interval=15,
+            keepalive_count_max=4,
+        )
+        self.settings.port = self._server.get_port() or self.settings.port
+        for job in (self._waves(), self._lobby_pusher(), self._status_writer()):
+            self._spawn(job)
+        log.info(event("listening", bind=self.settings.bind, port=self.settings.port))
+        return self.settings.port
+
+    def _spawn(self, job: Any) -> asyncio.Task[Any]:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def install_signal_handlers(self, stop: asyncio.Event) -> None:
+        """SIGTERM and SIGINT set ``stop`` (``spit server`` then shuts down cleanly)."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+
+    async def shutdown(self, reason: str = "the server is shutting down") -> int:
+        """Save every running match, tell everyone, close; returns how many were saved."""
+        self._closing = True
+        saved = 0
+        for match in list(self.matches.values()):
+            if await self._checkpoint(match):
+                saved += 1
+            for player_id in match.seats:
+                player = self.players.get(player_id or "")
+                if player is not None:
+                    player.send(
+                        wire.encode("info", text="The server is restarting: your match was saved.")
+                    )
+            await match.host.close(f"{reason}; the match was saved")
+            if match.task is not None:
+                match.task.cancel()
+        for player in list(self.players.values()):
+            player.send(wire.encode("bye", reason=reason))
+            player.close(reason)
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        for gate in list(self._gates):
+            if gate.conn is not None:
+                gate.conn.close()
+        deadline = self.clock() + 5.0  # the doors' game processes end on their hang-up
+        while (self.doors or self.open_doors) and self.clock() < deadline:
+            await asyncio.sleep(0.05)
+        with contextlib.suppress(OSError):
+            self._write_status(stopped=True)
+        await self.store.close()
+        log.info(event("stopped", saved_matches=saved))
+        return saved
+
+    async def _checkpoint(self, match: ServerMatch) -> bool:
+        """Keep an unfinished match in the store (config, seed, the moves so far)."""
+        game = match.host.game
+        if game.over or not match.host.match.started:
+            return False
+        data = match.host.replay_data()
+        data["server"] = {"match": match.id, "held": match.held, "unfinished": True}
+        record = MatchRecord(
+            mode=match.mode,
+            sides=self._sides(match),
+            winner=None,
+            rated=False,
+            started=match.started,
+            ended=_now_iso(),
+            replay=json.dumps(data, separators=(",", ":")),
+        )
+        try:
+            await self.store.record_match(record)
+        except (StoreError, OSError) as exc:
+            log.error(event("checkpoint_failed", match=match.id, why=exc))
+            return False
+        log.info(event("match_saved", match=match.id))
+        return True
+
+    # ------------------------------------------------------------ connections
+
+    def admit(self, gate: _Gate) -> str | None:
+        """Whether a new TCP connection may go on to sign in (None) or why not."""
+        if self._closing:
+            return "shutting down"
+        if len(self._gates) >= self.settings.max_connections:
+            return "too many connections"
+        peer = gate.identity.peer
+        if self._preauth.get(peer, 0) >= self.settings.max_preauth_per_address:
+            return "too many sign-ins at once from this address"
+        self._gates.add(gate)
+        self._preauth[peer] = self._preauth.get(peer, 0) + 1
+        return None
+
+    def signed_in(self, gate: _Gate) -> None:
+        """A connection finished signing in: it no longer counts as pending."""
+        self._release_preauth(gate.identity.peer)
+
+    def forget(self, gate: _Gate) -> None:
+        """A connection closed."""
+        if gate in self._gates:
+            self._gates.discard(gate)
+            if not gate.authenticated:
+                self._release_preauth(gate.identity.peer)
+
+    def _release_preauth(self, peer: str) -> None:
+        left = self._preauth.get(peer, 0) - 1
+        if left > 0:
+            self._preauth[peer] = left
+        else:
+            self._preauth.pop(peer, None)
+
+    def door_token(self, identity: Identity) -> str:
+        """A one-time password with which the door's process signs in as ``identity``."""
+        token = secrets.token_urlsafe(24)
+        self._door_tokens[token] = (identity, self.clock() + 30.0)
+        return token
+
+    def take_door_token(self, token: str) -> Identity | None:
+        """The identity a door token stands for (once; expired tokens stand for nobody)."""
+        now = self.clock()
+        for stale in [t for t, (_, until) in self._door_tokens.items() if until < now]:
+            del self._door_tokens[stale]
+        entry = self._door_tokens.pop(token, None)
+        return entry[0] if entry else None
+
+    async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        gate = process.channel.get_connection().get_owner()
+        if not isinstance(gate, _Gate):
+            process.exit(1)
+            return
+        subsystem = process.subsystem
+        try:
+            if subsystem == wire.LOBBY_SUBSYSTEM:
+                await LobbySession(self, gate, process).run()
+            elif subsystem and subsystem.startswith(wire.MATCH_SUBSYSTEM_PREFIX):
+                await self._match_session(gate, process, subsystem)
+            elif subsystem is None and process.get_terminal_type() and self.settings.door:
+                await run_door(self, gate, process)
+            else:
+                process.stdout.write(
+                    b"This is a spit server. Play with `spit online HOST`, or `ssh -t` for "
+                    b"the game in this terminal.\r\n"
+                )
+                process.exit(1)
+        except (asyncssh.Error, OSError, asyncio.IncompleteReadError) as exc:
+            log.info(event("session_error", peer=gate.identity.peer, why=exc))
+        finally:
+            with contextlib.suppress(Exception):
+                process.exit(0)
+
+    async def _match_session(
+        self, gate: _Gate, process: asyncssh.SSHServerProcess[bytes], subsystem: str
+    ) -> None:
+        match_id = subsystem.removeprefix(wire.MATCH_SUBSYSTEM_PREFIX)
+        match = self.matches.get(match_id)
+        who = self._player_for(gate)
+        if match is None:
+            process.stdout.write(proto.encode("error", reason="that match is over or unknown"))
+            return
+        seat = match.seat_of(who.id) if who is not None else None
+        if seat is None:
+            grant: tuple[str, int | None] = ("watch", None)
+            log.info(event("watch", match=match_id, peer=gate.identity.peer))
+        else:
+            grant = ("play", seat)
+        await match.host.serve(process, grant, gate.identity.peer, takes_back=seat is not None)
+
+    def _player_for(self, gate: _Gate) -> Player | None:
+        """The lobby player whose connection this is (the lobby session is opened first)."""
+        return self.players.get(gate.player_id or "")
+
+    # ------------------------------------------------------------ lobby
+
+    def event_line(self, kind: str, /, **fields: object) -> str:
+        """A structured log line (``event``), for the sessions."""
+        return event(kind, **fields)
+
+    def door_port(self) -> int:
+        """The port the door's game processes sign back in on."""
+        return self.settings.port
+
+    def max_doors(self) -> int:
+        """How many plain-ssh sessions may run at once."""
+        return self.settings.max_doors
+
+    def doors_per_address(self) -> int:
+        """How many plain-ssh sessions one address may hold."""
+        return self.settings.doors_per_address
+
+    def max_sessions_per_address(self) -> int:
+        """How many lobby sessions one address may hold."""
+        return self.settings.max_sessions_per_address
+
+    def idle_timeout(self) -> float:
+        """Seconds a lobby session may stay silent."""
+        return self.settings.idle_timeout
+
+    def leave_queue(self, player: Player) -> bool:
+        """Take ``player`` out of the quick-pair queue; False if they were not in it."""
+        gone = self.queue.pop(player.id, None) is not None
+        if gone:
+            self.lobby_changed()
+        return gone
+
+    async def standings(self, mode: str, player: Player | None = None) -> bytes:
+        """The leaderboard of ``mode``, and where ``player`` stands (ranked or not yet)."""
+        problem = self.check_mode(mode)
+        if problem:
+            return wire.encode("error", reason=problem)
+        rules = self.settings.rating
+        board = await self.store.leaderboard(mode, _now_iso(), rules)
+        rows = [
+            [s.name, round(s.rating.rating.rating), round(s.rating.rating.rd), s.rating.games]
+            for s in board
+        ]
+        fields: dict[str, Any] = {}
+        if player is not None and player.account is not None:
+            mine = await self.store.rating(player.account.id, mode)
+            place = next((i for i, s in enumerate(board) if s.name == player.name), None)
+            fields["me"] = _standing_words(mine, rules, place)
+        return wire.encode("standings", mode=mode, rows=rows, **fields)
+
+    async def admin(self, player: Player, cmd: str, arg: str) -> list[str]:
+        """An admin's command: ``list``, ``kick NAME``, ``ban KIND VALUE``, ``unban KIND VALUE``."""
+        log.warning(event("admin", by=player.name, cmd=cmd, arg=arg[:80]))
+        words = arg.split()
+        if cmd == "list":
+            return [
+                f"{p.name}  {p.peer}  {p.fingerprint or 'guest'}"
+                + (f"  in match {p.match}" if p.match else "")
+                for p in sorted(self.players.values(), key=lambda p: p.name)
+            ]
+        if cmd == "kick" and words:
+            target = self._named(words[0])
+            if target is None:
+                return [f"nobody called {words[0]} is online"]
+            target.send(wire.encode("bye", reason="an admin removed you from the server"))
+            target.close("kicked")
+            return [f"kicked {target.name}"]
+        if cmd in ("ban", "unban") and len(words) >= 2:
+            kind, value = words[0], words[1]
+            if kind == "name":
+                target = self._named(value)
+                if target is None or target.fingerprint is None:
+                    return [f"nobody called {value} is online with a key"]
+                kind, value = "key", target.fingerprint
+            if kind not in ("key", "address"):
+                return ["ban what? key FINGERPRINT, address ADDRESS or name NAME"]
+            if cmd == "unban":
+                done = await self.store.unban(kind, value)
+                return [f"unbanned {kind} {value}" if done else f"{kind} {value} was not banned"]
+            reason = " ".join(words[2:]) or "banned by an admin"
+            await self.store.ban(kind, value, reason, _now_iso())
+            for other in list(self.players.values()):
+                if (kind == "key" and other.fingerprint == value) or (
+                    kind == "address" and other.peer == value
+                ):
+                    other.send(wire.encode("bye", reason=f"you are banned: {reason}"))
+                    other.close("banned")
+            return [f"banned {kind} {value}"]
+        return [
+            "commands: list, kick NAME, ban key|address|name VALUE [REASON],"
+            " unban key|address VALUE"
+        ]
+
+    def _named(self, name: str) -> Player | None:
+        return next(
+            (p for p in self.players.values() if p.name.casefold() == name.casefold()), None
+        )
+
+    def lobby_changed(self) -> None:
+        """Something the lobby shows changed: push it soon (at most every half second)."""
+        self._lobby_dirty.set()
+
+    def lobby_message(self) -> bytes:
+        """What every lobby shows: who is online, the queues, the live matches."""
+        queue: dict[str, int] = {}
+        for entry in self.queue.values():
+            queue[entry.pool] = queue.get(entry.pool, 0) + 1
+        matches = [
+            {"id": m.id, "mode": m.mode, "names": list(m.names)}
+            for m in self.matches.values()
+            if not m.host.game.over
+        ]
+        online = sorted(p.name for p in self.players.values())[:200]
+        return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
+
+    async def _lobby_pusher(self) -> None:
+        while True:
+            await self._lobby_dirty.wait()
+            self._lobby_dirty.clear()
+            data = self.lobby_message()
+            for player in list(self.players.values()):
+                player.send(data)
+            await asyncio.sleep(0.5)
+
+    def new_link_code(self, account: Account) -> str:
+        """A one-time code with which another key joins ``account`` (ten minutes)."""
+        code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(8))
+        self._link_codes[code] = (account.id, self.clock() + LINK_MINUTES * 60)
+        return code
+
+    def take_link_code(self, code: str) -> int | None:
+        """The account a link code stands for (once), or None."""
+        entry = self._link_codes.pop(code.strip().upper(), None)
+        if entry is None or entry[1] < self.clock():
+            return None
+        return entry[0]
+
+    def new_guest_id(self) -> str:
+        """A fresh id for a guest."""
+        self._guests += 1
+        return f"g{self._guests}"
+
+    async def rating_words(self, account: Account | None) -> dict[str, str]:
+        """The account's rating per mode as players read it ("1510?" while provisional)."""
+        if account is None:
+            return {}
+        out = {}
+        for mode in mode_names():
+            rating = await self.store.rating(account.id, mode)
+            out[mode] = rating.shown(self.settings.rating)
+        return out
+
+    def enter_lobby(self, player: Player) -> None:
+        """A player signed in to the lobby (a second sign-in of an account replaces the first)."""
+        old = self.players.get(player.id)
+        if old is not None:
+            old.send(wire.encode("bye", reason="you signed in again somewhere else"))
+            old.close("signed in elsewhere")
+        self.players[player.id] = player
+        log.info(event("lobby_in", player=player.name, peer=player.peer, guest=player.guest))
+        self.lobby_changed()
+        for match in self.matches.values():
+            if match.seat_of(player.id) is not None and not match.host.game.over:
+                player.match = match.id
+                self._tell_matched(player, match)
+
+    def leave_lobby(self, player: Player) -> None:
+        """A lobby connection closed."""
+        if self.players.get(player.id) is player:
+            del self.players[player.id]
+            self.queue.pop(player.id, None)
+            for code in [c for c, (who, _) in self.rooms.items() if who == player.id]:
+                del self.rooms[code]
+            log.info(event("lobby_out", player=player.name))
+            self.lobby_changed()
+
+    def check_mode(self, mode: str) -> str | None:
+        """Why ``mode`` cannot be played here, or None."""
+        if mode not in mode_names():
+            return f"unknown mode {mode[:10]!r}: " + ", ".join(mode_names())
+        return None
+
+    async def join_queue(self, player: Player, mode: str, bot_after: float | None) -> str | None:
+        """Quick-pair ``player`` in ``mode``; returns a problem or None."""
+        problem = self.check_mode(mode)
+        if problem:
+            return problem
+        if player.match is not None and player.match in self.matches:
+            return "you are in a match already"
+        rating = await self._rating_of(player, mode)
+        self.queue[player.id] = Waiting(
+            player.id,
+            mode,
+            rating[0],
+            rating[1],
+            self.clock(),
+            None if bot_after is None else max(0.0, min(bot_after, 3600.0)),
+        )
+        log.info(event("queued", player=player.name, mode=mode))
+        self.lobby_changed()
+        return None
+
+    async def _rating_of(self, player: Player, mode: str) -> tuple[float, float]:
+        if player.account is None:
+            return (1500.0, 350.0)
+        rating = await self.store.rating(player.account.id, mode)
+        return (rating.rating.rating, rating.rating.rd)
+
+    async def _waves(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.wave_seconds)
+            await self.run_wave()
+
+    async def run_wave(self) -> None:
+        """Pair the queue once (the waves task calls this every few seconds)."""
+        if not self.queue:
+            return
+        wave = run_wave(list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS)
+        for a, b in wave.pairs:
+            entry = self.queue.pop(a)
+            self.queue.pop(b, None)
+            pa, pb = self.players.get(a), self.players.get(b)
+            if pa is None or pb is None:
+                continue
+            await self.start_match(entry.pool, (pa, pb))
+        for who, level in wave.to_bots:
+            entry = self.queue.pop(who)
+            player = self.players.get(who)
+            if player is not None:
+                await self.start_match(entry.pool, (player, level))
+        self.lobby_changed()
+
+    async def start_match(
+        self,
+        mode: str,
+        sides: tuple[Player | str, Player | str],
+        *,
+        seed: int | None = None,
+        daily: str | None = None,
+        rated: bool | None = None,
+    ) -> ServerMatch:
+        """Deal a match between two players, or a player and a computer level (a str)."""
+        game = host_game(mode, self.settings.variants.get(mode, ()), seed)
+        match_id = secrets.token_hex(5)
+        names = tuple(s if isinstance(s, str) else s.name for s in sides)
+        bots = tuple(s if isinstance(s, str) else None for s in sides)
+        names = tuple(f"Computer ({n})" if b else n for n, b in zip(names, bots, strict=True))
+        humans = tuple(n for n, s in enumerate(sides) if not isinstance(s, str))
+        host = Host(
+            game,
+            names=(names[0], names[1]),
+            remote_seats=humans,
+            key_path=self.settings.host_key_path,
+            rejoin_timeout=self.settings.rejoin,
+            limits=Limits(max_connections=1 << 30),
+            clock=self.clock,
+            timing=self.settings.timing,
+            bot_reaction=self.settings.bot_reaction,
+        )
+        host.watch_delay = self.settings.spectator_delay
+
+        def handed_back(seat: int) -> None:
+            self._end_hold(match, seat)
+            log.info(event("seat_handed_back", match=match_id, seat=seat + 1))
+
+        host.on_handed_back = handed_back
+        accounts = tuple(
+            None if isinstance(s, str) or s.account is None else s.account.id for s in sides
+        )
+        if rated is None:
+            rated = all(
+                (isinstance(s, str) and s in ANCHORS.get(mode, {}))
+                or (not isinstance(s, str) and s.account is not None)
+                for s in sides
+            )
+        match = ServerMatch(
+            id=match_id,
+            mode=mode,
+            host=host,
+            seats=(
+                None if isinstance(sides[0], str) else sides[0].id,
+                None if isinstance(sides[1], str) else sides[1].id,
+            ),
+            names=(names[0], names[1]),
+            accounts=(accounts[0], accounts[1]),
+            bots=(bots[0], bots[1]),
+            rated=rated,
+            daily=daily,
+            started=_now_iso(),
+            started_at=self.clock(),
+        )
+        self.matches[match_id] = match
+        for seat, side in enumerate(sides):
+            if isinstance(side, str):
+                host.seat_bot(seat, side)
+        match.task = self._spawn(self._run_match(match))
+        log.info(
+            event("match_start", match=match_id, mode=mode, p1=names[0], p2=names[1], rated=rated)
+        )
+        for side in sides:
+            if not isinstance(side, str):
+                side.match = match_id
+                self._tell_matched(side, match)
+        self.lobby_changed()
+        return match
+
+    def _tell_matched(self, player: Player, match: ServerMatch) -> None:
+        player.send(
+            wire.encode(
+                "matched",
+                match=match.id,
+                seat=match.seat_of(player.id),
+                mode=match.mode,
+                names=list(match.names),
+                rated=match.rated,
+                daily=match.daily is not None,
+            )
+        )
+
+    async def _run_match(self, match: ServerMatch) -> None:
+        watchdog = self._spawn(self._watch_seats(match))
+        try:
+            await match.host.run()
+        finally:
+            watchdog.cancel()
+        if self._closing:
+            return
+        await self._finish(match)
+
+    async def _watch_seats(self, match: ServerMatch) -> None:
+        """After the grace time, a computer of the player's strength holds a dropped seat."""
+        host = match.host
+        while not host.match.finished:
+            await asyncio.sleep(min(1.0, self.settings.grace / 4 or 1.0))
+            now = self.clock()
+            for seat in host.match.seats:
+                if (
+                    seat.dropped_at is not None
+                    and not host.bot_holds(seat.number)
+                    and now - seat.dropped_at >= self.settings.grace
+                    and match.seats[seat.number] is not None
+                    and host.match.started
+                ):
+                    level = await self._holding_level(match, seat.number)
+                    host.seat_bot(seat.number, level)
+                    match.held.append([seat.number, round(self._game_time(match), 2), None])
+                    log.info(event("seat_held", match=match.id, seat=seat.number + 1, level=level))
+
+    async def _holding_level(self, match: ServerMatch, seat: int) -> str:
+        account = match.accounts[seat]
+        levels = ANCHORS.get(match.mode) or {"medium": 1500.0}
+        if account is None:
+            return "medium" if "medium" in levels else next(iter(levels))
+        rating = await self.store.rating(account, match.mode)
+        return nearest_level(rating.rating.rating, levels)
+
+    def _game_time(self, match: ServerMatch) -> float:
+        return max(0.0, self.clock() - match.host.match.arbiter.start_time)
+
+    def _end_hold(self, match: ServerMatch, seat: int) -> None:
+        for span in match.held:
+            if span[0] == seat and span[2] is None:
+                span[2] = round(self._game_time(match), 2)
+
+    def _sides(self, match: ServerMatch) -> tuple[Side, Side]:
+        return (
+            Side(match.accounts[0], match.names[0], match.bots[0]),
+            Side(match.accounts[1], match.names[1], match.bots[1]),
+        )
+
+    async def _finish(self, match: ServerMatch) -> None:
+        """Keep the result and the replay, move the ratings, tell the players."""
+        self.matches.pop(match.id, None)
+        self.lateness.extend(match.host.stats.lateness[-200:])
+        del self.lateness[:-5000]
+        game = match.host.game
+        for seat in range(2):
+            self._end_hold(match, seat)
+        for player_id in match.seats:
+            player = self.players.get(player_id or "")
+            if player is not None and player.match == match.id:
+                player.match = None
+        if not game.over:
+            self.lobby_changed()
+            return
+        data = match.host.replay_data()
+        data["server"] = {"match": match.id, "held": match.held}
+        winner = None if game.winner is None else game.winner + 1
+        rated = match.rated and (self.settings.rate_held_games or not match.held)
+        record = MatchRecord(
+            mode=match.mode,
+            sides=self._sides(match),
+            winner=winner,
+            rated=rated,
+            started=match.started,
+            ended=_now_iso(),
+            replay=json.dumps(data, separators=(",", ":")),
+        )
+        try:
+            await self.store.record_match(record)
+        except (StoreError, OSError) as exc:
+            log.error(event("result_not_kept", match=match.id, why=exc))
+        if match.daily is not None:
+            for seat, account in enumerate(match.accounts):
+                if account is not None:
+                    await self.store.finish_daily(
+                        match.daily,
+                        match.mode,
+                        account,
+                        game.winner == seat,
+                        round(self._game_time(match), 2),
+                    )
+        log.info(event("match_end", match=match.id, winner=winner or "none", rated=rated))
+        coaching: list[list[str]] = [[], []]
+        if match.daily is not None:
+            coaching = await asyncio.to_thread(_coaching_lines, record.replay)
+        for seat, player_id in enumerate(match.seats):
+            player = self.players.get(player_id or "")
+            if player is None:
+                continue
+            extra: dict[str, Any] = {}
+            if match.daily is not None and player.account is not None:
+                day = date.fromisoformat(match.daily)
+                streak = await self.store.streak(match.mode, player.account.id, match.daily)
+                share = challenge_for(day, match.mode, self.settings.daily_level).share_line(
+                    game.winner == seat, self._game_time(match), streak
+                )
+                extra = {"share": share, "coaching": coaching[seat]}
+            if game.winner is None:
+                text = "The game is a draw."
+            else:
+                text = "You won!" if game.winner == seat else f"{match.names[game.winner]} won."
+            if rated and player.account is not None:
+                shown = (await self.store.rating(player.account.id, match.mode)).shown(
+                    self.settings.rating
+                )
+                text += f" Your {get_mode(match.mode).title} rating is now {shown}."
+            ratings = await self.rating_words(player.account)
+            player.send(wire.encode("result", text=text, ratings=ratings, **extra))
+        self.lobby_changed()
+
+    # ------------------------------------------------------------ status
+
+    async def _status_writer(self) -> None:
+        while True:
+            with contextlib.suppress(OSError):
+                self._write_status()
+            await asyncio.sleep(2.0)
+
+    def status(self) -> dict[str, Any]:
+        """What ``spit server --status`` shows."""
+        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-200:]]
+        late = sorted(self.lateness[-5000:] + running)
+        p99 = late[int(len(late) * 0.99)] if late else 0.0
+        return {
+            "pid": os.getpid(),
+            "version": __version__,
+            "bind": self.settings.bind,
+            "port": self.settings.port,
+            "started": datetime.fromtimestamp(self.started_at, UTC).isoformat(timespec="seconds"),
+            "updated": time.time(),
+            "online": len(self.players),
+            "queue": len(self.queue),
+            "matches": len(self.matches),
+            "connections": len(self._gates),
+            "lateness_p99_ms": round(p99 * 1000, 2),
+            "doors": len(self.doors),
+            "door_mb": [round(mb, 1) for mb in map(resident_mb, self.doors) if mb is not None],
+            "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        }
+
+    def _write_status(self, stopped: bool = False) -> None:
+        data = self.status()
+        data["stopped"] = stopped
+        path = self.settings.status_path
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        os.replace(tmp, path)
+
+    # ------------------------------------------------------------ rooms, challenges, daily
+
+    def new_room(self, player: Player, mode: str) -> str:
+        """A private room in ``mode``: its code is passed on to the friend."""
+        code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(6))
+        self.rooms[code] = (player.id, mode)
+        return code
+
+    async def enter_room(self, player: Player, code: str) -> str | None:
+        """Join the room ``code``: the match starts at once."""
+        entry = self.rooms.get(code.strip().upper())
+        if entry is None:
+            return "no room has that code (it may have started or closed)"
+        owner_id, mode = entry
+        if owner_id == player.id:
+            return "that is your own room: pass the code to a friend"
+        owner = self.players.get(owner_id)
+        if owner is None:
+            return "the room's owner has left"
+        del self.rooms[code.strip().upper()]
+        await self.start_match(mode, (owner, player), rated=False)
+        return None
+
+    def challenge(self, player: Player, name: str, mode: str) -> str | None:
+        """Challenge someone online by name."""
+        problem = self.check_mode(mode)
+        if problem:
+            return problem
+        target = next(
+            (p for p in self.players.values() if p.name.casefold() == name.casefold()), None
+        )
+        if target is None:
+            return f"nobody called {name[:40]} is online"
+        if target is player:
+            return "you cannot challenge yourself"
+        self._challenge_ids += 1
+        self.challenges[self._challenge_ids] = (player.id, target.id, mode)
+        target.send(wire.encode("challenged", id=self._challenge_ids, by=player.name, mode=mode))
+        return None
+
+    async def answer(self, player: Player, number: int, accept: bool) -> str | None:
+        """Accept or decline a challenge."""
+        entry = self.challenges.pop(number, None)
+        if entry is None or entry[1] != player.id:
+            return "that challenge is no longer open"
+        challenger = self.players.get(entry[0])
+        if challenger is None:
+            return "the challenger has left"
+        if not accept:
+            challenger.send(wire.encode("info", text=f"{player.name} declined your challenge."))
+            return None
+        await self.start_match(entry[2], (challenger, player))
+        return None
+
+    async def daily(self, player: Player, mode: str, play: bool) -> bytes:
+        """The day's challenge: the board, and with ``play`` the player's one attempt."""
+        problem = self.check_mode(mode)
+        if problem:
+            return wire.encode("error", reason=problem)
+        day = self.today()
+        challenge = challenge_for(day, mode, self.settings.daily_level)
+        day_text = day.isoformat()
+        played = False
+        if play:
+            if player.account is None:
+                return wire.encode(
+                    "error", reason="the daily challenge needs an account: sign in with an SSH key"
+                )
+            if player.match is not None and player.match in self.matches:
+                return wire.encode("error", reason="you are in a match already")
+            if not await self.store.start_daily(day_text, mode, player.account.id, _now_iso()):
+                return wire.encode(
+                    "error", reason="you have had today's attempt: come back tomorrow"
+                )
+            await self.start_match(
+                mode, (player, challenge.level), seed=challenge.seed, daily=day_text, rated=True
+            )
+            played = True
+        rows = [[e.name, e.won, e.seconds] for e in await self.store.daily_board(day_text, mode)]
+        streak = 0
+        if player.account is not None:
+            streak = await self.store.streak(mode, player.account.id, day_text)
+        return wire.encode(
+            "dailyinfo",
+            mode=mode,
+            day=day_text,
+            level=challenge.level,
+            played=played,
+            rows=rows,
+            streak=streak,
+        )
+
+
+def _read_admins(path: Path) -> set[str]:
+    """The fingerprints of the keys in the admins file (one OpenSSH public key a line)."""
+    found: set[str] = set()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return found
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            found.add(fingerprint_of(asyncssh.import_public_key(line)))
+        except (asyncssh.KeyImportError, ValueError):
+            log.warning(event("bad_admin_key", line=line[:40]))
+    return found
+
+
+def _standing_words(rating: PlayerRating, rules: RatingRules, place: int | None) -> str:
+    """Where a player stands, in words: their place, or what they lack to be ranked."""
+    shown = rating.shown(rules)
+    if place is not None:
+        return f"You are number {place + 1}, at {shown}."
+    if rating.games < rules.board_min_games:
+        more = rules.board_min_games - rating.games
+        return f"You: {shown}, {rating.games} rated games; {more} more to be ranked."
+    if rating.rating.rd > rules.board_rd:
+        return f"You: {shown}; a few more games settle your rating enough to be ranked."
+    return f"You: {shown}; play a rated game this week to be ranked."
+
+
+def _coaching_lines(replay_json: str) -> list[list[str]]:
+    """Each seat's coaching lines from a finished match's replay (runs off the event loop)."""
+    from spit.store.coaching import coach_replay, player_lines
+    from spit.store.replays import ReplayFileError, parse_replay
+
+    try:
+        coaching = coach_replay(parse_replay(replay_json))
+    except (ReplayFileError, ValueError):
+        return [[], []]
+    calls = coaching.mode == "spit"
+    return [player_lines(report, calls) for report in coaching.players]

@@ -1,0 +1,499 @@
+"""``spit online``: the lobby of a spit server, and its matches on the usual network board.
+
+``LobbyScreen`` signs in (claiming a name on first use), shows who is online,
+the live matches and the player's ratings, and offers quick-pair, the daily
+challenge, challenges by name, private rooms, watching, leaderboards and the
+player's recent games. A match it is paired into opens the network board
+(``NetGameScreen``) on a second channel of the same connection; leaving the
+board comes back here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from spit.engine import get_mode, mode_names
+from spit.net.client import JoinError
+from spit.net.online import KnownServers, OnlineClient
+from spit.net.view import RemoteSession
+from spit.tui.confirm import ConfirmScreen
+from spit.tui.netscreens import NetGameScreen
+
+if TYPE_CHECKING:
+    import asyncssh
+
+    from spit.tui.dealer import Dealer
+
+
+class AskScreen(ModalScreen[str | None]):
+    """One line of text: a name, a room code, a player to challenge."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+
+    def __init__(self, question: str, placeholder: str = "", note: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.placeholder = placeholder
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask-box", classes="dialog"):
+            yield Static(self.question, classes="hint")
+            yield Input(placeholder=self.placeholder, id="ask-input")
+            yield Static(self.note, id="ask-note")
+            yield Static("Enter: OK   Esc: cancel", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#ask-input", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        if value:
+            self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ListScreen(ModalScreen[str | None]):
+    """A list to read (a leaderboard, recent games) or to pick from (a match to watch)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
+
+    def __init__(self, title: str, rows: list[tuple[str, str]], empty: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.rows = rows
+        self.empty = empty
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="list-box", classes="dialog"):
+            yield Static(f"[b]{escape(self.title_text)}[/b]", classes="hint")
+            if self.rows:
+                yield OptionList(
+                    *(Option(escape(text), id=key or None) for key, text in self.rows),
+                    id="list-rows",
+                )
+            else:
+                yield Static(escape(self.empty))
+            yield Static("Enter: choose   Esc: back", classes="hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def challenge_request(answer: str) -> tuple[str, str]:
+    """ "Ann" or "Ann speed" -> (name, mode): the game named last, else the first mode."""
+    words = answer.split()
+    modes = {get_mode(m).title.lower(): m for m in mode_names()} | {m: m for m in mode_names()}
+    if len(words) >= 2 and words[-1].lower() in modes:
+        return " ".join(words[:-1]), modes[words[-1].lower()]
+    return answer.strip(), mode_names()[0]
+
+
+#: The lobby's menu: option id -> words.
+def _menu() -> list[tuple[str, str]]:
+    items: list[tuple[str, str]] = []
+    for mode in mode_names():
+        title = get_mode(mode).title
+        items.append((f"queue:{mode}", f"Quick pair: {title}"))
+    for mode in mode_names():
+        items.append((f"daily:{mode}", f"Daily challenge: {get_mode(mode).title}"))
+    items += [
+        ("challenge", "Challenge a player by name"),
+        ("room", "Make a private room (a code for a friend)"),
+        ("enter", "Join a private room with a code"),
+        ("watch", "Watch a live match"),
+    ]
+    for mode in mode_names():
+        items.append((f"board:{mode}", f"Leaderboard: {get_mode(mode).title}"))
+    items += [
+        ("games", "My recent games"),
+        ("newlink", "Link another key to this account"),
+        ("leave", "Leave the server"),
+    ]
+    return items
+
+
+class LobbyScreen(Screen[None]):
+    """The server's lobby."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape", "back", "Stop waiting / leave"),
+    ]
+
+    def __init__(
+        self,
+        dealer: Dealer,
+        address: str,
+        port: int,
+        *,
+        key: asyncssh.SSHKey | None,
+        known: KnownServers | None,
+        name: str = "",
+        pin: str | None = None,
+        door_token: str | None = None,
+        bot_after: float | None = 60.0,
+    ) -> None:
+        super().__init__()
+        self.dealer = dealer
+        self.address = address
+        self.port = port
+        self.key = key
+        self.known = known
+        self.player_name = name
+        self.pin = pin
+        self.door_token = door_token
+        self.bot_after = bot_after
+        self.client: OnlineClient | None = None
+        self.me = ""
+        self.ratings: dict[str, str] = {}
+        self.waiting: tuple[str, float] | None = None
+        self.board: NetGameScreen | None = None
+        self._last_lobby: dict[str, Any] = {}
+        self._lists: dict[str, Any] = {}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby-box"):
+            yield Static("", id="lobby-title")
+            yield Static("", id="lobby-online")
+            yield OptionList(*(Option(text, id=key) for key, text in _menu()), id="lobby-menu")
+            yield Static("", id="lobby-note")
+            yield Static("Enter: choose   Esc: stop waiting, or leave", classes="hint")
+
+    def on_mount(self) -> None:
+        self.note(f"Connecting to {escape(self.address)}:{self.port}...")
+        self.query_one("#lobby-menu", OptionList).focus()
+        self.run_worker(self._connect(), exclusive=True)
+        self.set_interval(1.0, self._tick_waiting)
+
+    def note(self, text: str) -> None:
+        """Say something under the menu (markup)."""
+        self.query_one("#lobby-note", Static).update(text)
+
+    # ------------------------------------------------------------ connection
+
+    async def _connect(self) -> None:
+        try:
+            self.client = await OnlineClient.connect(
+                self.address,
+                self.port,
+                key=self.key,
+                known=self.known,
+                name=self.player_name,
+                pin=self.pin,
+                door_token=self.door_token,
+                on_message=self.deliver,
+            )
+        except JoinError as exc:
+            self.note(f"[b red]Cannot connect: {escape(str(exc))}[/]  Esc: back")
+            return
+        client = self.client
+        await client.done.wait()
+        if self.is_mounted:
+            self.note(f"[b red]{escape(client.ended or 'disconnected')}[/]  Esc: leave")
+
+    def send(self, kind: str, **fields: Any) -> None:
+        """One lobby request."""
+        if self.client is not None:
+            self.client.send(kind, **fields)
+
+    def deliver(self, msg: dict[str, Any]) -> None:
+        """A message from the server."""
+        kind = msg["t"]
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            handler(msg)
+
+    def _on_welcome(self, msg: dict[str, Any]) -> None:
+        self.me = msg["name"] or ""
+        self.ratings = dict(msg.get("ratings") or {})
+        self._title()
+        what = "an unrated guest" if msg["guest"] else "signed in"
+        self.note(f"Welcome, {escape(self.me)} ({what}). Choose what to play.")
+
+    def _title(self) -> None:
+        ratings = ", ".join(f"{get_mode(m).title} {r}" for m, r in sorted(self.ratings.items()))
+        shown = f"   {ratings}" if ratings else ""
+        self.query_one("#lobby-title", Static).update(
+            f"[b]spit online[/b] at {escape(self.address)}   "
+            f"[b]{escape(self.me)}[/b]{escape(shown)}"
+            + ("   (? = provisional)" if "?" in ratings else "")
+        )
+
+    def _on_needname(self, msg: dict[str, Any]) -> None:
+        problem = msg.get("problem") or ""
+        note = f"[red]{escape(problem)}[/red]\n" if problem else ""
+        note += (
+            "3 to 20 letters, digits, _ or -.\nHave an account already? Type link CODE, "
+            "with the code from 'Link another key' on your other machine."
+        )
+
+        def claimed(name: str | None) -> None:
+            if name is None:
+                self.action_leave()
+            elif name.lower().startswith("link "):
+                self.send("link", code=name[5:].strip())
+            else:
+                self.send("claim", name=name)
+
+        self.app.push_screen(
+            AskScreen(
+                "[b]Choose your name on this server[/b] (it stays with your key)", "a name", note
+            ),
+            claimed,
+        )
+
+    def _on_lobby(self, msg: dict[str, Any]) -> None:
+        self._last_lobby = msg
+        online = msg["online"]
+        queued = sum(int(v) for v in msg["queue"].values() if isinstance(v, int))
+        shown = ", ".join(str(n) for n in online[:12]) + (" ..." if len(online) > 12 else "")
+        self.query_one("#lobby-online", Static).update(
+            f"Online ({len(online)}): {escape(shown)}\n"
+            f"Live matches: {len(msg['matches'])}   Waiting to be paired: {queued}"
+        )
+
+    def _on_linkcode(self, msg: dict[str, Any]) -> None:
+        self.note(
+            f"Link code: [b]{escape(msg['code'])}[/b] (good for {msg['minutes']} minutes). On the "
+            "other machine run spit online here, and type link and this code instead of a name."
+        )
+
+    def _on_queued(self, msg: dict[str, Any]) -> None:
+        self.waiting = (msg["mode"], time.monotonic())
+        self._tick_waiting()
+
+    def _tick_waiting(self) -> None:
+        if self.waiting is None or not self.is_mounted:
+            return
+        mode, since = self.waiting
+        waited = time.monotonic() - since
+        computer = ""
+        if self.bot_after is not None:
+            left = self.bot_after - waited
+            computer = f"; a computer of your strength in {left:.0f} s" if left > 0 else ""
+        self.note(
+            f"Waiting for a {get_mode(mode).title} opponent ({waited:.0f} s{computer})..."
+            "   Esc: stop waiting"
+        )
+
+    def _on_unqueued(self, msg: dict[str, Any]) -> None:
+        self.waiting = None
+        self.note("You left the queue.")
+
+    def _on_error(self, msg: dict[str, Any]) -> None:
+        self.note(f"[b red]{escape(msg['reason'])}[/]")
+
+    def _on_info(self, msg: dict[str, Any]) -> None:
+        self.note(escape(msg["text"]))
+
+    def _on_bye(self, msg: dict[str, Any]) -> None:
+        self.note(f"[b red]The server closed the connection: {escape(msg['reason'])}[/]")
+
+    def _on_roomcode(self, msg: dict[str, Any]) -> None:
+        self.note(
+            f"Your room's code: [b]{escape(msg['code'])}[/b] ({get_mode(msg['mode']).title}). "
+            "Give it to a friend: they choose 'Join a private room' and type it."
+        )
+
+    def _on_challenged(self, msg: dict[str, Any]) -> None:
+        number = msg["id"]
+
+        def answered(yes: bool | None) -> None:
+            self.send("answer", id=number, accept=bool(yes))
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "A challenge",
+                f"{msg['by']} challenges you to {get_mode(msg['mode']).title}.",
+                "play",
+                "decline",
+            ),
+            answered,
+        )
+
+    def _on_result(self, msg: dict[str, Any]) -> None:
+        self.ratings = dict(msg.get("ratings") or self.ratings)
+        self._title()
+        self.note(escape(msg["text"]))
+        share = msg.get("share")
+        if share:
+            lines = [str(line) for line in msg.get("coaching") or []]
+            rows = [("", line) for line in [msg["text"], "", "Share it:", share, "", *lines]]
+            self.app.push_screen(ListScreen("Your daily challenge", rows, ""))
+
+    def _on_standings(self, msg: dict[str, Any]) -> None:
+        rows = [
+            ("", f"{i + 1:>3}. {row[0]:<20} {row[1]:>5} ±{2 * row[2]:<4} {row[3]} games")
+            for i, row in enumerate(msg["rows"])
+        ]
+        if msg.get("me"):
+            rows = [*rows, ("", ""), ("", str(msg["me"]))]
+        self.app.push_screen(
+            ListScreen(
+                f"Leaderboard: {get_mode(msg['mode']).title}",
+                rows,
+                "Nobody is on the board yet: it shows settled ratings of players who "
+                "played this week.",
+            )
+        )
+
+    def _on_dailyinfo(self, msg: dict[str, Any]) -> None:
+        rows = [
+            ("", f"{i + 1:>3}. {row[0]:<20} {'won' if row[1] else 'lost':<5} {row[2]:.1f} s")
+            for i, row in enumerate(msg["rows"])
+        ]
+        title = (
+            f"Daily challenge {msg['day']}: {get_mode(msg['mode']).title} against the "
+            f"{msg['level']} computer"
+        )
+        if msg.get("streak"):
+            title += f"   your streak: {msg['streak']} days"
+        if msg.get("played"):
+            self.note(f"{escape(title)}: starting your attempt...")
+            return
+        self.app.push_screen(ListScreen(title, rows, "Nobody has finished today's challenge yet."))
+
+    def _on_gamelist(self, msg: dict[str, Any]) -> None:
+        rows = []
+        for row in msg["rows"]:
+            number, mode, p1, p2, winner, rated, ended = row
+            result = "no result" if winner is None else f"{[p1, p2][winner - 1]} won"
+            mark = "rated" if rated else "unrated"
+            rows.append(("", f"#{number} {ended[:16]} {mode}: {p1} v {p2}, {result} ({mark})"))
+        self.app.push_screen(
+            ListScreen(
+                "My recent games (spit online --replays --fetch N keeps one)", rows, "No games yet."
+            )
+        )
+
+    def _on_matched(self, msg: dict[str, Any]) -> None:
+        self.waiting = None
+        self.run_worker(self._open_match(msg), exclusive=False)
+
+    # ------------------------------------------------------------ the match
+
+    async def _open_match(self, msg: dict[str, Any]) -> None:
+        client = self.client
+        if client is None:
+            return
+        settings = self.dealer.settings
+        session = RemoteSession(None, keymap=settings.keymap)
+
+        async def leave() -> None:
+            with contextlib.suppress(Exception):
+                await guest.close()
+
+        screen = NetGameScreen(session, self.dealer, leave=leave)
+        screen.keep_replays = False  # the server keeps every match: spit online --replays
+        watch = msg["seat"] is None
+        try:
+            guest = await client.open_match(msg["match"], watch=watch, on_message=screen.deliver)
+        except JoinError as exc:
+            self.note(f"[b red]Cannot open the match: {escape(str(exc))}[/]")
+            return
+        if not watch:
+            session.send = guest.action
+            screen.decider = guest.decide
+        self.board = screen
+        names = " v ".join(str(n) for n in msg["names"])
+        self.note(f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}...")
+        await self.app.push_screen(screen)
+
+        async def watch_end() -> None:
+            await guest.done.wait()
+            screen.ended(guest.ended or "the match ended")
+
+        self.run_worker(watch_end(), exclusive=False)
+
+    # ------------------------------------------------------------ the menu
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id != "lobby-menu":
+            return
+        choice = event.option.id or ""
+        what, _, mode = choice.partition(":")
+        if what == "queue":
+            self.send("queue", mode=mode, bot_after=self.bot_after)
+        elif what == "daily":
+            self.send("daily", mode=mode, play=True)
+        elif what == "board":
+            self.send("board", mode=mode)
+        elif what == "games":
+            self.send("games")
+        elif what == "newlink":
+            self.send("newlink")
+        elif what == "room":
+            self.send("room", mode=mode_names()[0])
+        elif what == "enter":
+
+            def entered(code: str | None) -> None:
+                if code is not None:
+                    self.send("enter", code=code)
+
+            self.app.push_screen(AskScreen("Type the room's code", "e.g. K7QWXM"), entered)
+        elif what == "challenge":
+
+            def chosen(answer: str | None) -> None:
+                if answer is not None:
+                    name, mode = challenge_request(answer)
+                    self.send("challenge", name=name, mode=mode)
+
+            games = " or ".join(get_mode(m).title.lower() for m in mode_names())
+            self.app.push_screen(
+                AskScreen(
+                    "Challenge whom? (a player who is online)",
+                    "a name",
+                    f"A name, then the game if not {get_mode(mode_names()[0]).title}: "
+                    f"Ann {games.split(' or ')[-1]}. Games: {games}.",
+                ),
+                chosen,
+            )
+        elif what == "watch":
+            matches = self._last_lobby.get("matches", [])
+            rows = [
+                (str(m["id"]), f"{get_mode(m['mode']).title}: {' v '.join(m['names'])}")
+                for m in matches
+            ]
+
+            def picked(match_id: str | None) -> None:
+                if match_id:
+                    self.send("watch", match=match_id)
+
+            self.app.push_screen(
+                ListScreen("Live matches", rows, "No match is being played."), picked
+            )
+        elif what == "leave":
+            self.action_leave()
+
+    def action_back(self) -> None:
+        """Esc: stop waiting if in the queue, else leave the server."""
+        if self.waiting is not None:
+            self.send("unqueue")
+            return
+        self.action_leave()
+
+    def action_leave(self) -> None:
+        """Leave the server (and this screen)."""
+        if self.client is not None:
+            self.client.close_now()
+        self.app.exit()
+
+    def on_unmount(self) -> None:
+        """The app is closing (ctrl+q, a signal): say goodbye to the server."""
+        if self.client is not None:
+            self.client.close_now()

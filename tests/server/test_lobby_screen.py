@@ -1,0 +1,109 @@
+"""The lobby screen through Textual's Pilot, with a real server on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import asyncssh
+from tests.support.net import LIMIT
+from tests.support.server import Player, quick_settings
+from textual.widgets import Input, Static
+
+from spit.net.online import KnownServers
+from spit.server.node import ServerNode
+from spit.tui.app import AppDependencies, Opening, SpitApp
+from spit.tui.dealer import Dealer
+from spit.tui.netscreens import NetGameScreen
+from spit.tui.online import LobbyScreen
+
+SIZE = (80, 24)
+
+
+async def until(pilot, test: Callable[[], bool], timeout: float = 8.0) -> None:
+    async def wait() -> None:
+        while not test():
+            await pilot.pause(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+def lobby_app(node: ServerNode, home: Path, name: str = "") -> SpitApp:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+
+    def screen(dealer: Dealer) -> LobbyScreen:
+        return LobbyScreen(
+            dealer,
+            "127.0.0.1",
+            node.settings.port,
+            key=key,
+            known=KnownServers(home / "known.json"),
+            name=name,
+            bot_after=None,
+        )
+
+    return SpitApp(opening=Opening(screen=screen), deps=AppDependencies(record=False))
+
+
+def note(app: SpitApp) -> str:
+    return str(app.screen.query_one("#lobby-note", Static).render())
+
+
+async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server"))
+        await node.start()
+        try:
+            app = lobby_app(node, tmp_path / "me")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: bool(app.screen.query("#ask-input")))
+                field = app.screen.query_one("#ask-input", Input)
+                field.value = "guest"  # reserved: asked again, with the reason
+                await pilot.press("enter")
+                await until(
+                    pilot,
+                    lambda: (
+                        "kept for the server"
+                        in str(app.screen.query_one("#ask-note", Static).render())
+                        if app.screen.query("#ask-note")
+                        else False
+                    ),
+                )
+                app.screen.query_one("#ask-input", Input).value = "Zed"
+                await pilot.press("enter")
+                await until(
+                    pilot,
+                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
+                )
+                other = Player(tmp_path / "bob", "Bob")
+                await other.connect(node)
+                await other.lobby.wait_for(lambda m: m["t"] == "welcome")
+                other.send("queue", mode="spit")
+                await pilot.press("enter")  # Quick pair: Spit
+                matched = await other.lobby.wait_for(lambda m: m["t"] == "matched")
+                await other.play_matched(matched)
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                mine = 1 - matched["seat"]
+                await pilot.press("1")  # call "spit!" with this player's key
+                await other.match.wait_for(
+                    lambda m: m["t"] == "events" and m.get("by") == mine, timeout=LIMIT
+                )
+                await pilot.press("escape")  # leave the board: asked first
+                await pilot.pause(0.2)
+                await other.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT * 2)
+
+
+def test_a_challenge_names_a_player_and_maybe_a_game() -> None:
+    from spit.tui.online import challenge_request
+
+    assert challenge_request("Ann") == ("Ann", "spit")
+    assert challenge_request("Ann speed") == ("Ann", "speed")
+    assert challenge_request("Ann Speed") == ("Ann", "speed")
+    assert challenge_request("  Bob_2  ") == ("Bob_2", "spit")

@@ -1,0 +1,187 @@
+"""A spit server on loopback: sign-up by key, quick-pair, a rated game, watching."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from tests.support.net import LIMIT
+from tests.support.server import Player, quick_settings
+
+from spit.server.node import ServerNode
+
+
+@pytest.fixture
+async def node(tmp_path: Path) -> AsyncIterator[ServerNode]:
+    server = ServerNode(quick_settings(tmp_path / "server"))
+    await server.start()
+    yield server
+    await server.shutdown()
+
+
+async def test_a_new_key_claims_its_name_and_comes_back_as_the_same_account(
+    node: ServerNode, tmp_path: Path
+) -> None:
+    async def body() -> None:
+        ann = Player(tmp_path / "ann", "Ann")
+        await ann.connect(node)
+        welcome = await ann.lobby.wait_for(lambda m: m["t"] == "welcome")
+        assert welcome["name"] == "Ann" and welcome["guest"] is False
+        assert welcome["ratings"] == {"spit": "1500?", "speed": "1500?"}
+        await ann.close()
+        again = Player(tmp_path / "ann", "Someone-else", key=ann.key)
+        await again.connect(node)
+        welcome = await again.lobby.wait_for(lambda m: m["t"] == "welcome")
+        assert welcome["name"] == "Ann"  # the key is the account, whatever name it asks for
+        await again.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_taken_or_bad_name_asks_again(node: ServerNode, tmp_path: Path) -> None:
+    async def body() -> None:
+        ann = Player(tmp_path / "ann", "Ann")
+        await ann.connect(node)
+        await ann.lobby.wait_for(lambda m: m["t"] == "welcome")
+        other = Player(tmp_path / "other", "ANN")
+        await other.connect(node)
+        ask = await other.lobby.wait_for(lambda m: m["t"] == "needname")
+        assert "taken" in ask["problem"]
+        other.send("claim", name="[b]x")
+        after = other.lobby.messages.index(ask) + 1
+        ask = await other.lobby.wait_for(lambda m: m["t"] == "needname", start=after)
+        assert "letter" in ask["problem"] or "characters" in ask["problem"]
+        other.send("queue", mode="spit")  # nothing before a name
+        err = await other.lobby.wait_for(lambda m: m["t"] == "error")
+        assert "name" in err["reason"]
+        other.send("claim", name="Annette")
+        welcome = await other.lobby.wait_for(lambda m: m["t"] == "welcome")
+        assert welcome["name"] == "Annette"
+        await ann.close()
+        await other.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_guest_plays_without_a_key_and_is_not_rated(
+    node: ServerNode, tmp_path: Path
+) -> None:
+    async def body() -> None:
+        guest = Player(tmp_path / "g", "")
+        await guest.connect(node, guest=True)
+        welcome = await guest.lobby.wait_for(lambda m: m["t"] == "welcome")
+        assert welcome["guest"] is True and welcome["name"].startswith("guest")
+        guest.send("daily", mode="spit", play=True)
+        err = await guest.lobby.wait_for(lambda m: m["t"] == "error")
+        assert "account" in err["reason"]
+        await guest.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_two_players_are_paired_play_a_rated_game_and_a_third_watches(
+    node: ServerNode, tmp_path: Path
+) -> None:
+    async def body() -> None:
+        ann, bob, cyd = (Player(tmp_path / n, n) for n in ("Ann", "Bob", "Cyd"))
+        for p in (ann, bob, cyd):
+            await p.connect(node)
+            await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+        ann.send("queue", mode="speed")
+        bob.send("queue", mode="speed")
+        matched_a = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
+        matched_b = await bob.lobby.wait_for(lambda m: m["t"] == "matched")
+        assert matched_a["match"] == matched_b["match"]
+        assert {matched_a["seat"], matched_b["seat"]} == {0, 1}
+        assert matched_a["rated"] is True
+        await asyncio.gather(ann.play_matched(matched_a), bob.play_matched(matched_b))
+        live = await cyd.lobby.wait_for(
+            lambda m: m["t"] == "lobby" and any(x["id"] == matched_a["match"] for x in m["matches"])
+        )
+        assert live["matches"][0]["names"] in (["Ann", "Bob"], ["Bob", "Ann"])
+        cyd.send("watch", match=matched_a["match"])
+        watch = await cyd.lobby.wait_for(lambda m: m["t"] == "matched")
+        assert watch["seat"] is None
+        await cyd.play_matched(watch)
+        for p in (ann, bob):
+            await p.match.wait_for(lambda m: m["t"] == "over", timeout=LIMIT)
+            result = await p.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+            assert "rating is now" in result["text"]
+        over = ann.match.of("over")[0]
+        winner_name = (
+            ["Ann", "Bob"][[matched_a["seat"], matched_b["seat"]].index(over["winner"])]
+            if over["winner"] is not None
+            else None
+        )
+        account_a = await node.store.account_named("Ann")
+        account_b = await node.store.account_named("Bob")
+        assert account_a is not None and account_b is not None
+        ra = await node.store.rating(account_a.id, "speed")
+        rb = await node.store.rating(account_b.id, "speed")
+        assert ra.games == rb.games == 1
+        if winner_name == "Ann":
+            assert ra.rating.rating > 1500 > rb.rating.rating
+        elif winner_name == "Bob":
+            assert rb.rating.rating > 1500 > ra.rating.rating
+        games = await node.store.matches_of(account_a.id)
+        assert len(games) == 1 and games[0].rated
+        ann.send("board", mode="speed")  # one game: not ranked yet, and told so
+        board = await ann.lobby.wait_for(lambda m: m["t"] == "standings")
+        assert board["rows"] == []
+        assert board["me"].startswith("You: ") and "9 more to be ranked" in board["me"]
+        # the spectator saw no hidden card: no message to it held a hand
+        for msg in cyd.match.messages:
+            if msg["t"] == "state":
+                assert not msg["obs"].get("hand")
+        for p in (ann, bob, cyd):
+            await p.close()
+
+    await asyncio.wait_for(body(), LIMIT * 2)
+
+
+def test_a_player_is_told_where_they_stand_or_what_they_lack() -> None:
+    from spit.server.node import _standing_words
+    from spit.server.store import PlayerRating, RatingRules
+    from spit.store.glicko import Rating
+
+    rules = RatingRules(board_rd=75, board_min_games=10)
+    settled = PlayerRating(Rating(1620, 60), 30, "2026-12-01")
+    assert _standing_words(settled, rules, 2) == "You are number 3, at 1620."
+    assert "play a rated game this week" in _standing_words(settled, rules, None)
+    new = PlayerRating(Rating(1580, 200), 3, "2026-12-01")
+    assert _standing_words(new, rules, None) == "You: 1580?, 3 rated games; 7 more to be ranked."
+    unsettled = PlayerRating(Rating(1580, 90), 12, "2026-12-01")
+    assert "settle" in _standing_words(unsettled, rules, None)
+
+
+async def test_a_node_on_postgresql_keeps_accounts_and_rates_a_match(tmp_path: Path) -> None:
+    from tests.support.services import drop_schema, fresh_schema, postgres_url
+
+    from spit.server.postgres_store import PostgresStore
+
+    async def body() -> None:
+        store = PostgresStore(postgres_url(), schema=fresh_schema())
+        node = ServerNode(quick_settings(tmp_path / "server"), store=store)
+        await node.start()
+        try:
+            ann, bob = Player(tmp_path / "a", "Ann"), Player(tmp_path / "b", "Bob")
+            for p in (ann, bob):
+                await p.connect(node)
+                await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+                p.send("queue", mode="speed")
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched")
+            await asyncio.gather(ann.play_matched(ma), bob.play_matched(mb))
+            await ann.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+            account = await store.account_named("Ann")
+            assert account is not None
+            assert (await store.rating(account.id, "speed")).games == 1
+            for p in (ann, bob):
+                await p.close()
+        finally:
+            await node.shutdown()
+            await drop_schema(store)
+
+    await asyncio.wait_for(body(), LIMIT * 2)

@@ -1,0 +1,117 @@
+"""spit server and spit online as commands: start, --status, --json, --replays, SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+LIMIT = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["SPIT_DATA_DIR"] = str(home / "data")
+    env["SPIT_CONFIG"] = str(home / "config.toml")
+    env["HOME"] = str(home)  # no ~/.ssh keys of the machine's user
+    return env
+
+
+def _spit(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "spit", *args],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+        env=_env(home),
+        stdin=subprocess.DEVNULL,
+    )
+
+
+Server = tuple[int, Path, "subprocess.Popen[str]"]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    port = _free_port()
+    data = tmp_path / "server"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spit", "server", "--port", str(port), "--data-dir", str(data)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(tmp_path / "operator"),
+    )
+    deadline = time.monotonic() + LIMIT
+    while not (data / "status.json").exists():
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    yield port, data, process
+    if process.poll() is None:
+        process.kill()
+        process.wait(LIMIT)
+
+
+def test_a_player_signs_up_and_reads_their_account_as_json(server: Server, tmp_path: Path) -> None:
+    port, _data, _process = server
+    home = tmp_path / "ann"
+    done = _spit("online", f"127.0.0.1:{port}", "--name", "Ann", "--json", home=home)
+    assert done.returncode == 0, done.stderr
+    account = json.loads(done.stdout)
+    assert account["name"] == "Ann" and account["guest"] is False
+    assert account["ratings"] == {"spit": "1500?", "speed": "1500?"}
+    assert account["games"] == []
+    key = home / "data" / "online_key"
+    assert key.stat().st_mode & 0o777 == 0o600  # spit made the player a key, private
+    known = json.loads((home / "data" / "known_servers.json").read_text())
+    assert f"127.0.0.1:{port}" in known
+    listed = _spit("online", f"127.0.0.1:{port}", "--replays", home=home)
+    assert listed.returncode == 0 and "No games kept" in listed.stdout
+    missing = _spit("online", f"127.0.0.1:{port}", "--replays", "--fetch", "7", home=home)
+    assert missing.returncode == 2 and "no game of yours" in missing.stderr
+
+
+def test_status_then_sigterm_stops_cleanly(server: Server, tmp_path: Path) -> None:
+    port, data, process = server
+    status = _spit("server", "--status", "--data-dir", str(data), home=tmp_path / "op")
+    assert status.returncode == 0
+    assert f"127.0.0.1:{port}" in status.stdout and "running" in status.stdout
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(LIMIT) == 0
+    err = process.stderr.read() if process.stderr else ""
+    assert "stopped; 0 running match(es) saved" in err
+    assert "Traceback" not in err
+    after = _spit("server", "--status", "--data-dir", str(data), home=tmp_path / "op")
+    assert "stopped" in after.stdout
+
+
+def test_status_without_a_server_says_so(tmp_path: Path) -> None:
+    done = _spit("server", "--status", "--data-dir", str(tmp_path / "none"), home=tmp_path)
+    assert done.returncode == 2 and "no server status" in done.stderr
+
+
+def test_online_with_nobody_listening_says_so(tmp_path: Path) -> None:
+    done = _spit("online", f"127.0.0.1:{_free_port()}", "--json", home=tmp_path)
+    assert done.returncode == 2 and "cannot connect" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_server_variant_is_checked_by_its_mode(tmp_path: Path) -> None:
+    done = _spit("server", "--variant", "spit:V9", "--data-dir", str(tmp_path), home=tmp_path)
+    assert done.returncode == 2 and "unknown Spit variant" in done.stderr
+    done = _spit("server", "--variant", "V3", "--data-dir", str(tmp_path), home=tmp_path)
+    assert done.returncode == 2 and "MODE:VARIANT" in done.stderr

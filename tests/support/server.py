@@ -1,0 +1,58 @@
+"""Helpers for the server tests (tests/server): a node on 127.0.0.1 port 0, players with keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+from tests.support.net import FAST, QUICK, Recorder
+
+from spit.net.online import KnownServers, OnlineClient, open_match_as_bot
+from spit.server.node import ServerNode, ServerSettings
+
+
+def quick_settings(data_dir: Path, **kwargs: Any) -> ServerSettings:
+    """A node's settings for tests: port 0, short waves and timers, fast computers."""
+    kwargs.setdefault("wave_seconds", 0.1)
+    kwargs.setdefault("timing", QUICK)
+    kwargs.setdefault("bot_reaction", FAST)
+    kwargs.setdefault("port", 0)
+    return ServerSettings(data_dir=data_dir, **kwargs)
+
+
+class Player:
+    """A test player: a key, a known-servers file, a lobby client and what it received."""
+
+    def __init__(self, home: Path, name: str, key: asyncssh.SSHKey | None = None) -> None:
+        self.home = home
+        self.name = name
+        self.key = key if key is not None else asyncssh.generate_private_key("ssh-ed25519")
+        self.known = KnownServers(home / "known_servers.json")
+        self.lobby = Recorder()
+        self.client: OnlineClient | None = None
+        self.match = Recorder()
+
+    async def connect(self, node: ServerNode, guest: bool = False, name: str | None = None) -> None:
+        self.client = await OnlineClient.connect(
+            "127.0.0.1",
+            node.settings.port,
+            key=None if guest else self.key,
+            known=self.known,
+            name=self.name if name is None else name,
+            on_message=self.lobby,
+        )
+
+    def send(self, kind: str, **fields: Any) -> None:
+        assert self.client is not None
+        self.client.send(kind, **fields)
+
+    async def play_matched(self, matched: dict[str, Any], level: str = "expert") -> Any:
+        assert self.client is not None
+        return await open_match_as_bot(
+            self.client, matched, level, reaction=FAST, on_message=self.match
+        )
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.close()
