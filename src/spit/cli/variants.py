@@ -20,11 +20,15 @@ def choices_text(mode: str) -> str:
     return variant_names(get_mode(mode).variants)
 
 
+def variant_lists(modes: Iterable[str] = ()) -> str:
+    """Each mode's choices (every mode's when none is named): ``'Spit: ...; Speed: ...'``."""
+    named = tuple(modes) or mode_names()
+    return "; ".join(f"{get_mode(m).title}: {choices_text(m)}" for m in named)
+
+
 def variant_help(modes: Iterable[str] = (), more: str = "repeat or give a comma list") -> str:
     """``--variant``'s help: each mode's choices (every mode's when none is named)."""
-    named = tuple(modes) or mode_names()
-    lists = "; ".join(f"{get_mode(m).title}: {choices_text(m)}" for m in named)
-    return f"an optional rule ({lists}); {more}"
+    return f"an optional rule ({variant_lists(modes)}); {more}"
 
 
 def parse_variants(values: Iterable[str] | None, mode: str = "spit") -> tuple[str, ...]:
