@@ -17,6 +17,7 @@ from spit.store import paths
 from spit.store.replays import PlayerInfo, new_meta, replay_data
 from spit.store.resume import (
     MAX_SAVED,
+    PRUNE_AFTER,
     SAVE_AFTER,
     SAVE_EVERY,
     GameKeeper,
@@ -322,15 +323,29 @@ def test_only_the_newest_few_unfinished_games_are_kept():
     broken.write_text("{nope")  # unreadable: kept, to be looked at or deleted
     os.utime(broken, (1e9, 1e9))
     ids = []
+    long_ago = time.time() - 10 * PRUNE_AFTER
     for seed in range(MAX_SAVED + 3):
         game = started(SpitGame(SpitConfig(), seed=seed))
         keeper = GameKeeper(META)
         assert keeper.save(game, [float(seed)] * len(game.actions)) is None
-        os.utime(keeper.path, (2e9 + seed, 2e9 + seed))  # each newer than the last
+        os.utime(keeper.path, (long_ago + seed, long_ago + seed))  # each newer than the last
         ids.append(keeper.path.name.removesuffix(".json"))
     kept = list_saved_games()
     assert [g.id for g in kept if g.ok] == ids[::-1][:MAX_SAVED]
     assert [g.id for g in kept if not g.ok] == ["broken"]
+
+
+def test_a_game_saved_a_moment_ago_elsewhere_is_never_removed():
+    """A game being played in another terminal (or by a server) saves every few seconds:
+    however many there are, a new game's first save leaves them alone."""
+    paths_of = []
+    for seed in range(MAX_SAVED + 2):
+        keeper = GameKeeper(META)
+        game = started(SpitGame(SpitConfig(), seed=seed))
+        assert keeper.save(game, [float(seed)] * len(game.actions)) is None
+        paths_of.append(keeper.path)
+    assert all(path.exists() for path in paths_of)
+    assert len(list_saved_games()) == MAX_SAVED + 2
 
 
 def test_a_saved_game_is_described_by_players_mode_cards_and_time():

@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -50,6 +51,8 @@ __all__ = [
 #: At most this many unfinished games are kept: a new game's first save removes the
 #: oldest beyond it (a file that cannot be read is kept, to be looked at or deleted).
 MAX_SAVED = 5
+#: ... but only games whose file has not changed for this many seconds.
+PRUNE_AFTER = 600.0
 #: A game in progress is saved again once this many actions were made since the last save.
 SAVE_EVERY = 20
 #: ... or when this many seconds of play went by since the last save (or none yet)
@@ -372,13 +375,31 @@ class GameKeeper:
         return lambda: self._write(path, data, last, first)
 
     def _prune(self) -> None:
-        """Keep ``MAX_SAVED`` unfinished games: remove the oldest others beyond it."""
+        """Keep ``MAX_SAVED`` unfinished games: remove the oldest others beyond it.
+
+        Only files left alone for ``PRUNE_AFTER`` seconds go (a game being played
+        elsewhere, in another terminal or by a server, saves every few seconds),
+        and only readable ones; the files are sorted by their dates, and only
+        those to remove are read.
+        """
         if self.path is None:
             return
-        games = [g for g in list_saved_games(self.path.parent) if g.path != self.path and g.ok]
-        for old in games[MAX_SAVED - 1 :]:
-            with contextlib.suppress(OSError):
-                delete_saved_game(old)
+        dated: list[tuple[float, Path]] = []
+        with contextlib.suppress(OSError):
+            for path in self.path.parent.iterdir():
+                if path.suffix != ".json" or path.name.startswith(".") or path == self.path:
+                    continue
+                with contextlib.suppress(OSError):
+                    dated.append((path.stat().st_mtime, path))
+        dated.sort(reverse=True)
+        now = time.time()
+        for mtime, path in dated[MAX_SAVED - 1 :]:
+            if now - mtime < PRUNE_AFTER:
+                continue
+            old = read_saved_game(path)
+            if old.ok:
+                with contextlib.suppress(OSError):
+                    delete_saved_game(old)
 
     def _clear_job(self) -> str | None:
         self.clear()
