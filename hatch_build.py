@@ -1,21 +1,21 @@
-"""Build hook: compile the simulator's hot modules with mypyc.
+"""Build hook: on request, compile the simulator's hot modules with mypyc.
 
-docs/bots.md, "Speed of the simulator", says why. hatchling runs ``MypycHook``
-for the wheel target (``[tool.hatch.build.targets.wheel.hooks.custom]``).
-The modules named by ``spit.bots.compiled.COMPILED`` are compiled in a temporary
-directory from a copy of ``src/spit``, never in the source tree:
+Opt-in, as Black does it: ``SPIT_MYPYC=1 pip install .`` (or ``pip wheel .``)
+builds a platform wheel with the modules named by
+``spit.bots.compiled.COMPILED`` compiled to C extension modules. Without
+``SPIT_MYPYC=1`` this hook does nothing and asks for nothing: the build needs
+hatchling alone, no C compiler, and makes a pure-Python ``py3-none-any`` wheel.
 
-- a standard wheel (``pip install .``) gets the extension modules and the
-  manifest (``spit/bots/_compiled.json``) through ``force_include``;
-- an editable install (``pip install -e .``) gets them copied next to the
-  sources in ``src/`` (the directory its ``.pth`` puts on ``sys.path``), the
-  manifest last.
-
-The manifest holds the sha256 of every source the compiled code was built
-from, so ``spit.bots.compiled.Guard`` can refuse a build older than the
-sources. If compiling fails (no C compiler, a mypyc error) or
-``SPIT_PURE_PYTHON=1`` is set, one warning is printed and the package is
-built pure Python: an install never fails because of this.
+hatchling runs ``MypycHook`` for the wheel target
+(``[tool.hatch.build.targets.wheel.hooks.custom]``); ``dependencies`` adds
+mypy (which brings mypyc) and setuptools (with which mypyc builds its C) to
+the build's requirements only when compiling was asked for. The modules are
+compiled in a temporary directory from a copy of ``src/spit``, never in the
+source tree, and go into the wheel beside their ``.py`` files. An editable
+install is never compiled (it runs the sources as they are edited, so a build
+could only go stale): asked for one, the build stops and says so. So does a
+build whose compiling fails: it was asked for, so a pure wheel would be a
+silent surprise.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: the guard module: its list of compiled modules, sources and manifest name are the build's
-GUARD = "src/spit/bots/compiled.py"
+#: the module that names what is compiled and the variable that asks for it
+LIST = "src/spit/bots/compiled.py"
+#: what compiling needs (mypy's major as in the test extra)
+REQUIRES = ["mypy>=1.11,<2", "setuptools>=61"]
 #: how long compiling may take before it counts as failed (seconds)
 TIMEOUT = 900
 
@@ -43,16 +45,12 @@ class CompileError(Exception):
     """mypyc could not build the extension modules."""
 
 
-def _warn(message: str) -> None:
-    print(f"spit build: WARNING: {message}; building the pure-Python package", file=sys.stderr)
-
-
-def _load_guard(root: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_spit_build_guard", root / GUARD)
+def _load_list(root: Path) -> ModuleType:
+    """``spit.bots.compiled``, loaded by its path (the package is not importable here)."""
+    spec = importlib.util.spec_from_file_location("_spit_build_list", root / LIST)
     if spec is None or spec.loader is None:
-        raise RuntimeError(f"cannot load {GUARD}")
+        raise RuntimeError(f"cannot load {LIST}")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses looks its module up
     spec.loader.exec_module(module)
     return module
 
@@ -63,7 +61,7 @@ def _is_extension(path: Path) -> bool:
 
 def _compile(src: Path, work: Path, modules: list[str]) -> list[str]:
     """Compile ``modules`` from a copy of ``src/spit`` in ``work``; the built files' paths."""
-    skip = ("__pycache__", "_compiled.json", *(f"*{suffix}" for suffix in EXTENSION_SUFFIXES))
+    skip = ("__pycache__", *(f"*{suffix}" for suffix in EXTENSION_SUFFIXES))
     shutil.copytree(src / "spit", work / "spit", ignore=shutil.ignore_patterns(*skip))
     files = [name.replace(".", "/") + ".py" for name in modules]
     try:
@@ -92,66 +90,43 @@ def _compile(src: Path, work: Path, modules: list[str]) -> list[str]:
     return built
 
 
-def _remove_old_build(src: Path, guard: ModuleType) -> None:
-    """Take an earlier editable build out of ``src``, the manifest first.
-
-    Builds for every interpreter go (``*.so`` and ``*.pyd`` of the compiled
-    modules, whatever their tag): the new manifest must not vouch for an
-    older build that another Python version would load.
-    """
-    (src / guard.MANIFEST).unlink(missing_ok=True)
-    built = [src.glob("*__mypyc.*")]
-    built += [src.glob(name.replace(".", "/") + ".*") for name in guard.COMPILED]
-    for paths in built:
-        for path in paths:
-            if path.suffix in (".so", ".pyd"):
-                path.unlink()
-
-
 class MypycHook(BuildHookInterface[Any]):
-    """Compile ``spit.bots.compiled.COMPILED`` with mypyc into the wheel or next to the sources."""
+    """Compile ``spit.bots.compiled.COMPILED`` into the wheel when ``SPIT_MYPYC=1`` asks."""
 
     PLUGIN_NAME = "custom"
 
+    def _asked(self) -> ModuleType | None:
+        """The list module when compiling was asked for, else None."""
+        listing = _load_list(Path(self.root))
+        return listing if listing.opted_in() else None
+
+    def dependencies(self) -> list[str]:
+        """What the build needs besides hatchling: mypy and setuptools, only when asked."""
+        return list(REQUIRES) if self._asked() is not None else []
+
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel":
+        """Compile into the wheel if asked (and stop on an editable build or a failure)."""
+        listing = self._asked()
+        if self.target_name != "wheel" or listing is None:
             return
-        src = Path(self.root) / "src"
-        guard = _load_guard(Path(self.root))
-        editable = version == "editable"
-        if editable:
-            _remove_old_build(src, guard)
-        if guard.pure_forced():
-            _warn(f"{guard.PURE_ENV} is set, nothing compiled")
-            return
+        if version == "editable":
+            raise CompileError(
+                f"{listing.OPT_IN_ENV}=1 compiles a standard wheel (`pip install .`); an "
+                "editable install runs the sources as they are edited: unset it for `pip "
+                "install -e .`"
+            )
         self._work = Path(tempfile.mkdtemp(prefix="spit-mypyc-"))
         started = time.monotonic()
-        try:
-            built = _compile(src, self._work, list(guard.COMPILED))
-        except CompileError as error:
-            _warn(f"compiling {', '.join(guard.COMPILED)} with mypyc failed ({error})")
-            return
-        manifest = self._work / guard.MANIFEST
-        # the hashes of the copy that was compiled, not of the tree (which may move on)
-        text = guard.manifest_text(self._work, built=built)
-        manifest.write_text(text, encoding="utf-8")
-        if editable:
-            for name in built:
-                shutil.copy2(self._work / name, src / name)
-            shutil.copy2(manifest, src / guard.MANIFEST)
-        else:
-            for name in [*built, guard.MANIFEST]:
-                build_data["force_include"][str(self._work / name)] = name
+        built = _compile(Path(self.root) / "src", self._work, list(listing.COMPILED))
+        for name in built:
+            build_data["force_include"][str(self._work / name)] = name
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         seconds = time.monotonic() - started
         print(f"spit build: compiled {', '.join(built)} in {seconds:.0f} s", file=sys.stderr)
 
-    def clean(self, versions: list[str]) -> None:
-        """``hatch clean``: take an editable build out of ``src``."""
-        _remove_old_build(Path(self.root) / "src", _load_guard(Path(self.root)))
-
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """Remove the temporary directory of the compiled modules."""
         work = getattr(self, "_work", None)
         if work is not None:
             shutil.rmtree(work, ignore_errors=True)

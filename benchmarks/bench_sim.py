@@ -3,8 +3,8 @@
 Run: ``PYTHONPATH=src python3 benchmarks/bench_sim.py [GAMES] [LEVEL] [MODE]``
 (defaults: 1000 games, medium vs medium, Spit). Time is the process's own CPU
 time (the machine is shared). It says whether the mypyc-compiled modules ran
-(``SPIT_PURE_PYTHON=1`` forces the pure-Python ones). The last line is the
-figure: ``sim games/s: N``.
+(only from a wheel built with ``SPIT_MYPYC=1``, run without
+``PYTHONPATH=src``). The last line is the figure: ``sim games/s: N``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ def main() -> None:
     start = time.process_time()
     summary = simulate(seats, games, seed=1, mode=mode)
     cpu = time.process_time() - start
-    kind = "compiled" if compiled.running_compiled() else f"pure Python ({compiled.state()})"
-    print(f"bots: {kind}")
+    print(f"bots: {compiled.describe()}")
     print(f"{games} games of {level} vs {level} ({mode}) in {cpu:.1f} s of CPU time")
     print(f"mean rounds {summary.rounds_mean:.2f}, mean moves {summary.moves_mean:.1f}")
     print(f"sim games/s: {games / cpu:.1f}")

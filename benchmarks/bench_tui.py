@@ -158,7 +158,7 @@ class Shadow:
         self.keys = KeyMap.default()
         self.seed = seed
         game = SpitGame(SpitConfig(), seed)
-        self.session = Session(game, self.keys, clock=lambda: self.clock_now)
+        self.session = Session.local(game, self.keys, clock=lambda: self.clock_now)
         self.last_sent: dict[str, float] = {}
         self.rng = random.Random(seed)
 
@@ -167,7 +167,7 @@ class Shadow:
         self.seed += 1
         self.clock_now = now
         game = SpitGame(SpitConfig(), self.seed)
-        self.session = Session(game, self.keys, clock=lambda: self.clock_now)
+        self.session = Session.local(game, self.keys, clock=lambda: self.clock_now)
 
     def choose(self, player: int, now: float) -> str | None:
         """A key of ``player`` that does something legal now, not sent within REPEAT_GAP."""

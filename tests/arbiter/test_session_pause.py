@@ -15,7 +15,7 @@ def test_a_play_made_just_before_a_pause_reaches_the_listeners(clock: FakeClock)
     game.apply(call(0))
     game.apply(call(1))
     assert game.phase is Phase.PLAY
-    session = Session(game, clock=clock)
+    session = Session.local(game, clock=clock)
     seen: list[Outcome] = []
     session.listeners.append(seen.extend)
     t = clock()

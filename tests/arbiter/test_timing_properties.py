@@ -32,6 +32,8 @@ def timings(draw: st.DrawFn) -> Timing:
         slap_time=draw(st.sampled_from([0.25, 0.5])),
         stall_time=draw(st.sampled_from([0.5, 1.0, 1.5])),
         flip_delay=draw(st.sampled_from([0.125, 0.25])),
+        fumble_time=draw(st.sampled_from([0.0, 0.25, 0.5])),  # H8 (0: off)
+        race_margin=draw(st.sampled_from([0.0, 0.125, 0.25])),
     )
 
 
@@ -131,7 +133,8 @@ def test_stalemate_after_stalemate_each_prompt_has_its_own_countdown(
 @SETTINGS
 @given(case=cases())
 def test_a_refused_input_changes_nothing(case: Case) -> None:
-    """Leaving out every input refused outright (and in no tie) changes nothing else."""
+    """Leaving out every input refused outright (and in no tie) changes nothing else,
+    unless it was a fumble (H8): a fumble holds its player's cards back."""
     run = drive(case, "once")
     lean = drive(without_lone_refusals(case, run), "once")
     applied = [o for o in run.outcomes if type(o).__name__ == "Applied"]

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 
-import spit.engine.modes as modes_module
 from spit.engine import (
     ConfigError,
     Mode,
@@ -20,6 +19,7 @@ from spit.engine import (
     mode_names,
     register_mode,
 )
+from spit.engine.modes import unregister_mode
 
 
 def test_the_built_in_modes_are_registered_with_their_classes() -> None:
@@ -98,7 +98,7 @@ def mirror() -> Iterator[Mode]:
     )
     register_mode(mode)
     yield mode
-    del modes_module._MODES["mirror"]
+    unregister_mode("mirror")
 
 
 def test_a_registered_mode_saves_loads_and_is_made_by_the_simulator(mirror: Mode) -> None:

@@ -11,6 +11,7 @@ import pytest
 from tests.support.net import LIMIT, bot_guest, join, quick_host
 
 from spit.bots.sim import new_game
+from spit.engine.observers import HIDDEN
 
 #: What a seat's Speed observation may hold: its own hand and counts, never the other's.
 SPEED_KEYS = {
@@ -23,9 +24,9 @@ SPEED_KEYS = {
     "result",
     "legal",
     "mode",
+    "v",
     "hand",
     "opponent_hand_count",
-    "hand_counts",
     "draw_counts",
     "side_counts",
     "pile_tops",
@@ -43,6 +44,7 @@ SPIT_KEYS = {
     "result",
     "legal",
     "mode",
+    "v",
     "stocks",
     "spit_counts",
     "piles",
@@ -81,8 +83,8 @@ def check_secrets(messages: list[dict[str, Any]], seat: int | None, mode: str) -
             if mode == "speed":
                 assert obs["player"] == seat
                 assert len(obs["hand"]) <= 5
-                if seat is None:
-                    assert obs["hand"] == []
+                if seat is None:  # a spectator: player 1's cards held, face down
+                    assert all(c in (None, HIDDEN) for c in obs["hand"])
             else:
                 for side in obs["stocks"]:  # only tops and counts of face-down cards
                     assert all(len(view) == 2 for view in side)
@@ -156,8 +158,8 @@ async def test_spectator_sees_public_information_only(isolated_dirs: Path) -> No
         welcome = await recorder.wait_for(lambda m: m["t"] == "welcome")
         assert welcome["seat"] is None
         state = await recorder.wait_for(lambda m: m["t"] == "state")
-        assert state["obs"]["hand"] == [] and state["obs"]["legal"] == []
-        assert state["obs"]["hand_counts"] == [5, 5]
+        assert state["obs"]["hand"] == [HIDDEN] * 5 and state["obs"]["legal"] == []
+        assert state["obs"]["opponent_hand_count"] == 5
         from spit.engine import call
 
         watcher.action(call(0))

@@ -36,6 +36,15 @@ def test_bad_messages_are_refused_with_a_reason(raw: bytes, why: str) -> None:
         proto.decode(raw, proto.GUEST_TO_HOST)
 
 
+def test_the_hosts_notice_about_fair_races_is_checked() -> None:
+    ok = proto.decode(proto.encode("notice", about="slow", text="too slow"), proto.HOST_TO_GUEST)
+    assert ok["about"] == "slow"
+    with pytest.raises(proto.ProtocolError, match="'text' missing"):
+        proto.decode(line(t="notice", about="slow"), proto.HOST_TO_GUEST)
+    with pytest.raises(proto.ProtocolError, match="unknown message type"):
+        proto.decode(line(t="notice", about="slow", text="x"), proto.GUEST_TO_HOST)
+
+
 def test_oversized_message_is_refused() -> None:
     raw = line(t="error", reason="x" * 10) + b" " * proto.MAX_LINE
     with pytest.raises(proto.ProtocolError, match="too long"):
@@ -67,13 +76,32 @@ def test_observation_round_trip(mode: str) -> None:
     game.apply(call(1))
     for player in (0, 1):
         obs = game.observation(player)
-        data = json.loads(json.dumps(proto.observation_json(obs)))
+        data = json.loads(json.dumps(proto.observation_json(game, player)))
         assert proto.observation_from_json(data, game.config) == obs
+
+
+@pytest.mark.parametrize("mode", ["spit", "speed"])
+def test_an_observation_of_another_version_is_refused_with_a_reason(mode: str) -> None:
+    game = new_game(mode, (), 3)
+    data = proto.observation_json(game, 0)
+    for other in (data["v"] + 1, True, "1", None):  # True == 1 in Python: still refused
+        with pytest.raises(proto.ProtocolError, match="same spit version"):
+            proto.observation_from_json({**data, "v": other}, game.config)
+
+
+@pytest.mark.parametrize("mode", ["spit", "speed"])
+def test_a_config_round_trips_and_another_version_is_refused(mode: str) -> None:
+    game = new_game(mode, ("V3",), 3)
+    data = json.loads(json.dumps(proto.config_json(mode, game.config)))
+    assert proto.config_from_json(mode, data) == game.config
+    for other in (99, True, None):
+        with pytest.raises(proto.ProtocolError, match="version"):
+            proto.config_from_json(mode, {**data, "v": other})
 
 
 def test_observation_with_a_bad_card_is_refused() -> None:
     game = new_game("speed", (), 3)
-    data = proto.observation_json(game.observation(0))
+    data = proto.observation_json(game, 0)
     data["hand"] = [99, None]
     with pytest.raises(proto.ProtocolError, match="card"):
         proto.observation_from_json(data, game.config)

@@ -26,6 +26,11 @@ class ViewLink:
         self.view.receive(proto.decode(data, proto.HOST_TO_GUEST, proto.MAX_HOST_LINE))
 
 
+def hand(view: RemoteSession, player: int) -> list[int | None]:
+    """The cards a guest's board shows in ``player``'s hand (HIDDEN: face down)."""
+    return [top for top, _ in view.game.columns(player)]
+
+
 def seated(game: Any, clock: FakeClock) -> tuple[Match, RemoteSession, RemoteSession]:
     match = Match(game, clock=clock, window=0.05)
     views = []
@@ -50,9 +55,9 @@ def test_speed_opponents_hand_is_face_down_and_own_hand_shown() -> None:
     game = new_game("speed", (), 5)
     _, v0, v1 = seated(game, clock)
     assert v0.seat == 0 and v1.seat == 1 and v0.started
-    assert v0.game.hands[0] == game.hands[0]
-    assert v0.game.hands[1] == [HIDDEN] * 5
-    assert v1.game.hands[0] == [HIDDEN] * 5
+    assert hand(v0, 0) == game.hands[0]
+    assert hand(v0, 1) == [HIDDEN] * 5
+    assert hand(v1, 0) == [HIDDEN] * 5
     assert v0.game.reserve_size(1) == len(game.draw[1])
 
 
@@ -63,18 +68,18 @@ def test_a_press_shows_at_once_then_a_refused_play_snaps_back_with_the_reason() 
     clock.now += 0.1
     match.tick(clock.now)
     card = game.hands[1][theirs.source]
-    before = list(v1.game.hands[1])
+    before = hand(v1, 1)
     # seat 1 loses the race: seat 0's card was pressed first
     v0.press(v0.keymap.key(0, Row(mine.target), mine.source), at=clock.now)
     clock.now += 0.01
     v1.press(v1.keymap.key(1, Row(theirs.target), theirs.source), at=clock.now)
     # pending: the card has left its slot for the pile before any verdict
-    assert v1.game.hands[1][theirs.source] is None
+    assert hand(v1, 1)[theirs.source] is None
     assert v1.game.piles[theirs.target][-1] == card
     clock.now += 0.2
     match.tick(clock.now)
     v1.tick(clock.now)
-    assert v1.game.hands[1] == before  # snapped back
+    assert hand(v1, 1) == before  # snapped back
     assert v1.flash is not None and v1.flash.player == 1
     assert "too late" in v1.flash.text and "Player 1" in v1.flash.text
     v0.tick(clock.now)
@@ -119,7 +124,7 @@ def test_a_spectator_cannot_press_and_sees_no_hand() -> None:
     watcher = RemoteSession(None, clock=clock)
     match.attach_watcher(ViewLink(watcher))
     assert watcher.seat is None
-    assert watcher.game.hands[0] == [HIDDEN] * 5 and watcher.game.hands[1] == [HIDDEN] * 5
+    assert hand(watcher, 0) == [HIDDEN] * 5 and hand(watcher, 1) == [HIDDEN] * 5
     watcher.press(watcher.keymap.calls[0], at=clock.now)
     assert watcher.flash is not None and "watching" in watcher.flash.text
 
@@ -168,7 +173,7 @@ def test_the_game_over_message_ends_the_view() -> None:
             "t": "welcome",
             "seat": 0,
             "mode": "spit",
-            "config": {},
+            "config": {"v": 1, "rules": {}},
             "names": ["A", "B"],
             "window": 0.05,
             "seats": [True, True],

@@ -355,3 +355,24 @@ def test_the_file_names_variants_in_words_or_by_rule_id(tmp_path):
     (warning,) = warnings
     assert "'nine'" in warning and "four-stocks, choose-pile" in warning
     assert not re.search(r"\b[RVPH][0-9]+\b", warning.replace(str(path), ""))
+
+
+def test_H8_fumble_settings_round_trip_and_make_the_games_timing(tmp_path: Path):
+    path = tmp_path / "config.toml"
+    save_settings(Settings(fumble_time=1.25, race_margin=0.1), path)
+    settings, warnings = load_settings(path)
+    assert warnings == []
+    assert (settings.fumble_time, settings.race_margin) == (1.25, 0.1)
+    timing = settings.timing()
+    assert (timing.fumble_time, timing.race_margin) == (1.25, 0.1)
+    assert Settings().timing().fumble_time == 0.5  # on by default
+
+
+def test_H8_fumble_time_zero_is_off_and_a_bad_value_falls_back(tmp_path: Path):
+    path = tmp_path / "config.toml"
+    path.write_text("[timing]\nfumble_time = 0\nrace_margin = 5\n")
+    settings, warnings = load_settings(path)
+    assert settings.fumble_time == 0.0 and settings.timing().fumble_time == 0.0
+    assert settings.race_margin == 0.25
+    (warning,) = warnings
+    assert "line 3" in warning and "race_margin" in warning and "0 to 2" in warning

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spit.engine import Phase, SpeedGame, SpitGame, call, slap
+from spit.engine import Kind, Phase, SpeedGame, SpitGame, call, slap
 from spit.play.keys import KeyMap
 from spit.play.session import key_action
 from spit.play.tutorial import LESSONS, LINE_WIDTH, Lesson, keys_for, texts
@@ -90,3 +90,15 @@ def test_the_positions_show_what_their_rules_say() -> None:
     slot = by_rule["R10"]
     assert isinstance(slot, SpitGame) and not slot.stocks[0][0]
     assert {a.kind.name for a in slot.legal_actions(0)} == {"MOVE"}
+
+
+def test_H8_a_lesson_teaches_fumbles() -> None:
+    (lesson,) = [lesson for lesson in LESSONS if lesson.rules == "H8"]
+    game = lesson.build()
+    plays = [a for a in game.legal_actions(0) if a.kind is Kind.PLAY]
+    assert set(plays) == set(lesson.expected)  # one card fits: the others are fumbles
+    blind = next(iter(lesson.wrong))
+    verdict = lesson.judge(game, keys_for(blind, game, KEYMAP)[0], KEYMAP)
+    assert not verdict.ok and "fumble" in verdict.text
+    right = lesson.judge(game, keys_for(next(iter(lesson.expected)), game, KEYMAP)[0], KEYMAP)
+    assert right.ok

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 LIMIT = 30.0
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def _free_port() -> int:
@@ -28,6 +29,7 @@ def _env(home: Path) -> dict[str, str]:
     env["SPIT_DATA_DIR"] = str(home / "data")
     env["SPIT_CONFIG"] = str(home / "config.toml")
     env["HOME"] = str(home)  # no ~/.ssh keys of the machine's user
+    env["PYTHONPATH"] = str(SRC)  # the spit of this tree, whatever is installed
     return env
 
 
@@ -115,3 +117,18 @@ def test_a_server_variant_is_checked_by_its_mode(tmp_path: Path) -> None:
     assert done.returncode == 2 and "unknown variant 'V9'; Spit takes four-stocks" in done.stderr
     done = _spit("server", "--variant", "V3", "--data-dir", str(tmp_path), home=tmp_path)
     assert done.returncode == 2 and "MODE:VARIANT" in done.stderr
+
+
+def test_drain_and_undrain_reach_the_running_server(server: Server, tmp_path: Path) -> None:
+    _port, data, _process = server
+    done = _spit("server", "--drain", "--data-dir", str(data), home=tmp_path / "op")
+    assert done.returncode == 0 and "no new matches" in done.stdout
+    deadline = time.monotonic() + LIMIT
+    while True:
+        status = _spit("server", "--status", "--data-dir", str(data), home=tmp_path / "op")
+        if "draining" in status.stdout:
+            break
+        assert time.monotonic() < deadline, status.stdout
+        time.sleep(0.5)
+    done = _spit("server", "--undrain", "--data-dir", str(data), home=tmp_path / "op")
+    assert done.returncode == 0 and not (data / "drain").exists()

@@ -37,7 +37,7 @@ from spit.engine import (
     slap,
 )
 from spit.engine.events import CardMoved, CardPlayed, PhaseChanged, Spat, Stalemate
-from spit.realtime.arbiter import PAUSED, Applied, Arbiter, Outcome, Rejected, Timing
+from spit.realtime.arbiter import FUMBLING, PAUSED, Applied, Arbiter, Outcome, Rejected, Timing
 
 START = 0.0
 STUCK = ("8C 9C 10C JC QC", "8D 9D 10D JD QD")
@@ -254,6 +254,57 @@ def check(case: Case, run: Run) -> None:
     check_no_timer_overtakes_an_input(case, run)
     check_tie_alternation(run)
     check_bot_plans(case, run)
+    check_fumbles(case, run)
+
+
+def check_fumbles(case: Case, run: Run) -> None:
+    """H8 from RULES.md: a play or move refused in every position of the race
+    margin before its press starts the fumble time; inside it that player's plays
+    and moves are refused untried and start nothing; a lost race, a call, a slap,
+    a choice and a computer's press never fumble; fumble time 0 is no H8."""
+    timing = case.timing
+    fumbling = (Kind.PLAY, Kind.MOVE)
+    bots = {p for p, _ in case.bots}
+    game = case.game()
+    clock = GameClock(case.pauses)
+    history = [(START, game.legal_actions(0), game.legal_actions(1))]
+    until = {0: -math.inf, 1: -math.inf}
+    for o in run.outcomes:
+        a, p = o.action, o.action.player
+        mine = p in (0, 1) and a.kind in fumbling
+        if isinstance(o, Applied):
+            assert not mine or o.time >= until[p], f"{o} landed in a fumble time"
+            game.apply(a)
+            history.append((o.time, game.legal_actions(0), game.legal_actions(1)))
+            continue
+        if o.reason == PAUSED:
+            assert o.fumble == 0
+            continue
+        if o.reason == FUMBLING:
+            assert timing.fumble_time > 0 and mine and o.time < until[p], f"{o} held back"
+            assert o.fumble == 0, "a press inside a fumble time started another"
+            continue
+        assert not mine or o.time >= until[p], f"{o} was tried inside a fumble time"
+        if not mine or timing.fumble_time == 0:
+            assert o.fumble == 0, f"{o} is not a play or a move, or H8 is off"
+            continue
+        if p in bots:
+            assert o.fumble == 0, f"a computer fumbled: {o}"
+            continue
+        made = o.time if o.stamped is None else o.stamped
+        start = made - timing.race_margin
+        # the positions standing from ``start`` on (before the start: the first one)
+        before = [h for h in history if h[0] <= start]
+        if not before and not case.game().actions:
+            before = history[:1]  # before the start of a fresh game: its first position
+        window = [*before[-1:], *(h for h in history if h[0] > start)]
+        # a window reaching back before a game the arbiter took over: no fumble
+        fitted = not before or any(a in h[1 + p] for h in window)
+        if fitted:
+            assert o.fumble == 0, f"{o} is a lost race, not a fumble"
+        else:
+            assert math.isclose(o.fumble, timing.fumble_time), f"{o} should be a fumble"
+            until[p] = clock.wall(clock.game_time(o.time) + timing.fumble_time)
 
 
 def _human_inputs(case: Case) -> list[tuple[float, Action]]:
@@ -341,6 +392,8 @@ def check_timers_and_rules(case: Case, run: Run) -> None:
                     progress = o.time
         elif o.reason == PAUSED:
             assert case.paused_interval(o.stamped if o.stamped is not None else o.time)
+        elif o.reason == FUMBLING:
+            pass  # H8: held back untried in a fumble time (``check_fumbles``)
         else:
             # a refused input changes nothing: the engine refuses it here too
             assert not game.is_legal(o.action), f"{o} was refused yet is legal"
@@ -416,11 +469,11 @@ def check_bot_plans(case: Case, run: Run) -> None:
 
 def without_lone_refusals(case: Case, run: Run) -> Case:
     """The same case without the inputs that were refused outright (not made in a
-    pause) and had no input of the other player at their stamp."""
+    pause, starting no fumble: H8) and had no input of the other player at their stamp."""
     refused = Counter(
         (o.time, o.action)
         for o in run.outcomes
-        if isinstance(o, Rejected) and o.reason != PAUSED and o.stamped is None
+        if isinstance(o, Rejected) and o.reason != PAUSED and o.stamped is None and not o.fumble
     )
     others = Counter(
         (o.time, o.action.player) for o in run.outcomes if _is_input(o) and o.stamped is None

@@ -102,7 +102,7 @@ def test_the_app_keys_are_exactly_what_the_board_and_the_app_bind() -> None:
 
 def session_in_play(clock: FakeClock, window: float = 0.5) -> Session:
     keys = KeyMap.from_keys(DEFAULT_KEYS, window)
-    session = Session(playable(), keys, clock=clock)
+    session = Session.local(playable(), keys, clock=clock)
     session.press("1", clock())
     session.press("0", clock())
     session.tick(clock())

@@ -10,17 +10,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from spit.bots import compiled
-
 if TYPE_CHECKING:
     from spit.bots.bot import Bot, Strategy
     from spit.bots.reaction import REACTIONS, Reaction
     from spit.bots.speed_strategy import SpeedStrategy
     from spit.bots.spit_strategy import SpitStrategy
     from spit.bots.style import STYLES, Style
-
-# the mypyc-compiled modules load only when built from the sources as they are now
-compiled.install()
 
 #: The levels, weakest first.
 LEVELS = ("easy", "medium", "hard", "expert")

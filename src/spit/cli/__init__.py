@@ -285,7 +285,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_tutorial(args: argparse.Namespace) -> int:
-    return _run_tui(args, "tutorial")
+    from spit.tui.messages import TUTORIAL
+
+    return _run_tui(args, TUTORIAL)
 
 
 def _add_tutorial(sub: Subparsers) -> None:

@@ -36,7 +36,7 @@ def register(
     sub: Subparsers, tui: dict[str, Handler]
 ) -> None:
     """Add ``host`` and ``join``; ``tui`` has the screen launchers for both."""
-    from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+    from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 
     host = sub.add_parser(
         "host",
@@ -57,14 +57,16 @@ def register(
         help="address to listen on (default 127.0.0.1, this machine only; "
         "0.0.0.0 lets players on your network join)",
     )
+    from spit.engine import mode_names
+
     host.add_argument(
-        "--mode", choices=("spit", "speed"), default="spit", help="the game (default spit)"
+        "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
     )
     host.add_argument(
         "--variant",
         action="append",
         metavar="NAME",
-        help=variant_help(("spit",)),
+        help=variant_help(),
     )
     host.add_argument("--seed", type=int, default=None, help="deal from this seed")
     host.add_argument(
@@ -80,15 +82,17 @@ def register(
         type=_ms,
         default=DEFAULT_WINDOW,
         metavar="MS",
-        help="hold verdicts this long to order close races fairly "
+        help="the longest the host holds verdicts to order close races by press time; "
+        "the wait follows the players' measured delays up to this "
         f"(default {DEFAULT_WINDOW * 1000:.0f}; 0: plain arrival order)",
     )
     host.add_argument(
         "--cap",
         type=_ms,
-        default=0.15,
+        default=DEFAULT_CAP,
         metavar="MS",
-        help="the most a press may be judged earlier than it arrived (default 150)",
+        help="the most any press may be judged earlier than it arrived, whatever the "
+        f"measured delays (default {DEFAULT_CAP * 1000:.0f})",
     )
     host.add_argument(
         "--rejoin",
@@ -138,7 +142,7 @@ def _fail(text: str) -> int:
 def _variants(args: argparse.Namespace) -> tuple[str, ...]:
     from spit.cli.variants import parse_variants
 
-    return parse_variants(args.variant, "spit")
+    return parse_variants(args.variant, args.mode)
 
 
 def allowed_keys(args: argparse.Namespace) -> list[Any]:
@@ -155,14 +159,11 @@ def allowed_keys(args: argparse.Namespace) -> list[Any]:
 
 
 def host_variants(args: argparse.Namespace) -> tuple[str, ...]:
-    """The checked variants of ``--variant`` (ValueError: unknown, or not for Speed)."""
+    """The checked variants of ``--variant`` (ValueError: unknown, or not for the game)."""
     try:
-        variants = _variants(args)
+        return _variants(args)
     except argparse.ArgumentTypeError as exc:
         raise ValueError(str(exc)) from None
-    if args.mode == "speed" and variants:
-        raise ValueError("the variants are for Spit over the network (--mode spit)")
-    return variants
 
 
 def make_host(args: argparse.Namespace) -> Any:

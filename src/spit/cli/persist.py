@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spit.engine import mode_names
 from spit.play.texts import printable, to_ascii
 from spit.store.paths import data_dir_problem, database_path, replay_dir, saved_dir
 
@@ -49,7 +50,7 @@ def register(
         help="whose charts to draw (rating and reaction times); default: who played most",
     )
     stats.add_argument(
-        "--mode", choices=("spit", "speed"), default="spit", help="the game of the charts"
+        "--mode", choices=mode_names(), default="spit", help="the game of the charts"
     )
     stats.add_argument("--no-charts", action="store_true", help="only the tables")
     stats.set_defaults(handler=cmd_stats)
@@ -71,6 +72,11 @@ def register(
         "--verify",
         action="store_true",
         help="replay without the UI and check each file's final fingerprint",
+    )
+    replay.add_argument(
+        "--races",
+        action="store_true",
+        help="list every close race of a network game: both presses, who won and why",
     )
     replay.set_defaults(handler=cmd_replay, launch=launchers.get("replay"))
 
@@ -225,6 +231,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from spit.store.replay_list import find_replay, saved_replays
     from spit.store.replays import ReplayFileError, load_replay, verify_file
 
+    if getattr(args, "races", False):
+        if not args.files:
+            print("spit: name the replay file(s) whose races to list", file=sys.stderr)
+            return 2
+        return list_races(args.files, getattr(args, "ascii", False))
     if not args.files:
         entries = saved_replays()
         if not args.verify:
@@ -257,6 +268,44 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0 if ok else 1
     args.replay = replay
     return launch(args)
+
+
+def list_races(paths: list[Path], ascii_only: bool = False) -> int:
+    """``spit replay --races FILE...``: every close race the host judged, in words."""
+    from spit.store.races import close_races, race_lines
+    from spit.store.replays import ReplayFileError, load_replay
+
+    def say(text: str) -> None:
+        text = printable(text)
+        print(to_ascii(text) if ascii_only else text, flush=True)
+
+    failed = 0
+    for path in paths:
+        try:
+            replay = load_replay(path)
+        except ReplayFileError as exc:
+            print(f"spit: {printable(exc)}", file=sys.stderr)
+            failed += 1
+            continue
+        if replay.presses is None:
+            say(
+                f"{path}: this replay keeps no record of presses (a game on one "
+                "machine, or a network game from before spit kept them)"
+            )
+            continue
+        names = [p.label for p in replay.meta.players]
+        count = len(close_races(replay.presses))
+        judged = sum(1 for p in replay.presses if p.order is not None)
+        clamped = sum(1 for p in replay.presses if p.clamp > 0)
+        say(
+            f"{path}: {judged} presses judged by the host, {count} close "
+            f"race{'' if count == 1 else 's'} (two presses for one pile within the "
+            f"host's wait), {clamped} press{'' if clamped == 1 else 'es'} judged later "
+            "than claimed"
+        )
+        for line in race_lines(replay.presses, names):
+            say(line)
+    return 1 if failed else 0
 
 
 def list_replays(entries: list[SavedReplay], ascii_only: bool = False) -> int:

@@ -82,6 +82,30 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "the data directory) or postgresql://USER@HOST/DB (several nodes; needs spit[cluster])",
     )
     server.add_argument(
+        "--bus",
+        default=None,
+        metavar="URL",
+        help="share the lobby with other nodes over Redis or Valkey: redis://HOST:PORT/DB "
+        "(needs spit[cluster])",
+    )
+    server.add_argument(
+        "--node", default=None, metavar="NAME", help="this node's name (default: its address)"
+    )
+    server.add_argument(
+        "--public-address",
+        default=None,
+        metavar="HOST:PORT",
+        help="where players reach this node, if not --bind:--port",
+    )
+    server.add_argument(
+        "--drain",
+        action="store_true",
+        help="tell the running server (--data-dir) to start no new matches; running ones finish",
+    )
+    server.add_argument(
+        "--undrain", action="store_true", help="let a drained server start matches again"
+    )
+    server.add_argument(
         "--status",
         action="store_true",
         help="show the running server's players, queue, matches and load",
@@ -192,6 +216,8 @@ def _cmd_server(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or _default_server_dir()
     if args.status:
         return _print_status(data_dir / "status.json")
+    if args.drain or args.undrain:
+        return _drain(data_dir, args.drain)
     from spit.bots import LEVELS
     from spit.server.node import ServerNode, ServerSettings
     from spit.server.store import StoreError
@@ -216,6 +242,9 @@ def _cmd_server(args: argparse.Namespace) -> int:
         spectator_delay=min(args.watch_delay, 60.0),
         variants=variants,
         store_url=args.store,
+        bus_url=args.bus,
+        node_id=args.node,
+        public_address=args.public_address,
     )
 
     async def main() -> int:
@@ -268,6 +297,23 @@ def _server_variants(values: list[str]) -> dict[str, tuple[str, ...]]:
     return {mode: tuple(sorted(names)) for mode, names in chosen.items()}
 
 
+def _drain(data_dir: Path, drain: bool) -> int:
+    """Ask the server of ``data_dir`` to start no new matches (or to start them again)."""
+    if not data_dir.is_dir():
+        return _fail(f"no server data directory at {data_dir}")
+    flag = data_dir / "drain"
+    if drain:
+        flag.write_text("drain\n", encoding="utf-8")
+        print(
+            "spit: the server starts no new matches now; running ones finish "
+            "(spit server --status shows how many are left)"
+        )
+    else:
+        flag.unlink(missing_ok=True)
+        print("spit: the server starts matches again")
+    return 0
+
+
 def _print_status(path: Path) -> int:
     import time
 
@@ -288,6 +334,18 @@ def _print_status(path: Path) -> int:
         f"matches {data.get('matches')}, connections {data.get('connections')}"
     )
     print(f"  timer lateness p99 {data.get('lateness_p99_ms')} ms, load {data.get('load')}")
+    if data.get("draining"):
+        print("  draining: no new matches")
+    nodes = data.get("nodes") or []
+    if len(nodes) > 1 or (nodes and nodes[0].get("node") != data.get("node")):
+        print("  nodes sharing the lobby:")
+        for other in nodes:
+            if isinstance(other, dict):
+                mark = " (draining)" if other.get("draining") else ""
+                print(
+                    f"    {other.get('node')} at {other.get('address')}: {other.get('online')} "
+                    f"online, {other.get('matches')} matches{mark}"
+                )
     return 0
 
 

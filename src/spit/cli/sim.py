@@ -101,20 +101,6 @@ def progress_bar(console: Console, label: str) -> Progress:
     return Progress(*columns, console=console, transient=True, auto_refresh=False)
 
 
-def warn_if_stale() -> None:
-    """Say in one line on stderr when the compiled simulator is older than its sources.
-
-    It is not used then: the pure-Python one runs, slower (docs/bots.md, "Speed
-    of the simulator"). Only ``sim`` and ``tournament`` say it: the app owns the
-    terminal, and a game against a bot does not need the speed.
-    """
-    from spit.bots.compiled import stale_warning
-
-    warning = stale_warning()
-    if warning is not None:
-        print(warning, file=sys.stderr)
-
-
 def add_sim_parser(subparsers: Subparsers) -> CommandParser:
     """Add ``sim`` to the ``spit`` command's sub-commands."""
     levels = ", ".join(LEVELS)
@@ -233,7 +219,6 @@ def run_sim(args: argparse.Namespace) -> int:
     from spit.bots.sim import SimulationError, default_jobs, new_game, simulate
     from spit.engine.errors import ConfigError
 
-    warn_if_stale()
     err = Console(stderr=True)
     jobs = args.jobs or default_jobs(args.games)
     try:

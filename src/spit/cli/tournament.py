@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from spit.bots import MODES
 from spit.cli.parsing import CommandParser
-from spit.cli.sim import _games, _seed, add_jobs_argument, progress_bar, warn_if_stale
+from spit.cli.sim import _games, _seed, add_jobs_argument, progress_bar
 from spit.cli.variants import variant_help, variant_word
 from spit.engine.rule_words import variants_in_words
 
@@ -125,7 +125,6 @@ def run_tournament(args: argparse.Namespace) -> int:
     from spit.bots.tournament import tournament
     from spit.engine.errors import ConfigError
 
-    warn_if_stale()
     levels: tuple[str, ...] = args.levels
     total = args.games * len(levels) * (len(levels) - 1)
     jobs = args.jobs or default_jobs(total)

@@ -2,12 +2,14 @@
 
 Each mode's own module registers a ``Mode`` (``spit_game.py``: Spit,
 ``speed_game.py``: Speed). Everything that depends on the mode (making a game
-from settings or the command line, loading a save, the words on the board)
+from settings or the command line, loading a save, the words on the board,
+what each seat and a spectator may see over the network and its JSON forms)
 asks the registry or the ``Mode`` record instead of comparing names.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,6 +18,10 @@ from spit.engine.errors import ConfigError
 
 if TYPE_CHECKING:
     from spit.engine.base import AnyGame
+    from spit.engine.observers import Observer
+
+#: The version of a config's JSON form (``Mode.config_json``).
+CONFIG_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +52,11 @@ class Mode:
     #: the face-up cards are a private hand (Speed), not a public layout (Spit's
     #: stock tops, R3): a person playing the computer does not see its hand
     private_hand: bool = False
+    #: who sees what (``spit.engine.observers.Observer``): its class, or
+    #: "module:Class" to import it when first asked (``observer``)
+    observer_class: type[Observer] | str = ""
+    #: the variant a match to a target score turns on (Spit's V4), if any
+    match_variant: str | None = None
 
     def config(self, variants: Iterable[str] = (), **fields: Any) -> Any:
         """A config with the given optional rules (ids, any case) and fields.
@@ -67,6 +78,14 @@ class Mode:
         except TypeError as exc:
             raise ConfigError(f"bad {self.title} config: {exc}") from exc
 
+    @property
+    def has_slaps(self) -> bool:
+        """True if a round can end with the players slapping a pile (Spit's R16)."""
+        from spit.engine.actions import Kind
+
+        kinds = self.game_class.PLAYER_KINDS.values()
+        return any(Kind.SLAP in phase_kinds for phase_kinds in kinds)
+
     def known_variants(self, variants: Iterable[str]) -> tuple[str, ...]:
         """Those of ``variants`` this mode has (settings list every mode's together)."""
         ids = {v.upper(): v for v in self.variants}
@@ -76,13 +95,58 @@ class Mode:
         """A new game of this mode (None: the default rules)."""
         return self.game_class(config, seed)
 
+    def match_config(self, variants: Iterable[str], target: int, **fields: Any) -> Any:
+        """A config for a match to ``target`` points: ``match_variant`` turned on too."""
+        chosen = [*variants]
+        if self.match_variant is not None and self.match_variant not in chosen:
+            chosen.append(self.match_variant)
+        return self.config(chosen, target_score=target, **fields)
+
+    def observer(self) -> Observer:
+        """Who sees what in this mode, and its observations' JSON form (made once)."""
+        made = _OBSERVERS.get(self.name)
+        if made is None:
+            cls = self.observer_class
+            if isinstance(cls, str):
+                if not cls:
+                    raise ConfigError(f"{self.title} cannot be played over the network")
+                module, _, name = cls.partition(":")
+                cls = getattr(importlib.import_module(module), name)
+            made = _OBSERVERS[self.name] = cls(self.name)
+        return made
+
+    def config_json(self, config: Any) -> dict[str, Any]:
+        """``config`` in its versioned JSON form (``config_from_json`` reads it)."""
+        return {"v": CONFIG_VERSION, "rules": config.to_dict()}
+
+    def config_from_json(self, data: object) -> Any:
+        """The config ``config_json`` gave; ConfigError saying what is wrong."""
+        if not isinstance(data, dict) or "rules" not in data:
+            raise ConfigError(f"not a {self.title} rules config")
+        version = data.get("v")
+        if type(version) is not int or version != CONFIG_VERSION:
+            raise ConfigError(f"not a {self.title} rules config of version {CONFIG_VERSION}")
+        try:
+            config = self.config_class.from_dict(data["rules"])
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(f"bad {self.title} config: {exc}") from exc
+        return config
+
 
 _MODES: dict[str, Mode] = {}
+_OBSERVERS: dict[str, Observer] = {}
 
 
 def register_mode(mode: Mode) -> None:
     """Add a game mode (each mode's module calls this once)."""
     _MODES[mode.name] = mode
+    _OBSERVERS.pop(mode.name, None)
+
+
+def unregister_mode(name: str) -> None:
+    """Take a mode out of the registry (a test's own mode, when the test is done)."""
+    _MODES.pop(name, None)
+    _OBSERVERS.pop(name, None)
 
 
 def get_mode(name: str) -> Mode:

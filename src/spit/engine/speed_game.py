@@ -559,5 +559,6 @@ register_mode(
             "The winner scores the cards left in the loser's draw pile; first to {target}."
         ),
         private_hand=True,
+        observer_class="spit.engine.speed_observer:SpeedObserver",
     )
 )

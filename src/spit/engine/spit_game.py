@@ -695,5 +695,7 @@ register_mode(
         reserve_name="spit cards",
         lowest_score_wins=True,
         match_rule="A point per card still held; the match ends at {target}, lowest wins.",
+        observer_class="spit.engine.spit_observer:SpitObserver",
+        match_variant="V4",
     )
 )

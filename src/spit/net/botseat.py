@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spit.bots import Bot
-from spit.engine import Action, SpeedConfig, SpitConfig
+from spit.engine import Action
 from spit.net import protocol as proto
 from spit.realtime.arbiter import Clock
 
@@ -34,7 +34,7 @@ class BotDriver:
         self.send_action = send_action
         self.clock = clock
         self.call_later = call_later
-        self.config: SpitConfig | SpeedConfig | None = None
+        self.config: Any = None  #: the rules the host plays (any mode's config)
         self.obs: Any = None
         self.paused = True
         self.in_flight = 0
@@ -87,6 +87,11 @@ class BotDriver:
     def _fire(self, action: Action) -> None:
         self._planned = None
         if self.paused:
+            return
+        if self.obs is not None and action not in self.obs.legal:
+            # The piles changed under the plan: a computer never presses a card
+            # it can see no longer fits (H8), it thinks again instead.
+            self._think(again=True)
             return
         self.in_flight += 1
         self.send_action(action, self.clock())

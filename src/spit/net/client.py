@@ -108,7 +108,8 @@ class Guest:
         """Connect and log in; raise JoinError with a clear reason if that fails.
 
         ``say_hello=False`` leaves the hello to the caller and ``answer_pings=False``
-        keeps quiet (tests of bad peers).
+        hands the pings to ``on_message`` instead of answering them (tests of bad
+        peers, and of how the host uses the answers).
         """
         try:
             fingerprint, _secret = split_code(code)
@@ -274,6 +275,8 @@ class Guest:
         if kind == "ping":
             if self.answer_pings:
                 self.send("pong", t0=msg["t0"], tc=self.clock())
+            else:
+                self.on_message(msg)  # the caller answers (or not)
             return
         if kind == "hello":
             problem = proto.version_problem(msg["v"])

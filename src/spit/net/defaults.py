@@ -8,5 +8,8 @@ app's start-up).
 
 #: the TCP port ``spit host`` listens on and ``spit join`` connects to
 DEFAULT_PORT = 7788
-#: seconds the host holds verdicts to order close races fairly
-DEFAULT_WINDOW = 0.07
+#: the longest the host holds verdicts to order close races fairly (W's maximum,
+#: seconds); W itself follows the players' measured delays
+DEFAULT_WINDOW = 0.2
+#: the most any press may be judged earlier than it arrived (seconds)
+DEFAULT_CAP = 0.25

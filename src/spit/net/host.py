@@ -29,15 +29,17 @@ from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.botseat import BotDriver
 from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_secret, split_code
-from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import Match
-from spit.net.stamping import DEFAULT_CAP, Stamper
+from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Clock, Timing
 from spit.store.settings import same_name
 
 log = logging.getLogger("spit.net")
 
 SUBSYSTEM = "spit"
+#: Pings 50 ms apart when a connection opens (the clock estimate settles in under a second).
+FAST_PINGS = 16
 #: AES-GCM first: as safe as ChaCha20-Poly1305 and, with ``cryptography``, about a
 #: third of its cost for the small packets a game sends (both are standard SSH ciphers).
 CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com")
@@ -50,7 +52,7 @@ class Limits:
     rate: float = 40.0  #: messages per second, sustained
     burst: float = 80.0  #: messages at once
     stall: float = 5.0  #: seconds a half-sent message (or the hello) may take
-    ping_every: float = 1.0  #: seconds between pings once the estimate has settled
+    ping_every: float = 0.25  #: seconds between pings once the estimate has settled
     dead_after: float = 10.0  #: seconds of silence after which a connection is dropped
     max_buffer: int = 1 << 20  #: bytes waiting to be sent before a guest counts as gone
     max_connections: int = 16  #: SSH connections at once (players, spectators, strangers)
@@ -273,6 +275,7 @@ class Host:
             from spit.store.archive import Archiver
 
             self._archiver = Archiver(self.match.arbiter, self._players(names))
+            self._archiver.extra = self._audit
 
     # ------------------------------------------------------------ lifecycle
 
@@ -462,6 +465,7 @@ class Host:
             if not buffer and hello:
                 started = self.clock()
             buffer += chunk
+            lines = 0  # messages taken from this chunk so far
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
                 now = self.clock()
@@ -491,7 +495,8 @@ class Host:
                         return
                     hello = True
                     continue
-                self._handle(conn, msg, now)
+                self._handle(conn, msg, now, behind=lines > 0)
+                lines += 1
             # Tick at once: with no hold window the verdict goes out without waiting
             # for the tick loop to be scheduled (a no-op when nothing is due).
             self.match.tick(self.clock())
@@ -533,13 +538,19 @@ class Host:
         self.match.attach(seat, conn, conn.stamper, now)
         return True
 
-    def _handle(self, conn: _Conn, msg: dict[str, Any], now: float) -> None:
+    def _handle(
+        self, conn: _Conn, msg: dict[str, Any], now: float, behind: bool = False
+    ) -> None:
+        """One checked message; ``behind``: it came in the same read as the one before."""
         kind = msg["t"]
         if kind == "pong":
             t0 = msg["t0"]
             if t0 in conn.pings:
                 del conn.pings[t0]
-                conn.stamper.add_sample(t0, msg["tc"], now)
+                # A pong that arrived together with another message may have waited
+                # behind it (TCP delivers in order): its delay would say too much.
+                if not behind:
+                    conn.stamper.add_sample(t0, msg["tc"], now)
         elif kind == "ping":
             conn.send(proto.encode("pong", t0=msg["t0"], tc=now))
         elif kind == "action":
@@ -572,7 +583,7 @@ class Host:
                 conn.pings.pop(next(iter(conn.pings)))
             conn.send(proto.encode("ping", t0=now))
             n += 1
-            await asyncio.sleep(0.05 if n < 6 else self.limits.ping_every)
+            await asyncio.sleep(0.05 if n < FAST_PINGS else self.limits.ping_every)
 
     def _lost(self, conn: _Conn, reason: str) -> None:
         self._conns.discard(conn)
@@ -643,19 +654,31 @@ class Host:
 
         return times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
 
-    def _replay_json(self) -> dict[str, Any]:
-        from spit.store.replays import new_meta, replay_data
+    def _audit(self) -> dict[str, Any]:
+        """The race audit for the replay: every press the host judged."""
+        from spit.store.races import presses_json
 
+        return {"presses": presses_json(self.match.presses)}
+
+    def _replay_json(self) -> dict[str, Any]:
+        from dataclasses import replace
+
+        from spit.store.replays import PlayerInfo, h8_record, new_meta, replay_data
+
+        arbiter = self.match.arbiter
         meta = (
             self._archiver.meta
             if self._archiver is not None
-            else new_meta(self._players(self.match.names))
+            else replace(
+                new_meta(self._players(self.match.names)),
+                h8=h8_record(arbiter.timing, arbiter.fumbles, arbiter.start_time),
+            )
         )
         times = self._times()
         game = self.game
         if len(times) != len(game.actions):
             times = [0.0] * (len(game.actions) - len(times)) + times
-        return replay_data(game, times, meta)
+        return replay_data(game, times, meta, self._audit())
 
     def _players(self, names: tuple[str, str]) -> list[Any]:
         """The players as replays and saves keep them: the guests' seats are remote."""

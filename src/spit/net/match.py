@@ -2,17 +2,21 @@
 
 ``Match`` knows no sockets: a seat is a ``Link`` (anything with ``send(bytes)``)
 and a ``Stamper``. It turns each received action into an input stamped with
-its estimated press time, ticks the arbiter a *hold window* behind the clock
-(so inputs that arrive within the window of their press are ordered by press
-time, R11), and sends each seat its verdicts, the events as that seat may see
-them, and its own observation. A dropped seat pauses the game; it may rejoin
-within ``rejoin_timeout`` seconds, after which the other player chooses: a
-computer takes the seat, or the match is saved on the host.
+its estimated press time (clamped to that seat's own measured delay, every
+clamp logged), ticks the arbiter a *hold window* W behind the clock (so inputs
+that arrive within W of their press are ordered by press time, R11), sets W
+from the seats' measured delays (never above ``window``), and sends each seat
+its verdicts, the events as that seat may see them, and its own observation.
+Every judged press is kept (``presses``) for the replay's race audit. A
+dropped seat pauses the game; it may rejoin within ``rejoin_timeout``
+seconds, after which the other player chooses: a computer takes the seat, or
+the match is saved on the host.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +26,7 @@ from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
 from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Applied, Arbiter, Clock, Outcome, Rejected, Timing
+from spit.store.races import Press
 
 log = logging.getLogger("spit.net")
 
@@ -29,6 +34,18 @@ log = logging.getLogger("spit.net")
 REJOIN_TIMEOUT = 60.0
 #: Unanswered actions a seat may have in flight; more is a flood.
 MAX_PENDING = 32
+#: Judged presses kept for the race audit (a long game has a few thousand).
+MAX_PRESSES = 10_000
+#: Seconds between re-estimates of the hold window W.
+WINDOW_EVERY = 0.25
+#: Ping samples every seat needs before W follows the measurements (until then W is
+#: its maximum).
+SETTLED = 8
+#: Of a seat's last ``CLAMP_SPAN`` presses, this many clamped is "again and again".
+CLAMP_SPAN = 10
+CLAMP_REPEATED = 8
+#: ... and this many or fewer is "fits again".
+CLAMP_FITS = 3
 
 
 class Link(Protocol):
@@ -46,11 +63,15 @@ class Seat:
     name: str
     link: Link | None = None
     stamper: Stamper = field(default_factory=Stamper)
-    pending: deque[tuple[int, Action]] = field(default_factory=deque)
+    pending: deque[tuple[int, Action, Press | None]] = field(default_factory=deque)
     dropped_at: float | None = None
     offered: bool = False
     last_obs: dict[str, Any] | None = None
     computer: bool = False
+    #: for each of the seat's last presses: was it clamped (by the normal rule)?
+    clamps: deque[bool] = field(default_factory=lambda: deque(maxlen=CLAMP_SPAN))
+    #: True while the seat's link is too slow for the host's longest wait
+    slow: bool = False
 
 
 class Match:
@@ -68,14 +89,22 @@ class Match:
         on_outcomes: Callable[[list[Outcome]], None] | None = None,
         on_save: Callable[[], str] | None = None,
         result_text: Callable[[], str] | None = None,
+        adaptive: bool = True,
     ) -> None:
+        """``window``: the longest the host waits (W's maximum); ``adaptive``: W follows
+        the seats' measured delays (False: W is always ``window``)."""
         import time
 
         if not 0 <= window <= 1:
             raise ValueError("the hold window must be 0..1 second")
         self.game = game
         self.clock: Clock = clock or time.monotonic
+        #: the hold window W now (seconds); at most ``max_window``
         self.window = window
+        self.max_window = window
+        self.adaptive = adaptive
+        #: every press, in the order they arrived (``Press.order``: the order judged)
+        self.presses: list[Press] = []
         self.rejoin_timeout = rejoin_timeout
         self.arbiter = Arbiter(game, timing, self.clock)
         now = self.clock()
@@ -95,6 +124,9 @@ class Match:
         #: called when the schedule may have changed (a new input: tick sooner)
         self.wake: Callable[[], None] = lambda: None
         self._late = False
+        self._window_at = -math.inf
+        self._index = 0
+        self._order = 0
 
     # ------------------------------------------------------------------ seats
 
@@ -108,7 +140,7 @@ class Match:
             "welcome",
             seat=seat,
             mode=self.game.mode,
-            config=self.game.config.to_dict(),
+            config=proto.config_json(self.game.mode, self.game.config),
             names=list(self.names),
             window=self.window,
             seats=[s.link is not None and s.dropped_at is None for s in self.seats],
@@ -256,11 +288,121 @@ class Match:
         if len(seat.pending) >= MAX_PENDING:
             self._verdict(seat, msg_id, False, "too many moves at once")
             return
-        stamp = seat.stamper.stamp(float(msg["at"]), arrival)
-        stamp = max(stamp, self.arbiter.start_time)
-        seat.pending.append((msg_id, action))
-        self.arbiter.submit(action, at=stamp)
+        judged = seat.stamper.judge(float(msg["at"]), arrival)
+        stamp = max(judged.stamp, self.arbiter.start_time)
+        self._watch_clamps(seat, judged.claimed, judged.clamp, arrival)
+        record = None
+        if len(self.presses) < MAX_PRESSES:
+            start = self.arbiter.start_time
+            record = Press(
+                seat=number,
+                action=action,
+                press=stamp - start,
+                arrival=arrival - start,
+                clamp=judged.clamp,
+                window=self.window,
+            )
+            self.presses.append(record)
+        seat.pending.append((msg_id, action, record))
+        # H8: the seat saw the game a hold window and a one-way trip late
+        lag = self.window + (seat.stamper.rtt or 0.0) / 2
+        self.arbiter.submit(action, at=stamp, seen=stamp - lag)
         self.wake()
+
+    def _watch_clamps(self, seat: Seat, claimed: float, clamp: float, arrival: float) -> None:
+        """Log a clamped press; tell a seat clamped again and again, and warn the host."""
+        stamper = seat.stamper
+        if clamp > 0:
+            log.info(
+                "seat %d press judged %.1f ms later than it claimed (it claimed %.1f ms "
+                "before its arrival; its link allows %.1f ms)",
+                seat.number + 1,
+                clamp * 1000,
+                (arrival - claimed) * 1000,
+                (arrival - claimed - clamp) * 1000,
+            )
+        if stamper.trusted:
+            return
+        seat.clamps.append(stamper.too_early(claimed, arrival))
+        clamped = sum(seat.clamps)
+        if not stamper.strict and clamped >= CLAMP_REPEATED:
+            stamper.strict = True
+            log.warning(
+                "seat %d (%s) claims earlier presses than its link allows, again and again "
+                "(%d of its last %d): its presses are now judged without the margin",
+                seat.number + 1,
+                seat.name,
+                clamped,
+                len(seat.clamps),
+            )
+            self._notice(
+                seat,
+                "clamp",
+                "Your presses arrive later than they claim, again and again: the host now "
+                "judges them by its own measure of your link (check your clock or your "
+                "connection).",
+            )
+            for other in self.seats:
+                if other is not seat and other.stamper.trusted:
+                    self._notice(
+                        other,
+                        "warn",
+                        f"{seat.name}'s presses claim to be earlier than their link allows, "
+                        "again and again: the host now judges them by its own measure.",
+                    )
+        elif stamper.strict and clamped <= CLAMP_FITS:
+            stamper.strict = False
+            log.info("seat %d press stamps fit its link again", seat.number + 1)
+
+    def _notice(self, seat: Seat, about: str, text: str) -> None:
+        if seat.link is not None:
+            seat.link.send(proto.encode("notice", about=about, text=text[:300]))
+
+    def _update_window(self, now: float) -> None:
+        """Re-estimate W: the longest wait any seat's measured delay needs, at most
+        ``max_window``; say when a seat's link is too slow for fair races."""
+        if now - self._window_at < WINDOW_EVERY:
+            return
+        self._window_at = now
+        needs: list[float] = []
+        for seat in self.seats:
+            if seat.link is None:
+                continue
+            stamper = seat.stamper
+            allowance = stamper.allowance
+            settled = stamper.trusted or stamper.count >= SETTLED
+            needs.append(self.max_window if allowance is None or not settled else allowance)
+            if allowance is not None and settled and self.max_window > 0:
+                self._check_slow(seat, allowance)
+        if self.adaptive and needs:
+            # No accepted press claims more than its seat's allowance: with W at the
+            # largest allowance, no honest press arrives too late to be put in order.
+            self.window = min(self.max_window, max(needs))
+
+    def _check_slow(self, seat: Seat, allowance: float) -> None:
+        limit = self.max_window
+        if not seat.slow and allowance > limit:
+            seat.slow = True
+            log.warning(
+                "seat %d (%s): its link (%.0f ms one way) is too slow for fair races "
+                "(the host waits at most %.0f ms)",
+                seat.number + 1,
+                seat.name,
+                allowance * 1000,
+                limit * 1000,
+            )
+            text = (
+                f"{seat.name}'s link is too slow for fair races ({allowance * 1000:.0f} ms "
+                f"one way; the host waits at most {limit * 1000:.0f} ms): close races may go "
+                "to the nearer player."
+            )
+            for other in self.seats:
+                self._notice(other, "slow", text)
+        elif seat.slow and allowance < 0.9 * limit:
+            seat.slow = False
+            log.info("seat %d: its link is fast enough for fair races again", seat.number + 1)
+            for other in self.seats:
+                self._notice(other, "fair", "Every link is fast enough for fair races again.")
 
     def submit_local(
         self, number: int, msg_id: int, action: Action, at: float, arrival: float
@@ -289,6 +431,7 @@ class Match:
         self.check_timeouts(now)
         if self.finished or self.arbiter.paused:
             return
+        self._update_window(now)
         self._tick_to(now - self.window)
 
     def _tick_to(self, horizon: float) -> None:
@@ -298,6 +441,8 @@ class Match:
         outcomes = self.arbiter.tick(horizon)
         if not outcomes:
             return
+        # the index in game.actions of the first action applied by this tick
+        self._index = len(self.game.actions) - sum(isinstance(o, Applied) for o in outcomes)
         for outcome in outcomes:
             self._announce(outcome)
         if self._on_outcomes is not None:
@@ -316,23 +461,28 @@ class Match:
         seat = self.seats[player] if player in (0, 1) else None
         if isinstance(outcome, Rejected):
             if seat is not None:
-                msg_id = self._pop_pending(seat, outcome.action)
+                msg_id = self._pop_pending(seat, outcome, None)
                 if msg_id is not None:
-                    self._verdict(seat, msg_id, False, outcome.reason)
+                    self._verdict(seat, msg_id, False, outcome.reason, outcome.fumble)
             return
         assert isinstance(outcome, Applied)
+        index = self._index
+        self._index += 1
         if seat is not None:
-            msg_id = self._pop_pending(seat, outcome.action)
+            msg_id = self._pop_pending(seat, outcome, index)
             if msg_id is not None:
                 self._verdict(seat, msg_id, True)
         at = round(outcome.time - self.arbiter.start_time, 4)
         action = outcome.action.to_json()
         by = player if seat is not None else None
         mode = self.game.mode
-        # Spit hides nothing in events; Speed hides each drawn card from the other seat.
+        # the mode's observer says what each seat sees of an event (e.g. Speed
+        # hides a drawn card from the other seat); a mode that hides nothing
+        # sends everyone the same line
+        hides = self.game.info.observer().hides_events
         shown: dict[int | None, bytes] = {}
         for number in (0, 1, None):
-            if mode == "spit" and shown:
+            if not hides and shown:
                 shown[number] = shown[0]
                 continue
             shown[number] = proto.encode(
@@ -348,25 +498,41 @@ class Match:
         for link in self.watchers:
             link.send(shown[None])
 
-    def _pop_pending(self, seat: Seat, action: Action) -> int | None:
-        for i, (msg_id, pending) in enumerate(seat.pending):
-            if pending == action:
+    def _pop_pending(self, seat: Seat, outcome: Outcome, index: int | None) -> int | None:
+        """The id of the pending press this outcome judged (its audit record filled in)."""
+        for i, (msg_id, pending, record) in enumerate(seat.pending):
+            if pending == outcome.action:
                 del seat.pending[i]
+                if record is not None:
+                    record.order = self._order
+                    self._order += 1
+                    record.judged = outcome.time - self.arbiter.start_time
+                    record.index = index
+                    if isinstance(outcome, Rejected):
+                        record.reason = outcome.reason
                 return msg_id
         return None
 
-    def _verdict(self, seat: Seat, msg_id: int, ok: bool, reason: str = "") -> None:
+    def _verdict(
+        self, seat: Seat, msg_id: int, ok: bool, reason: str = "", fumble: float = 0.0
+    ) -> None:
         if seat.link is None:
             return
         if ok:
             seat.link.send(proto.encode("verdict", id=msg_id, ok=True))
+        elif fumble > 0:  # H8: the seat's plays and moves are held back this long
+            seat.link.send(
+                proto.encode(
+                    "verdict", id=msg_id, ok=False, reason=reason[:300], fumble=round(fumble, 3)
+                )
+            )
         else:
             seat.link.send(proto.encode("verdict", id=msg_id, ok=False, reason=reason[:300]))
 
     def _send_state(self, seat: Seat) -> None:
         if seat.link is None:
             return
-        obs = proto.observation_json(self.game.observation(seat.number))
+        obs = proto.observation_json(self.game, seat.number)
         if obs != seat.last_obs:
             seat.last_obs = obs
             seat.link.send(proto.encode("state", obs=self._with_timer(obs)))
@@ -381,13 +547,8 @@ class Match:
         return {**obs, "timer": [round(left, 3), timer[1]]}
 
     def _public_obs(self) -> dict[str, Any]:
-        """What a spectator sees: the public part of player 1's observation."""
-        obs = proto.observation_json(self.game.observation(0))
-        obs["player"] = None
-        obs["legal"] = []
-        if self.game.mode == "speed":
-            obs["hand"] = []
-        return obs
+        """What a spectator sees (the mode's observer decides)."""
+        return proto.observation_json(self.game, None)
 
     def _game_over(self) -> None:
         self.finished = True

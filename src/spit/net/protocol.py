@@ -3,9 +3,10 @@
 Every message is one JSON object on one line, at most ``MAX_LINE`` bytes, with
 a ``"t"`` (its type) and the fields ``SCHEMA`` lists for that type. Both ends
 check every message they receive with ``decode`` before acting on it; nothing
-is ever unpickled or evaluated. Observations and events travel in plain JSON
-forms built here; the host builds each seat's own (``observation_json``,
-``events_json``), so hidden cards never reach a message.
+is ever unpickled or evaluated. Observations, configs and events travel in the
+plain JSON forms of the mode's own observer (``spit.engine.observers``): the
+host builds each seat's own (``observation_json``, ``events_json``), so hidden
+cards never reach a message, and this module never asks which mode it is.
 """
 
 from __future__ import annotations
@@ -15,15 +16,14 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from spit.engine import Action, Kind, Phase, SpeedConfig, SpitConfig, action_from_json
+from spit.engine import Action, AnyGame, Kind, Mode, action_from_json, get_mode
 from spit.engine import events as ev
-from spit.engine.errors import ConfigError, ReplayError
-from spit.engine.results import Result
-from spit.engine.speed_game import SpeedObservation
-from spit.engine.spit_game import PileView, SpitObservation, StockView
+from spit.engine.errors import ConfigError, EngineError, ReplayError
+from spit.engine.observers import Table
 
-#: The protocol version both ends must speak.
-VERSION = 1
+#: The protocol version both ends must speak (2: observations and configs carry
+#: their mode's own version, ``spit.engine.observers``; the host's ``notice``).
+VERSION = 2
 #: The longest message line a host accepts from a guest (bytes, newline included).
 MAX_LINE = 4096
 #: The longest line a guest accepts from the host (a replay is the biggest message).
@@ -93,13 +93,14 @@ SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
         {"seat": _opt(_seat), "mode": _str(10), "config": _obj, "names": _list, "window": _num},
         {"seats": _list},
     ),
-    "verdict": ({"id": _int, "ok": _bool}, {"reason": _str(300)}),
+    "verdict": ({"id": _int, "ok": _bool}, {"reason": _str(300), "fumble": _num}),
     "events": ({"at": _num, "events": _list}, {"by": _opt(_int), "action": _opt(_list)}),
     "rejected": ({"at": _num, "player": _int, "reason": _str(300)}, {"a": _list}),
     "state": ({"obs": _obj}, {}),
     "paused": ({"why": _str(20)}, {"seat": _opt(_seat), "left": _opt(_num)}),
     "resumed": ({}, {"names": _list}),
     "choose": ({"seat": _seat, "options": _list}, {}),
+    "notice": ({"about": _str(10), "text": _str(300)}, {}),
     "over": ({"winner": _opt(_seat), "result": _str(20), "text": _str(300)}, {}),
     "replay": ({"data": _obj}, {}),
 }
@@ -119,6 +120,7 @@ HOST_TO_GUEST = frozenset(
         "paused",
         "resumed",
         "choose",
+        "notice",
         "over",
         "replay",
     }
@@ -203,185 +205,51 @@ def any_action(data: list[Any]) -> Action:
 # ------------------------------------------------------------------ observations
 
 
-def config_from_json(mode: str, data: dict[str, Any]) -> SpitConfig | SpeedConfig:
-    """The rules config of ``mode`` from its dict form; ProtocolError if invalid."""
+def _mode(name: object) -> Mode:
+    if not isinstance(name, str):
+        raise ProtocolError("unknown game mode")
     try:
-        if mode == "spit":
-            return SpitConfig.from_dict(data)
-        if mode == "speed":
-            return SpeedConfig.from_dict(data)
-    except (ConfigError, ValueError, TypeError) as exc:
+        return get_mode(name)
+    except ConfigError:
+        raise ProtocolError(f"unknown game mode {name[:10]!r}") from None
+
+
+def config_json(mode: str, config: Any) -> dict[str, Any]:
+    """The rules config of ``mode`` in its versioned JSON form (``Mode.config_json``)."""
+    return get_mode(mode).config_json(config)
+
+
+def config_from_json(mode: str, data: dict[str, Any]) -> Any:
+    """The rules config of ``mode`` from its JSON form; ProtocolError if invalid."""
+    info = _mode(mode)
+    try:
+        return info.config_from_json(data)
+    except ConfigError as exc:
         raise ProtocolError(f"bad rules config: {exc}") from None
-    raise ProtocolError(f"unknown game mode {mode[:10]!r}")
 
 
-def observation_json(obs: SpitObservation | SpeedObservation) -> dict[str, Any]:
-    """A seat's own observation in plain JSON (it holds only what that seat may see)."""
-    common: dict[str, Any] = {
-        "player": obs.player,
-        "phase": obs.phase.value,
-        "round_no": obs.round_no,
-        "scores": list(obs.scores),
-        "games_won": list(obs.games_won),
-        "winner": obs.winner,
-        "result": obs.result,
-        "legal": [a.to_json() for a in obs.legal],
-    }
-    if isinstance(obs, SpeedObservation):
-        common.update(
-            mode="speed",
-            hand=list(obs.hand),
-            opponent_hand_count=obs.opponent_hand_count,
-            hand_counts=_hand_counts(obs),
-            draw_counts=list(obs.draw_counts),
-            side_counts=list(obs.side_counts),
-            pile_tops=list(obs.pile_tops),
-            pile_sizes=list(obs.pile_sizes),
-            ready=list(obs.ready),
-        )
-        return common
-    common.update(
-        mode="spit",
-        stocks=[[[v.top, v.face_down] for v in side] for side in obs.stocks],
-        spit_counts=list(obs.spit_counts),
-        piles=[[p.top, p.size, p.in_use] for p in obs.piles],
-        called=list(obs.called),
-        slaps=[list(s) for s in obs.slaps],
-        chooser=obs.chooser,
-    )
-    return common
+def observation_json(game: AnyGame, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) may see of ``game``, in plain JSON: the
+    mode's observer decides (``Observer.observe``)."""
+    return game.info.observer().observe(game, seat)
 
 
-def _hand_counts(obs: SpeedObservation) -> list[int]:
-    own = sum(1 for c in obs.hand if c is not None)
-    counts = [own, obs.opponent_hand_count]
-    return counts if obs.player == 0 else counts[::-1]
-
-
-def _card(v: Any) -> int | None:
-    if v is None:
-        return None
-    if not _int(v) or not 0 <= v < 52:
-        raise ProtocolError("observation: a card must be 0..51 or null")
-    return int(v)
-
-
-def _count(v: Any, limit: int = 104) -> int:
-    if not _int(v) or not 0 <= v <= limit:
-        raise ProtocolError("observation: a count is out of range")
-    return int(v)
-
-
-def _pair(v: Any, item: Callable[[Any], Any]) -> tuple[Any, Any]:
-    if not isinstance(v, list) or len(v) != 2:
-        raise ProtocolError("observation: expected a pair")
-    return item(v[0]), item(v[1])
-
-
-def _flag(v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise ProtocolError("observation: expected true or false")
-    return v
-
-
-def observation_from_json(
-    data: dict[str, Any], config: SpitConfig | SpeedConfig
-) -> SpitObservation | SpeedObservation:
+def observation_from_json(data: dict[str, Any], config: Any) -> Any:
     """Rebuild an observation (as bots use it) from its JSON form, checking every field."""
-    try:
-        phase = Phase(data["phase"])
-        player = data["player"]
-        if player not in (0, 1, None) or isinstance(player, bool):
-            raise ProtocolError("observation: bad player")
-        legal_raw = data["legal"]
-        if not isinstance(legal_raw, list) or len(legal_raw) > 64:
-            raise ProtocolError("observation: bad legal list")
-        legal = tuple(parse_action(a) for a in legal_raw)
-        winner = data["winner"]
-        if winner not in (0, 1, None) or isinstance(winner, bool):
-            raise ProtocolError("observation: bad winner")
-        try:
-            result = Result(data["result"])
-        except (ValueError, TypeError):
-            raise ProtocolError("observation: bad result") from None
-        scores = _pair(data["scores"], lambda v: _count(v, 10**6))
-        games_won = _pair(data["games_won"], lambda v: _count(v, 10**6))
-        round_no = _count(data["round_no"], 10**6)
-        mode = data["mode"]
-        if mode == "speed" and isinstance(config, SpeedConfig):
-            hand_raw = data["hand"]
-            if not isinstance(hand_raw, list) or len(hand_raw) > 5:
-                raise ProtocolError("observation: bad hand")
-            return SpeedObservation(
-                player=player,
-                phase=phase,
-                round_no=round_no,
-                config=config,
-                hand=tuple(_card(c) for c in hand_raw),
-                opponent_hand_count=_count(data["opponent_hand_count"], 5),
-                draw_counts=_pair(data["draw_counts"], _count),
-                side_counts=_pair(data["side_counts"], _count),
-                pile_tops=_pair(data["pile_tops"], _card),
-                pile_sizes=_pair(data["pile_sizes"], _count),
-                ready=_pair(data["ready"], _flag),
-                scores=scores,
-                games_won=games_won,
-                winner=winner,
-                result=result,
-                legal=legal,
-            )
-        if mode == "spit" and isinstance(config, SpitConfig):
-            sides = data["stocks"]
-            if not isinstance(sides, list) or len(sides) != 2:
-                raise ProtocolError("observation: bad stocks")
-            stocks = []
-            for side in sides:
-                if not isinstance(side, list) or len(side) > 5:
-                    raise ProtocolError("observation: bad stocks")
-                views = []
-                for v in side:
-                    if not isinstance(v, list) or len(v) != 2:
-                        raise ProtocolError("observation: bad stock")
-                    views.append(StockView(_card(v[0]), _count(v[1])))
-                stocks.append(tuple(views))
-            piles = []
-            for p in data["piles"] if isinstance(data["piles"], list) else []:
-                if not isinstance(p, list) or len(p) != 3:
-                    raise ProtocolError("observation: bad pile")
-                piles.append(PileView(_card(p[0]), _count(p[1]), _flag(p[2])))
-            if len(piles) != 2:
-                raise ProtocolError("observation: bad piles")
-            slaps_raw = data["slaps"]
-            if not isinstance(slaps_raw, list) or len(slaps_raw) > 4:
-                raise ProtocolError("observation: bad slaps")
-            slaps = tuple(_pair(s, _count) for s in slaps_raw)
-            chooser = data["chooser"]
-            if chooser not in (0, 1, None) or isinstance(chooser, bool):
-                raise ProtocolError("observation: bad chooser")
-            return SpitObservation(
-                player=player,
-                phase=phase,
-                round_no=round_no,
-                config=config,
-                stocks=(stocks[0], stocks[1]),
-                spit_counts=_pair(data["spit_counts"], _count),
-                piles=(piles[0], piles[1]),
-                called=_pair(data["called"], _flag),
-                slaps=slaps,
-                chooser=chooser,
-                scores=scores,
-                games_won=games_won,
-                winner=winner,
-                result=result,
-                legal=legal,
-            )
+    info = _mode(data.get("mode"))
+    if not isinstance(config, info.config_class):
         raise ProtocolError("observation: wrong game mode")
-    except KeyError as exc:
-        raise ProtocolError(f"observation: field {exc.args[0]!r} missing") from None
+    try:
+        return info.observer().from_json(data, config)
+    except EngineError as exc:
+        raise ProtocolError(str(exc)) from None
     except (TypeError, ValueError) as exc:
-        if isinstance(exc, ProtocolError):
-            raise
         raise ProtocolError(f"observation: {exc}") from None
+
+
+def table_of(mode: str, obs: Any) -> Table:
+    """What a board draws of ``obs`` (an observation of ``mode``)."""
+    return get_mode(mode).observer().table(obs)
 
 
 # ------------------------------------------------------------------ events
@@ -410,22 +278,15 @@ EVENT_TYPES: dict[str, Any] = {
 
 
 def event_for(event: ev.Event, mode: str, seat: int | None) -> ev.Event:
-    """``event`` as ``seat`` may see it (None: a spectator).
-
-    In Speed the card a player draws into their hand is hidden from everyone
-    else: the event keeps its place, the card becomes None. Spit's turned-up
-    stock cards are face up for all to see.
-    """
-    if mode == "speed" and isinstance(event, ev.CardTurnedUp) and event.player != seat:
-        return event._replace(card=None)  # hidden: no card
-    return event
+    """``event`` as ``seat`` may see it (None: a spectator): the mode's observer
+    decides (``Observer.event_for``; e.g. Speed hides a drawn card from the others)."""
+    return get_mode(mode).observer().event_for(event, seat)
 
 
 def events_json(events: Iterable[ev.Event], mode: str, seat: int | None) -> list[list[Any]]:
     """Events in plain JSON as ``seat`` may see them: ``[type, field, ...]``."""
     out: list[list[Any]] = []
-    for event in events:
-        shown = event_for(event, mode, seat)
+    for shown in get_mode(mode).observer().events_for(events, seat):
         out.append([type(shown).__name__, *(_plain(v) for v in shown)])
     return out
 

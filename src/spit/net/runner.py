@@ -18,7 +18,7 @@ from typing import Any
 
 from spit.bots import make_bot
 from spit.bots.sim import new_game
-from spit.engine import AnyGame
+from spit.engine import AnyGame, get_mode
 from spit.net.botseat import BotDriver
 from spit.net.client import Guest, JoinError
 from spit.net.host import Host
@@ -37,23 +37,17 @@ def host_game(
 
     seed = random.randrange(2**63) if seed is None else seed
     if target is not None:
-        if mode == "speed":
-            from spit.engine import SpeedConfig, SpeedGame
-
-            return SpeedGame(SpeedConfig(target_score=target), seed)
-        from spit.engine import SpitConfig, SpitGame
-
-        names = sorted({*(v.upper() for v in variants), "V4"})
-        return SpitGame(SpitConfig.from_variants(names, target_score=target), seed)
+        info = get_mode(mode)
+        return info.new_game(info.match_config(variants, target), seed)
     return new_game(mode, variants, seed)
 
 
 def host_timing() -> Timing:
-    """The timers of a local game, from the settings file (slap time)."""
+    """The timers of a local game, from the settings file (slap time, fumbles)."""
     from spit.store.settings import load_settings
 
     user, _warnings = load_settings()
-    return Timing(auto_spit=None, slap_time=user.slap_time)
+    return user.timing()
 
 
 def public_address(bind: str) -> str:
@@ -158,6 +152,8 @@ async def join_as_bot(
             say(f"player {msg['seat'] + 1} dropped: the game is paused")
         elif kind == "error":
             say(f"host: {msg['reason']}")
+        elif kind == "notice":
+            say(f"host: {msg['text']}")
 
     guest = await Guest.connect(
         address,

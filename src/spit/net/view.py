@@ -1,43 +1,54 @@
 """The guest's side of a network game: a session built from what the host sends.
 
-``RemoteSession`` has the surface the board and the game screen read from a
-local ``Session`` (it reuses its key handling, narration and status words),
-but its game is a ``ShadowGame`` rebuilt from the seat's own observation, and
-its "arbiter" sends presses to the host and hands back the host's verdicts
-and events. A pressed card moves at once (pending); the verdict then keeps
-it there or puts it back with the reason.
+``RemoteSession`` is a ``Session`` built from two parts of its own: its game
+is a ``ShadowGame`` (the ``GameView`` of the seat's own observations, drawn
+through the mode's observer, ``spit.engine.observers``) and its referee a
+``HostLink``, which sends presses to the host and hands back the host's
+verdicts and events. A pressed card moves at once (pending); the verdict then
+keeps it there or puts it back with the reason. Nothing here knows which mode
+is played: the mode's observer says what a seat sees and how to draw it.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from typing import Any
 
-from spit.engine import Action, Game, Kind, Phase, SpeedConfig, SpitConfig
+from spit.engine import Action, Game, Kind, Phase, get_mode
 from spit.engine.cards import adjacency_rows
 from spit.engine.events import Event
-from spit.engine.modes import Mode, get_mode
+from spit.engine.modes import Mode
+from spit.engine.observers import HIDDEN, Column, Observer
 from spit.engine.results import Result
 from spit.net import protocol as proto
 from spit.play.keys import Binding, KeyMap
-from spit.play.narration import Narrator
 from spit.play.session import PILE_NAMES, Session
 from spit.play.status import status_text
 from spit.realtime.arbiter import Applied, Clock, Outcome, Rejected
-from spit.realtime.timers import TimerKind
+from spit.realtime.timers import MAX_FUMBLE_TIME, TimerKind
 
-#: A card the viewer may not see (the opponent's Speed hand): drawn face down.
-HIDDEN = -1
+__all__ = ["HIDDEN", "HostLink", "RemoteSession", "ShadowGame"]
 
 
 class ShadowGame:
-    """The game as one seat (or a spectator) sees it: the attributes the board reads."""
+    """The game as one seat (or a spectator) sees it: the ``GameView`` the board reads.
 
-    def __init__(self, mode: str, config: SpitConfig | SpeedConfig) -> None:
-        self.mode = mode
-        self.config = config
+    Rebuilt from each observation through the mode's observer (``table``);
+    between two observations it shows the seat's pending presses
+    (``predict``). Until the host's welcome names the game it is an empty
+    table of the first registered mode.
+    """
+
+    def __init__(self, mode: str | None = None, config: Any = None) -> None:
+        self.reset(mode, config)
+
+    def reset(self, mode: str | None, config: Any) -> None:
+        """A fresh table of ``mode`` (None: the first registered) played with ``config``."""
+        info = get_mode(mode) if mode is not None else _first_mode()
+        self.mode = info.name
+        self.config = config if config is not None else info.config()
+        self.observer: Observer | None = None
         self.phase = Phase.OPENING
         self.round_no = 1
         self.winner: int | None = None
@@ -46,14 +57,12 @@ class ShadowGame:
         self.games_won = [0, 0]
         self.called = [False, False]
         self.chooser: int | None = None
-        self.stocks: list[list[list[int | None]]] = [[], []]
-        self.spit: list[list[None]] = [[], []]
+        self.slots: list[list[Column]] = [[], []]
+        self.reserves = [0, 0]
         self.piles: list[list[int | None]] = [[], []]
         self.pile_used = [True, True]
-        self.hands: list[list[int | None]] = [[], []]
-        self.draw: list[list[None]] = [[], []]
-        self.side: list[list[None]] = [[], []]
-        self.centre: list[None] = []
+        self.side: tuple[int, int] | None = None
+        self.face_down = False
         self.legal: tuple[Action, ...] = ()
 
     @property
@@ -81,78 +90,50 @@ class ShadowGame:
 
     def fits(self, card: int, onto: int | None) -> bool:
         """True if ``card`` may go on a pile showing ``onto`` (False if that was never seen)."""
-        if onto is None or card < 0:
+        if onto is None or not 0 <= card < 52 or not 0 <= onto < 52:
             return False
         return bool(adjacency_rows(bool(self.config.alternating_colours))[onto][card])
 
     def columns(self, player: int) -> list[tuple[int | None, int]]:
         """Each face-up place: its card (None: empty; HIDDEN: face down) and cards under it."""
-        if self.mode == "speed":
-            return [(c, 0) for c in self.hands[player]]
-        return [(s[-1] if s else None, max(0, len(s) - 1)) for s in self.stocks[player]]
+        return list(self.slots[player])
 
     def reserve_size(self, player: int) -> int:
-        """Spit cards or draw pile."""
-        return len(self.draw[player] if self.mode == "speed" else self.spit[player])
-
-    # what the board asks every game (``Game.pile_in_use`` and the two after it)
+        """The cards a player holds face down besides the columns (spit cards, draw pile)."""
+        return self.reserves[player]
 
     def pile_in_use(self, pile: int) -> bool:
         """False for the pile left out of a one-pile round (R18)."""
         return bool(self.pile_used[pile])
 
     def side_pile_sizes(self) -> tuple[int, int] | None:
-        """Cards in each side pile (Speed), or None."""
-        return (len(self.side[0]), len(self.side[1])) if self.mode == "speed" else None
+        """Cards in each side pile, or None in a mode without them."""
+        return self.side
 
     def centre_face_down(self) -> bool:
-        """True while face-down centre cards wait to be turned up (Speed)."""
-        return bool(self.centre)
+        """True while face-down centre cards wait to be turned up."""
+        return self.face_down
 
-    def update(self, obs: dict[str, Any]) -> None:
-        """Take a checked observation (``proto.observation_from_json`` was run on it)."""
-        self.phase = Phase(obs["phase"])
-        self.round_no = obs["round_no"]
-        self.winner = obs["winner"]
-        self.result = Result(obs["result"])
-        self.scores = list(obs["scores"])
-        self.games_won = list(obs["games_won"])
-        self.legal = tuple(proto.parse_action(a) for a in obs["legal"])
-        if self.mode == "speed":
-            self._speed(obs)
-        else:
-            self._spit(obs)
-
-    def _spit(self, obs: dict[str, Any]) -> None:
-        self.stocks = [
-            [[None] * face_down + ([top] if top is not None else []) for top, face_down in side]
-            for side in obs["stocks"]
-        ]
-        self.spit = [[None] * n for n in obs["spit_counts"]]
-        # the cards seen landing are kept, as in Speed: a lost race is told as locally
-        self.piles = [self._pile(j, top, size) for j, (top, size, _) in enumerate(obs["piles"])]
-        self.pile_used = [used for _, _, used in obs["piles"]]
-        self.called = list(obs["called"])
-        self.chooser = obs["chooser"]
-
-    def _speed(self, obs: dict[str, Any]) -> None:
-        me = obs["player"]
-        counts = obs.get("hand_counts") or [0, 0]
-        for p in (0, 1):
-            if p == me:
-                self.hands[p] = list(obs["hand"])
-            else:
-                self.hands[p] = [HIDDEN] * counts[p] + [None] * (5 - counts[p])
-        self.draw = [[None] * n for n in obs["draw_counts"]]
-        self.side = [[None] * n for n in obs["side_counts"]]
-        self.piles = [
-            self._pile(j, top, size)
-            for j, (top, size) in enumerate(zip(obs["pile_tops"], obs["pile_sizes"], strict=True))
-        ]
-        self.centre = (
-            [None, None] if self.phase is Phase.OPENING and not any(obs["pile_sizes"]) else []
-        )
-        self.called = list(obs["ready"])
+    def update(self, obs: Any) -> None:
+        """Take an observation ``proto.observation_from_json`` rebuilt (and checked)."""
+        observer = self.observer or self.info.observer()
+        self.observer = observer
+        table = observer.table(obs)
+        self.phase = obs.phase
+        self.round_no = obs.round_no
+        self.winner = obs.winner
+        self.result = obs.result
+        self.scores = list(obs.scores)
+        self.games_won = list(obs.games_won)
+        self.legal = tuple(obs.legal)
+        self.slots = [list(table.columns[0]), list(table.columns[1])]
+        self.reserves = list(table.reserves)
+        self.piles = [self._pile(j, pile.top, pile.size) for j, pile in enumerate(table.piles)]
+        self.pile_used = [pile.in_use for pile in table.piles]
+        self.called = list(table.called)
+        self.chooser = table.chooser
+        self.side = table.side_piles
+        self.face_down = table.centre_face_down
 
     def _pile(self, j: int, top: int | None, size: int) -> list[int | None]:
         """A spit pile as far as it was seen: the cards seen landing, unknown below."""
@@ -164,6 +145,40 @@ class ShadowGame:
         if old and size == len(old) + 1:
             return [*old, top]
         return [None] * (size - 1) + [top]
+
+    def predict(self, action: Action) -> None:
+        """Show a pending press as if the host took it: a played card leaves its place
+        for the pile, a moved one goes to the first empty place, a call shows as made
+        (slaps and choices show in the status line). Cards this seat cannot see stay."""
+        p, s, t = action.player, action.source, action.target
+        if p not in (0, 1):
+            return
+        if action.kind is Kind.CALL:
+            self.called[p] = True
+            return
+        if action.kind not in (Kind.PLAY, Kind.MOVE):
+            return
+        slots = self.slots[p]
+        if not 0 <= s < len(slots):
+            return
+        top, under = slots[s]
+        if top is None or top == HIDDEN:
+            return
+        if action.kind is Kind.MOVE:
+            empty = next((i for i, slot in enumerate(slots) if slot == (None, 0)), None)
+            if empty is None:
+                return
+            slots[empty] = (top, 0)
+        else:
+            self.piles[t] = [*self.piles[t], top]
+        slots[s] = (None, max(0, under - 1))
+
+
+def _first_mode() -> Mode:
+    """The first registered mode (a guest's table before the host names the game)."""
+    from spit.engine import all_modes
+
+    return all_modes()[0]
 
 
 def _timer(raw: Any, now: float) -> tuple[float, TimerKind] | None:
@@ -179,19 +194,42 @@ def _timer(raw: Any, now: float) -> tuple[float, TimerKind] | None:
         return None
 
 
-class _Link:
-    """Stands where a local session has its arbiter: sends presses, returns outcomes."""
+class HostLink:
+    """The guest's referee: sends presses to the host, hands back what the host judged.
 
-    def __init__(self, view: RemoteSession) -> None:
-        self.view = view
+    It stands where a local session has its arbiter (a ``Referee``). ``send``
+    (``connect``) delivers one press to the host and returns its message id;
+    None: a spectator, or not connected yet. ``on_sent`` is told after each
+    press sent (the session shows it pending).
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        send: Callable[[Action, float], int] | None = None,
+        on_sent: Callable[[], None] | None = None,
+    ) -> None:
+        self.clock = clock
+        self.send = send
+        self.on_sent = on_sent
         self.outcomes: list[Outcome] = []
         self.paused = False
         self.deadline: tuple[float, TimerKind] | None = None
+        #: presses sent and not yet judged, by message id
+        self.pending: dict[int, Action] = {}
 
-    def submit(self, action: Action, at: float | None = None) -> None:
-        self.view._send_press(action, self.view.clock() if at is None else at)
+    def submit(self, action: Action, at: float | None = None) -> int | None:
+        """Send a press made at ``at`` to the host (its message id; None: not sent)."""
+        if self.send is None:
+            return None
+        msg_id = self.send(action, self.clock() if at is None else at)
+        self.pending[msg_id] = action
+        if self.on_sent is not None:
+            self.on_sent()
+        return msg_id
 
     def tick(self, now: float | None = None) -> list[Outcome]:
+        """What the host judged since the last tick."""
         out, self.outcomes = self.outcomes, []
         return out
 
@@ -202,9 +240,11 @@ class _Link:
         """See ``pause``."""
 
     def timer(self) -> tuple[float, TimerKind] | None:
+        """The host's running timer, as its last state said."""
         return self.deadline
 
     def next_deadline(self) -> float | None:
+        """Nothing happens here by itself: the host decides when."""
         return None
 
 
@@ -220,27 +260,13 @@ class RemoteSession(Session):
         keymap: KeyMap | None = None,
         clock: Clock | None = None,
     ) -> None:
-        # Not Session.__init__: there is no local game or arbiter. The fields the
-        # inherited methods use are set here; the game arrives with "welcome".
-        self.send = send
-        self.keymap = keymap or KeyMap.default()
-        self.clock = clock or time.monotonic
-        self.link = _Link(self)
-        self.arbiter = self.link  # the host judges: the link is this session's Referee
-        self.shadow = ShadowGame("spit", SpitConfig())
-        self.game = self.shadow  # read through GameView, like a local session's Game
-        self.config: SpitConfig | SpeedConfig = SpitConfig()
-        self.names = ("Player 1", "Player 2")
-        self.agents = {}
-        self.version = 0
-        self.narrator = Narrator(self.game, self.names)
+        import time
+
+        clock = clock or time.monotonic
+        self.shadow = ShadowGame()
+        self.link = HostLink(clock, send, self._sent)
+        super().__init__(self.shadow, self.link, keymap, clock)
         self.narrator.news = "Connecting to the host..."
-        self.inputs = []
-        self._last_press = {}
-        self._shown_countdown = None
-        self.listeners = []
-        self.levels = {}
-        self.archiver = None
         #: this screen's seat (None: a spectator)
         self.seat: int | None = None
         self.started = False
@@ -254,10 +280,42 @@ class RemoteSession(Session):
         #: a note about the replay the host sent
         self.replay_note: str | None = None
         self.replay_data: dict[str, Any] | None = None
-        self._pending: dict[int, Action] = {}
-        self._obs: dict[str, Any] | None = None
+        self._obs: Any = None
         self._paused_until: float | None = None
         self._shown_rejoin: int | None = None  # the rejoin countdown's second on screen
+        #: what the host says about the fairness of the links ("" when all is well)
+        self.link_note = ""
+
+    @property
+    def config(self) -> Any:
+        """The rules the host plays."""
+        return self.shadow.config
+
+    # ------------------------------------------------------------ parts
+
+    def connect(self, send: Callable[[Action, float], int]) -> None:
+        """Presses go to the host through ``send`` from now on (this screen plays a seat)."""
+        self.link.send = send
+
+    @property
+    def watching(self) -> bool:
+        """True if this screen only watches (nothing sends its presses to a host)."""
+        return self.link.send is None
+
+    def chosen(self) -> None:
+        """The choice the host asked for was answered (or cannot be): stop asking."""
+        self.choice = None
+        self.changed()
+
+    def note_replay(self, note: str | None) -> None:
+        """What became of the replay the host sent (shown once the game is over)."""
+        self.replay_note = note
+        self.changed()
+
+    def wait_for(self, words: str) -> None:
+        """What to say until the other player joins."""
+        self.waiting = words
+        self.changed()
 
     # ------------------------------------------------------------ keys
 
@@ -271,7 +329,7 @@ class RemoteSession(Session):
         binding = self.keymap.lookup(key)
         if binding is None:
             return False
-        if self.seat is None or self.send is None:
+        if self.seat is None or self.link.send is None:
             now = at if now is None else now
             self._set_flash("you are watching: keys do nothing here", None, now)
             return True
@@ -297,48 +355,22 @@ class RemoteSession(Session):
         return True
 
     def _send_press(self, action: Action, at: float) -> None:
-        if self.send is None:
-            return
-        msg_id = self.send(action, at)
-        self._pending[msg_id] = action
+        self.link.submit(action, at)
+
+    def _sent(self) -> None:
+        """A press went to the host: show it pending."""
         self._show_pending()
         self.version += 1
 
     def _show_pending(self) -> None:
-        """Show pending presses at once: a played card leaves its slot for the pile,
-        a moved one goes to the empty slot, a call shows as made (slaps and choices
-        show in the status line, see ``pending_words``)."""
-        game = self.shadow
-        for action in self._pending.values():
-            p, s, t = action.player, action.source, action.target
-            if action.kind is Kind.CALL and p in (0, 1):
-                game.called[p] = True
-                continue
-            if action.kind is Kind.MOVE and game.mode != "speed":
-                stocks = game.stocks[p]
-                empty = next((i for i, pile in enumerate(stocks) if not pile), None)
-                top = stocks[s][-1] if 0 <= s < len(stocks) and stocks[s] else None
-                if empty is not None and top is not None:
-                    stocks[empty] = [top]
-                    stocks[s] = stocks[s][:-1]
-                continue
-            if action.kind is not Kind.PLAY:
-                continue
-            if game.mode == "speed":
-                hand = game.hands[p]
-                if 0 <= s < len(hand) and hand[s] is not None and hand[s] != HIDDEN:
-                    game.piles[t] = [*game.piles[t], hand[s]]
-                    hand[s] = None
-            else:
-                stocks = game.stocks[p]
-                if 0 <= s < len(stocks) and stocks[s] and stocks[s][-1] is not None:
-                    game.piles[t] = [*game.piles[t], stocks[s][-1]]
-                    stocks[s] = stocks[s][:-1]
+        """Show pending presses at once (``ShadowGame.predict``)."""
+        for action in self.link.pending.values():
+            self.shadow.predict(action)
 
     def pending_words(self) -> str:
         """The presses sent and not yet judged, in words ("" if none)."""
         words = []
-        for action in self._pending.values():
+        for action in self.link.pending.values():
             kind = action.kind
             if kind is Kind.PLAY:
                 words.append(f"card to the {PILE_NAMES[action.target].lower()} pile")
@@ -363,33 +395,35 @@ class RemoteSession(Session):
         self.version += 1
 
     def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
-        self.config = proto.config_from_json(msg["mode"], msg["config"])
-        self.shadow = ShadowGame(msg["mode"], self.config)
-        self.game = self.shadow
+        config = proto.config_from_json(msg["mode"], msg["config"])
+        self.shadow.reset(msg["mode"], config)  # the same object: the narrator reads it
+        self._obs = None
         self._set_names(msg["names"])
         self.seat = msg["seat"]
         self.bottom_player = self.seat if self.seat is not None else 0
         self.started = all(msg.get("seats", [False]))
-        self.narrator = Narrator(self.game, self.names)
         self.narrator.news = "Waiting for the other player..." if not self.started else ""
 
     def _on_state(self, msg: dict[str, Any], now: float) -> None:
-        obs = msg["obs"]
-        proto.observation_from_json(obs, self.config)  # checks every field
+        raw = msg["obs"]
+        obs = proto.observation_from_json(raw, self.shadow.config)  # checks every field
         self._obs = obs
         self.shadow.update(obs)
-        self.link.deadline = _timer(obs.get("timer"), now)
+        self.link.deadline = _timer(raw.get("timer"), now)
         self._show_pending()
 
     def _on_verdict(self, msg: dict[str, Any], now: float) -> None:
-        action = self._pending.pop(msg["id"], None)
+        action = self.link.pending.pop(msg["id"], None)
         if action is None:
             return
         if not msg["ok"]:
             if self._obs is not None:
                 self.shadow.update(self._obs)  # the card snaps back
                 self._show_pending()
-            self.link.outcomes.append(Rejected(now, action, msg.get("reason", "refused")))
+            fumble = min(max(float(msg.get("fumble", 0.0)), 0.0), MAX_FUMBLE_TIME)
+            self.link.outcomes.append(
+                Rejected(now, action, msg.get("reason", "refused"), fumble=fumble)
+            )
 
     def _on_events(self, msg: dict[str, Any], now: float) -> None:
         events: list[Event] = proto.events_from_json(msg["events"])
@@ -447,6 +481,16 @@ class RemoteSession(Session):
     def _on_bye(self, msg: dict[str, Any], now: float) -> None:
         self.ended = msg["reason"]
 
+    def _on_notice(self, msg: dict[str, Any], now: float) -> None:
+        """The host's word about fair races: a link too slow (kept in the status
+        line until the host says it is fast enough again), or presses clamped."""
+        about = msg["about"]
+        if about == "slow":
+            self.link_note = "slow link: close races may not be fair"
+        elif about == "fair":
+            self.link_note = ""
+        self._set_flash(msg["text"], None, now)
+
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
         self._set_flash(f"host: {msg['reason']}", None, now)
 
@@ -474,6 +518,8 @@ class RemoteSession(Session):
             return f"{self.news}  Esc: menu."
         paused = bool(self.link.paused)
         text = status_text(self.game, self.names, self.countdown(now), paused, self.stalled)
+        if self.link_note:
+            text = f"{text}  [{self.link_note}]"
         pending = self.pending_words()
         return f"[pending: {pending}]  {text}" if pending else text
 

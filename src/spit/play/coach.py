@@ -24,6 +24,8 @@ exactly their legal plays.
   countdown counts as late).
 - A *slap* (R16, or a V2 choice) is timed from the round's end; it is right
   when it hits the smaller pile (either, when they are equal).
+- A *fumble* (H8) is a card put down where it did not fit, which held the
+  player's hands back a moment; the replay records them, the analysis counts them.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spit.engine import Action, AnyGame, Kind, Phase, SpeedGame, SpitGame
+from spit.engine import Action, AnyGame, Kind, Phase
 from spit.engine.events import CardPlayed, Stalemate
 
 #: A chance open longer than this (seconds) and not taken is missed.
@@ -122,6 +124,8 @@ class Analysis:
     misses: list[Miss] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
     slaps: list[Slap] = field(default_factory=list)
+    #: each player's fumbles (H8)
+    fumbles: tuple[int, int] = (0, 0)
 
     def reactions(self, player: int) -> list[float]:
         """The player's reaction times, in the order they played."""
@@ -153,6 +157,7 @@ class Analysis:
             median_slap=statistics.median(slap_delays) if slap_delays else None,
             choices=len(choices),
             right_choices=sum(1 for s in choices if s.right),
+            fumbles=self.fumbles[player],
         )
 
 
@@ -174,6 +179,7 @@ class PlayerSummary:
     right_slaps: int
     missed_slaps: int
     median_slap: float | None
+    fumbles: int = 0
     #: V2: piles chosen (not slapped), and how many of them the smaller
     choices: int = 0
     right_choices: int = 0
@@ -192,14 +198,12 @@ BEATEN = "beaten"
 
 
 def _card_at(game: AnyGame, player: int, source: int) -> int:
-    """The face-up card a play of ``player`` from ``source`` would play."""
-    if isinstance(game, SpitGame):
-        return game.stocks[player][source][-1]
-    if isinstance(game, SpeedGame):
-        card = game.hands[player][source]
-        assert card is not None
-        return card
-    raise TypeError(f"cannot coach a {type(game).__name__}")
+    """The face-up card a play of ``player`` from ``source`` would play (any mode's
+    columns: Spit's stock tops, Speed's hand)."""
+    card = game.columns(player)[source][0]
+    if card is None:
+        raise ValueError(f"no face-up card in place {source + 1} of player {player + 1}")
+    return card
 
 
 def _pile_sizes(game: AnyGame) -> tuple[int, int]:
@@ -219,8 +223,12 @@ def chances(game: AnyGame) -> set[tuple[int, int, int]]:
     return out
 
 
-def analyse(start: AnyGame, timed: Sequence[tuple[float, Action]]) -> Analysis:
+def analyse(
+    start: AnyGame, timed: Sequence[tuple[float, Action]], fumblers: Sequence[int] = ()
+) -> Analysis:
     """Play ``timed`` (seconds since the start, action) from ``start`` and measure it.
+
+    ``fumblers``: who made each fumble (H8) the game recorded.
 
     ``start`` is not changed (a copy is played on). Raises the engine's
     IllegalAction if an action does not fit (a replay loaded by
@@ -229,6 +237,7 @@ def analyse(start: AnyGame, timed: Sequence[tuple[float, Action]]) -> Analysis:
     game = start.copy()
     duration = timed[-1][0] if timed else 0.0
     result = Analysis(game.mode, duration, 0.0)
+    result.fumbles = (sum(1 for p in fumblers if p == 0), sum(1 for p in fumblers if p == 1))
     opened: dict[tuple[int, int, int], float] = dict.fromkeys(chances(game), 0.0)
     # when each (player, card) became playable on some pile, and has stayed so since:
     # a reaction is timed from here (the card's chance on the other pile may be newer)

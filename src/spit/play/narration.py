@@ -28,7 +28,7 @@ from spit.engine.events import (
     SpitCalled,
     Stalemate,
 )
-from spit.realtime.arbiter import Applied, Outcome, Rejected
+from spit.realtime.arbiter import FUMBLING, Applied, Outcome, Rejected
 
 if TYPE_CHECKING:
     # types only: the protocols cost start-up time and nothing at run time
@@ -93,6 +93,8 @@ class Narrator:
         #: the last key press ignored as a held-key repeat, while it is noted
         self.held: Held | None = None
         self.landed: dict[int, Landed] = {}
+        #: players under a fumble (H8): when their fumble time ends
+        self.fumbled: dict[int, float] = {}
         self.stalled = False
         #: finished rounds of a match waiting to be shown, oldest first
         self.summaries: list[RoundSummary] = []
@@ -129,11 +131,15 @@ class Narrator:
         for pile in [p for p, landed in self.landed.items() if landed.until <= now]:
             del self.landed[pile]
             changed = True
+        for player in [p for p, until in self.fumbled.items() if until <= now]:
+            del self.fumbled[player]
+            changed = True
         return changed
 
     def wakeups(self) -> list[float]:
         """When a flash, a held-key note or a landed mark ends."""
         times = [landed.until for landed in self.landed.values()]
+        times.extend(self.fumbled.values())
         if self.flash is not None:
             times.append(self.flash.until)
         if self.held is not None:
@@ -198,7 +204,13 @@ class Narrator:
         if p not in (0, 1):
             return
         reason = outcome.reason
+        if reason == FUMBLING:
+            return  # said once, when the fumble began; the board shows the hands-off time
         column = action.source if action.kind in (Kind.PLAY, Kind.MOVE) else None
+        if outcome.fumble > 0:  # H8
+            self.fumbled[p] = now + outcome.fumble
+            self.set_flash(f"{self.names[p]}: fumble! {reason}; hands off a moment", p, now, column)
+            return
         if action.kind is Kind.PLAY and self._lost_race(action, outcome.time):
             last = self._last_play[action.target]
             reason = (

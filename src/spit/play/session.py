@@ -10,7 +10,7 @@ It knows no Textual, so tests drive it with a fake clock.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from spit.engine import Action, AnyGame, Phase
@@ -29,6 +29,7 @@ from spit.realtime.timers import TimerKind
 
 if TYPE_CHECKING:
     # types only: the protocols cost start-up time and nothing at run time
+    from spit.engine.events import Event
     from spit.play.views import GameView, Referee
 
 __all__ = [
@@ -89,11 +90,16 @@ def key_action(game: GameView, binding: Binding) -> Action | str:
 
 
 class Session:
-    """A game with its arbiter, driven by key presses and ticks.
+    """A game and its referee, driven by key presses and ticks.
 
-    ``levels``: computer levels by player number (for the records);
-    ``recorder``: given the session's arbiter, what keeps the game's files
-    (called after every tick that changed something; None: nothing is kept).
+    Built from parts: ``game`` is the session's view of the game (a
+    ``GameView``: the engine's ``Game``, or a network guest's view built from
+    its observations) and ``referee`` judges the presses (a ``Referee``: the
+    local ``Arbiter``, or the guest's link to the host). ``Session.local``
+    builds a game's own arbiter. ``levels``: computer levels by player number
+    (for the records); ``archiver``: keeps the game's files (told after every
+    tick that changed something; None: nothing is kept); ``opening``: the
+    events of the first deal, for the first words.
     """
 
     #: the app keys the board's footer names: (key, what it does)
@@ -122,21 +128,22 @@ class Session:
 
     def __init__(
         self,
-        game: AnyGame,
+        game: GameView,
+        referee: Referee,
         keymap: KeyMap | None = None,
-        timing: Timing | None = None,
         clock: Clock | None = None,
         agents: Mapping[int, Agent] | None = None,
         names: tuple[str, str] = ("Player 1", "Player 2"),
         levels: Mapping[int, str] | None = None,
-        recorder: Callable[[Arbiter], Recorder] | None = None,
+        archiver: Recorder | None = None,
+        opening: Sequence[Event] = (),
     ) -> None:
         import time
 
         self.game: GameView = game
         self.keymap = keymap or KeyMap.default()
         self.clock: Clock = clock or time.monotonic
-        self.arbiter: Referee = Arbiter(game, timing, self.clock, agents)
+        self.arbiter: Referee = referee
         self.names = names
         self.agents = dict(agents or {})
         #: bumped whenever anything on screen should change
@@ -150,11 +157,50 @@ class Session:
         #: computer levels by player number (for the records)
         self.levels: dict[int, str] = dict(levels or {})
         #: keeps the game's files, if the app records games
-        self.archiver: Recorder | None = None
-        if recorder is not None:
-            self.archiver = recorder(self.arbiter)
-            self.listeners.append(self.archiver)
-        self.narrator.opening(game.opening_events)
+        self.archiver: Recorder | None = archiver
+        if archiver is not None:
+            self.listeners.append(archiver)
+        self.narrator.opening(list(opening))
+
+    @classmethod
+    def local(
+        cls,
+        game: AnyGame,
+        keymap: KeyMap | None = None,
+        timing: Timing | None = None,
+        clock: Clock | None = None,
+        agents: Mapping[int, Agent] | None = None,
+        names: tuple[str, str] = ("Player 1", "Player 2"),
+        levels: Mapping[int, str] | None = None,
+        recorder: Callable[[Arbiter], Recorder] | None = None,
+    ) -> Session:
+        """A game played here: the engine's ``game`` judged by its own ``Arbiter``.
+
+        ``recorder``: given that arbiter, what keeps the game's files.
+        """
+        import time
+
+        clock = clock or time.monotonic
+        arbiter = Arbiter(game, timing, clock, agents)
+        archiver = recorder(arbiter) if recorder is not None else None
+        return cls(
+            game, arbiter, keymap, clock, agents, names, levels, archiver, game.opening_events
+        )
+
+    # ------------------------------------------------------------------ screens
+
+    def changed(self) -> None:
+        """Something on screen should change (the board compares ``version``)."""
+        self.version += 1
+
+    def show_flash(self, text: str, now: float, player: int | None = None) -> None:
+        """Flash ``text`` for a moment (a refusal or a hint), under ``player``'s cards if given."""
+        self._set_flash(text, player, now)
+
+    def announce(self, news: str) -> None:
+        """Put ``news`` on the news line (a notice of the app's, not a move's)."""
+        self.narrator.news = news
+        self.version += 1
 
     # ------------------------------------------------------------------ input
 
@@ -319,6 +365,11 @@ class Session:
     def landed(self) -> dict[int, Landed]:
         """Spit piles a card just landed on, by pile."""
         return self.narrator.landed
+
+    @property
+    def fumbled(self) -> dict[int, float]:
+        """Players under a fumble, and when their hands-off time ends."""
+        return self.narrator.fumbled
 
     @property
     def stalled(self) -> bool:

@@ -31,6 +31,9 @@ cards, the top one face up) and a face-down pile of **spit cards**.
   onto either spit pile if it is **one rank up or down** (A goes on K or 2).
   The card below turns up by itself.
 * **Empty slot:** move the top card of a stock with more than one card into it.
+* **Look before you press:** a card put where it cannot fit is a *fumble*:
+  your plays rest a moment (half a second unless the settings say otherwise).
+  A card your opponent beat you to by a hair is no fumble.
 * **Both stuck:** both call *spit!* again and turn new spit cards up.
   If nobody plays for 10 s the game treats it as stuck.
 * **Round over** when someone empties their layout, or both are stuck with no
@@ -49,7 +52,7 @@ Each player has a hidden **hand** of five cards and a **draw pile**. Both
 press a key when ready; two centre cards turn up. Play hand cards one rank
 up or down onto either pile; your hand refills from your draw pile. When
 both are stuck the **side piles** turn a card onto each pile. First to play
-every card wins.
+every card wins. Fumbles cost a moment here too.
 
 Variants:
 

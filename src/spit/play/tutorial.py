@@ -193,6 +193,16 @@ def play_one() -> AnyGame:
     return _opened(game)
 
 
+def look_first() -> AnyGame:
+    """Left pile 7C, right pile KD; of player 1's tops only the 8H fits (left pile)."""
+    game = spit_deal(
+        [[["3C"], ["8H"], ["JD"], ["5S"], ["10S"]], _QUIET],
+        ["7C", "KD"],
+        (11, 11),
+    )
+    return _opened(game)
+
+
 def corner() -> AnyGame:
     """Left pile 5D, right pile KC; player 1's AH fits the king (R8)."""
     game = spit_deal(
@@ -363,6 +373,25 @@ LESSONS: tuple[Lesson, ...] = (
         success="Played. In a one-pile round there is no slap. Enter: next lesson.",
         wrong={
             play(0, 1, 0): "Only the right pile is used this round: play it there with {right2}.",
+        },
+    ),
+    Lesson(
+        "Look before you press: fumbles",
+        "H8",
+        look_first,
+        task="Only one card fits: 8♥ (stock 2) on the left pile's 7♣. Find it: {left2}.",
+        hint="A card put where it cannot fit is a fumble: your keys then rest a moment.",
+        expected=_plays((1, 0)),
+        success="Played, no fumble. Mashing keys costs more time than looking. Enter: next.",
+        wrong={
+            **{
+                play(0, s, t): "That card fits no pile: a fumble! Your keys would rest a "
+                "moment. Try {left2}."
+                for s in range(5)
+                for t in (0, 1)
+                if s != 1
+            },
+            play(0, 1, 1): "8♥ does not fit the K♦ on the right: a fumble! Try {left2}.",
         },
     ),
     Lesson(

@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 from spit.engine import CLOSE, FLIP, STALL, Action, AnyGame, Kind, call
 from spit.engine.errors import EngineError
 from spit.engine.events import Event
+from spit.realtime.fumbles import FUMBLING, Fumble, FumbleJudge
 from spit.realtime.order import Input, InputQueue
 from spit.realtime.timers import Due, TimerKind, Timers, Timing
 
@@ -51,13 +52,16 @@ class Applied:
 class Rejected:
     """An input that was refused (R11: a faster move made it illegal, or it never was).
 
-    ``stamped`` as for ``Applied``: set only for a late input.
+    ``stamped`` as for ``Applied``: set only for a late input. ``fumble`` is
+    the fumble time (H8) in seconds that this refusal started: 0 if it started
+    none (a lost race, a call, a press during a fumble time: ``FUMBLING``).
     """
 
     time: float
     action: Action
     reason: str
     stamped: float | None = None
+    fumble: float = 0.0
 
 
 Outcome = Applied | Rejected
@@ -126,6 +130,8 @@ class WatchfulAgent(Agent, Protocol):
 class _Plan:
     time: float
     action: Action = field(compare=False)
+    #: when the position it was planned on appeared (H8 judges from there)
+    made: float = field(default=0.0, compare=False)
 
 
 class Arbiter:
@@ -169,17 +175,33 @@ class Arbiter:
         self._skips: dict[int, bool] = {
             p: bool(getattr(a, "skips_when_stuck", False)) for p, a in self.agents.items()
         }
+        #: H8: the recent positions, the players' fumble times and the fumbles so far
+        self._fumbles = FumbleJudge(game, self.timing.fumble_time, self.timing.race_margin, start)
 
     # ------------------------------------------------------------------ input
 
-    def submit(self, action: Action, at: float | None = None) -> None:
+    def submit(self, action: Action, at: float | None = None, seen: float | None = None) -> None:
         """Queue a player's action, stamped with the time it was made.
 
         A stamp earlier than the arbiter has already run (a *late* input) takes
-        effect when it arrived: at the time of the last tick.
+        effect when it arrived: at the time of the last tick. ``seen`` is when
+        the position the player acted on stood, if before the stamp (a network
+        guest sees the game late): H8 judges a refused play or move from a race
+        margin before it.
         """
         stamp = self.clock() if at is None else at
-        self._queue.add(action, max(stamp, self._horizon), stamp)
+        if seen is not None and seen >= stamp:
+            seen = None
+        self._queue.add(action, max(stamp, self._horizon), stamp, seen)
+
+    @property
+    def fumbles(self) -> list[Fumble]:
+        """Every fumble so far (H8), in order."""
+        return self._fumbles.fumbles
+
+    def fumbled_until(self, player: int) -> float:
+        """When ``player``'s fumble time (H8) ends; in the past if none runs."""
+        return self._fumbles.until(player)
 
     @property
     def paused(self) -> bool:
@@ -215,6 +237,7 @@ class Arbiter:
         self._refuse_paused(paused_at, at, self._outbox)
         gap = at - paused_at
         self._timers.shift(gap)
+        self._fumbles.shift(gap)
         for plan in self._plans.values():
             if plan is not None:
                 plan.time += gap
@@ -315,7 +338,15 @@ class Arbiter:
                 self._refuse(item, item.time, outcomes)
                 continue
             stamped = item.stamp if item.late else None
-            if self._apply(item.time, item.action, outcomes, stamped=stamped) is not None:
+            if self._fumbles.held_back(item.action, item.time):
+                # H8: inside a fumble time a play or move is refused untried.
+                outcomes.append(Rejected(item.time, item.action, FUMBLING, stamped))
+                if item.action.player in self._plans:
+                    self._planned_version[item.action.player] = -1  # plan again
+            elif (
+                self._apply(item.time, item.action, outcomes, False, stamped, item.seen)
+                is not None
+            ):
                 queue.accepted(item)
             self._plan_agents(item.time)
 
@@ -352,11 +383,19 @@ class Arbiter:
         outcomes: list[Outcome],
         auto: bool = False,
         stamped: float | None = None,
+        seen: float | None = None,
     ) -> list[Event] | None:
         try:
             events = self.game.apply(action)
         except EngineError as exc:
-            outcomes.append(Rejected(at, action, str(exc), stamped))
+            fumble = None
+            if not auto:
+                made = at if stamped is None else stamped
+                fumble = self._fumbles.judge(
+                    action, at, made if seen is None else seen, len(self.game.actions), stamped
+                )
+            length = 0.0 if fumble is None else fumble.until - at
+            outcomes.append(Rejected(at, action, str(exc), stamped, length))
             if action.player in self._plans:
                 self._planned_version[action.player] = -1  # plan again (R11)
             return None
@@ -364,6 +403,7 @@ class Arbiter:
         self._version += 1
         self._changed_at = at
         self._timers.saw(events, at)
+        self._fumbles.saw(self.game, at)
         outcomes.append(Applied(at, action, events, auto, stamped))
         return events
 
@@ -410,13 +450,13 @@ class Arbiter:
             plan = agent.plan(observation, now)
             if plan is not None:
                 delay, action = plan
-                plans[p] = _Plan(now + max(0.0, delay), action)
+                plans[p] = _Plan(now + max(0.0, delay), action, now)
 
     def _release_plans(self, until: float) -> None:
         """Agents' plans due by ``until`` become inputs stamped at their planned time."""
         for p, plan in self._plans.items():
             if plan is not None and plan.time <= until:
-                self._in_flight[p] = self._queue.add(plan.action, plan.time)
+                self._in_flight[p] = self._queue.add(plan.action, plan.time, seen=plan.made)
                 self._plans[p] = None
 
     def _drop_in_flight(self, item: Input) -> None:
@@ -430,11 +470,13 @@ class Arbiter:
 
 
 __all__ = [
+    "FUMBLING",
     "PAUSED",
     "Agent",
     "Applied",
     "Arbiter",
     "Clock",
+    "Fumble",
     "Kind",
     "LogEntry",
     "Outcome",

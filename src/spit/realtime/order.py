@@ -27,6 +27,8 @@ class Input:
     stamp: float
     rank: int
     action: Action = field(compare=False)
+    #: when the position the player acted on stood, if not at ``stamp`` (H8)
+    seen: float | None = field(default=None, compare=False)
 
     @property
     def late(self) -> bool:
@@ -52,10 +54,13 @@ class InputQueue:
     def __len__(self) -> int:
         return len(self._items)
 
-    def add(self, action: Action, time: float, stamp: float | None = None) -> Input:
-        """Queue ``action`` to take effect at ``time`` (made at ``stamp``, default ``time``)."""
+    def add(
+        self, action: Action, time: float, stamp: float | None = None, seen: float | None = None
+    ) -> Input:
+        """Queue ``action`` to take effect at ``time`` (made at ``stamp``, default ``time``;
+        ``seen``: when the position it was made on stood, if earlier)."""
         self._rank += 1
-        item = Input(time, time if stamp is None else stamp, self._rank, action)
+        item = Input(time, time if stamp is None else stamp, self._rank, action, seen)
         self._items.append(item)
         return item
 

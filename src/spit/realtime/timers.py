@@ -14,6 +14,11 @@ from enum import StrEnum
 from spit.engine import CLOSE, FLIP, STALL, SYSTEM, AnyGame, Phase
 from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
 
+#: H8's defaults and limit, in seconds (the settings and replays ask these).
+DEFAULT_FUMBLE_TIME = 0.5
+DEFAULT_RACE_MARGIN = 0.25
+MAX_FUMBLE_TIME = 2.0
+
 
 @dataclass(frozen=True, slots=True)
 class Timing:
@@ -24,12 +29,17 @@ class Timing:
     after ``stall_time``; a countdown longer than ``stall_time`` is cut to it).
     ``slap_time``: H3. ``stall_time``: H6 (and H2's call timeout).
     ``flip_delay``: the pause before Speed's side piles turn (P4).
+    ``fumble_time``: H8's time-out after a fumble (0 to 2 s; 0 turns H8 off).
+    ``race_margin``: H8's race margin (0 to 2 s): a refused press that would
+    have fitted this long before is a lost race, not a fumble.
     """
 
     auto_spit: float | None = None
     slap_time: float = 3.0
     stall_time: float = 10.0
     flip_delay: float = 1.0
+    fumble_time: float = DEFAULT_FUMBLE_TIME
+    race_margin: float = DEFAULT_RACE_MARGIN
 
     def __post_init__(self) -> None:
         for name in ("slap_time", "stall_time", "flip_delay"):
@@ -40,6 +50,14 @@ class Timing:
             isinstance(self.auto_spit, (int, float)) and 0 <= self.auto_spit <= 3600
         ):
             raise ValueError("auto_spit must be a number of seconds, or None")
+        for name in ("fumble_time", "race_margin"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not 0 <= value <= MAX_FUMBLE_TIME
+            ):
+                raise ValueError(f"{name} must be 0 to {MAX_FUMBLE_TIME:g} seconds")
 
     @property
     def call_wait(self) -> float:
@@ -124,4 +142,12 @@ class Timers:
         return None
 
 
-__all__ = ["Due", "TimerKind", "Timers", "Timing"]
+__all__ = [
+    "DEFAULT_FUMBLE_TIME",
+    "DEFAULT_RACE_MARGIN",
+    "MAX_FUMBLE_TIME",
+    "Due",
+    "TimerKind",
+    "Timers",
+    "Timing",
+]

@@ -48,6 +48,7 @@ from spit.net.host import CIPHERS, Host, Limits
 from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
 from spit.server.backends import open_store
+from spit.server.bus import Bus, NodeSnapshot, open_bus
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
@@ -88,6 +89,14 @@ class ServerSettings:
     data_dir: Path
     #: the store: None for the SQLite file in the data directory, or "postgresql://…"
     store_url: str | None = None
+    #: the bus shared with other nodes: None for this node alone, or "redis://…"
+    bus_url: str | None = None
+    #: the bus's key prefix (servers sharing one Redis keep apart by it)
+    bus_prefix: str = "spit:"
+    #: this node's name among the nodes (default: its address)
+    node_id: str | None = None
+    #: where players reach this node, HOST:PORT (default: the bind address and port)
+    public_address: str | None = None
     bind: str = "127.0.0.1"
     port: int = DEFAULT_SERVER_PORT
     wave_seconds: float = WAVE_SECONDS
@@ -135,6 +144,11 @@ class ServerSettings:
     def status_path(self) -> Path:
         """What ``spit server --status`` reads."""
         return self.data_dir / "status.json"
+
+    @property
+    def drain_path(self) -> Path:
+        """While this file exists the node takes no new matches (``spit server --drain``)."""
+        return self.data_dir / "drain"
 
 
 def _now_iso() -> str:
@@ -272,6 +286,7 @@ class ServerNode:
         self,
         settings: ServerSettings,
         store: ServerStore | None = None,
+        bus: Bus | None = None,
         clock: Callable[[], float] = time.monotonic,
         today: Callable[[], date] = lambda: datetime.now(UTC).date(),
     ) -> None:
@@ -281,6 +296,11 @@ class ServerNode:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         os.chmod(settings.data_dir, 0o700)
         self.store: ServerStore = store or open_store(settings.store_url or settings.store_path)
+        self.bus: Bus = bus or open_bus(settings.bus_url, settings.bus_prefix)
+        #: the other nodes as the bus last showed them
+        self.cluster: list[NodeSnapshot] = []
+        #: no new matches: running ones finish (``spit server --drain``)
+        self.draining = False
         self.key = load_or_make_host_key(settings.host_key_path)
         self.admins = _read_admins(settings.admins_path)
         self.players: dict[str, Player] = {}
@@ -311,6 +331,7 @@ class ServerNode:
     async def start(self) -> int:
         """Open the store and listen; returns the port (useful with port 0)."""
         await self.store.open()
+        await self.bus.open()
         self._server = await asyncssh.create_server(
             lambda: _Gate(self),
             self.settings.bind,
@@ -328,7 +349,7 @@ class ServerNode:
             keepalive_count_max=4,
         )
         self.settings.port = self._server.get_port() or self.settings.port
-        for job in (self._waves(), self._lobby_pusher(), self._status_writer()):
+        for job in (self._waves(), self._lobby_pusher(), self._status_writer(), self._share()):
             self._spawn(job)
         log.info(event("listening", bind=self.settings.bind, port=self.settings.port))
         return self.settings.port
@@ -380,6 +401,9 @@ class ServerNode:
         with contextlib.suppress(OSError):
             self._write_status(stopped=True)
         await self.store.close()
+        with contextlib.suppress(Exception):
+            await self.bus.withdraw(self.node_id)
+        await self.bus.close()
         log.info(event("stopped", saved_matches=saved))
         return saved
 
@@ -506,6 +530,16 @@ class ServerNode:
         """A structured log line (``event``), for the sessions."""
         return event(kind, **fields)
 
+    def where_is(self, match_id: str) -> str:
+        """Why a match cannot be watched here: over, or on another node (and which)."""
+        for other in self.cluster:
+            if other.node != self.node_id and any(m["id"] == match_id for m in other.matches):
+                return (
+                    f"that match is on another node of this server: `spit online {other.address}` "
+                    "watches it"
+                )
+        return "that match is over or unknown"
+
     def door_port(self) -> int:
         """The port the door's game processes sign back in on."""
         return self.settings.port
@@ -613,17 +647,78 @@ class ServerNode:
             for m in self.matches.values()
             if not m.host.game.over
         ]
-        online = sorted(p.name for p in self.players.values())[:200]
+        names = {p.name for p in self.players.values()}
+        for other in self.cluster:
+            if other.node != self.node_id:
+                names.update(other.online)
+                matches.extend(
+                    {"id": m["id"], "mode": m["mode"], "names": m["names"]} for m in other.matches
+                )
+        online = sorted(names)[:200]
         return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
 
+    @property
+    def node_id(self) -> str:
+        """This node's name among the nodes."""
+        return self.settings.node_id or self.address
+
+    @property
+    def address(self) -> str:
+        """Where players reach this node."""
+        return self.settings.public_address or f"{self.settings.bind}:{self.settings.port}"
+
+    def snapshot(self) -> NodeSnapshot:
+        """This node as the other nodes see it."""
+        return NodeSnapshot(
+            node=self.node_id,
+            address=self.address,
+            draining=self.draining,
+            online=tuple(sorted(p.name for p in self.players.values())),
+            matches=tuple(
+                {"id": m.id, "mode": m.mode, "names": list(m.names)}
+                for m in self.matches.values()
+                if not m.host.game.over
+            ),
+        )
+
+    async def _share(self) -> None:
+        """Every second: publish this node, read the others, notice a drain request."""
+        while True:
+            draining = self.settings.drain_path.exists()
+            if draining != self.draining:
+                self.draining = draining
+                log.warning(event("draining" if draining else "drain_lifted", node=self.node_id))
+            try:
+                await self.bus.publish(self.snapshot())
+                cluster = await self.bus.everyone()
+            except (OSError, ConnectionError) as exc:
+                log.warning(event("bus_unreachable", why=exc))
+            else:
+                if [c.online + tuple(str(m) for m in c.matches) for c in cluster] != [
+                    c.online + tuple(str(m) for m in c.matches) for c in self.cluster
+                ]:
+                    self.lobby_changed()
+                self.cluster = cluster
+            await asyncio.sleep(1.0)
+
     async def _lobby_pusher(self) -> None:
+        """The lobby's news, at most once a second, to the players in the lobby.
+
+        A player in a match gets no lobby news until it ends (and then the latest):
+        with hundreds of matches the news would cost more than the games.
+        """
+        told: dict[str, bytes] = {}
         while True:
             await self._lobby_dirty.wait()
             self._lobby_dirty.clear()
             data = self.lobby_message()
             for player in list(self.players.values()):
-                player.send(data)
-            await asyncio.sleep(0.5)
+                if player.match is None and told.get(player.id) != data:
+                    player.send(data)
+                    told[player.id] = data
+            for gone in [pid for pid in told if pid not in self.players]:
+                del told[gone]
+            await asyncio.sleep(1.0)
 
     def new_link_code(self, account: Account) -> str:
         """A one-time code with which another key joins ``account`` (ten minutes)."""
@@ -678,7 +773,9 @@ class ServerNode:
             self.lobby_changed()
 
     def check_mode(self, mode: str) -> str | None:
-        """Why ``mode`` cannot be played here, or None."""
+        """Why ``mode`` cannot be played here now, or None."""
+        if self.draining:
+            return "this server is about to restart and starts no new matches: try again soon"
         if mode not in mode_names():
             return f"unknown mode {mode[:10]!r}: " + ", ".join(mode_names())
         return None
@@ -716,7 +813,7 @@ class ServerNode:
 
     async def run_wave(self) -> None:
         """Pair the queue once (the waves task calls this every few seconds)."""
-        if not self.queue:
+        if not self.queue or self.draining:
             return
         wave = run_wave(list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS)
         for a, b in wave.pairs:
@@ -952,8 +1049,8 @@ class ServerNode:
 
     def status(self) -> dict[str, Any]:
         """What ``spit server --status`` shows."""
-        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-200:]]
-        late = sorted(self.lateness[-5000:] + running)
+        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-20:]]
+        late = sorted(running or self.lateness[-2000:])
         p99 = late[int(len(late) * 0.99)] if late else 0.0
         return {
             "pid": os.getpid(),
@@ -967,6 +1064,18 @@ class ServerNode:
             "matches": len(self.matches),
             "connections": len(self._gates),
             "lateness_p99_ms": round(p99 * 1000, 2),
+            "node": self.node_id,
+            "draining": self.draining,
+            "nodes": [
+                {
+                    "node": c.node,
+                    "address": c.address,
+                    "draining": c.draining,
+                    "online": len(c.online),
+                    "matches": len(c.matches),
+                }
+                for c in self.cluster
+            ],
             "doors": len(self.doors),
             "door_mb": [round(mb, 1) for mb in map(resident_mb, self.doors) if mb is not None],
             "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
@@ -1115,5 +1224,5 @@ def _coaching_lines(replay_json: str) -> list[list[str]]:
         coaching = coach_replay(parse_replay(replay_json))
     except (ReplayFileError, ValueError):
         return [[], []]
-    calls = coaching.mode == "spit"
+    calls = get_mode(coaching.mode).has_slaps
     return [player_lines(report, calls) for report in coaching.players]

@@ -17,13 +17,21 @@ thread) after each write, for the UI to show the new ``message``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spit.engine import AnyGame
 from spit.realtime.arbiter import Arbiter
-from spit.store.replays import PlayerInfo, Replay, ReplayMeta, new_meta, times_from_log
+from spit.store.replays import (
+    PlayerInfo,
+    Replay,
+    ReplayMeta,
+    h8_record,
+    new_meta,
+    times_from_log,
+)
 from spit.store.resume import GameKeeper, played_a_card
 from spit.store.writer import Writer
 
@@ -69,6 +77,11 @@ class Archiver:
         self.status: RecordStatus | None = None
         #: the times of the arbiter's log entries read so far (``session_times``)
         self._logged: list[float] = []
+        #: the fumbles (H8) of the sessions before this one, and how many of this one's are noted
+        self._prior_h8 = resumed.meta.h8 if resumed is not None else None
+        self._noted: int | None = None
+        #: more keys for the finished game's replay, read when it ends (a host's presses)
+        self.extra: Callable[[], Mapping[str, Any]] | None = None
 
     @property
     def begun(self) -> bool:
@@ -78,8 +91,24 @@ class Archiver:
 
     @property
     def meta(self) -> ReplayMeta:
-        """The replay metadata (players and start date)."""
+        """The replay metadata (players, start date, and the fumbles so far)."""
+        self._note_fumbles()
         return self.keeper.meta
+
+    def _note_fumbles(self) -> None:
+        """Bring the fumble record (H8) in the metadata up to date with the arbiter."""
+        fumbles = self.arbiter.fumbles
+        if self._noted == len(fumbles):
+            return
+        self._noted = len(fumbles)
+        record = h8_record(
+            self.arbiter.timing,
+            fumbles,
+            self.arbiter.start_time,
+            self.keeper.offset,
+            self._prior_h8,
+        )
+        self.keeper.meta = replace(self.keeper.meta, h8=record)
 
     def session_times(self) -> list[float]:
         """This session's action times, in seconds since the arbiter started.
@@ -104,6 +133,7 @@ class Archiver:
         if self._finished:
             return
         game = self.arbiter.game
+        self._note_fumbles()
         if self.keep_progress or game.over:
             job = self.keeper.due(game, self.session_times())
             if job is not None:
@@ -111,7 +141,8 @@ class Archiver:
         if game.over:
             self._finished = True
             final, times, meta = game.copy(), self.times(), self.keeper.meta
-            self._run(lambda: self._record(final, times, meta))
+            extra = dict(self.extra()) if self.extra is not None else None
+            self._run(lambda: self._record(final, times, meta, extra))
 
     def save_now(self) -> str | None:
         """Save the unfinished game at once (the players leave or quit); a problem, or None.
@@ -120,6 +151,7 @@ class Archiver:
         """
         if self._finished or not self.keep_progress:
             return None
+        self._note_fumbles()
         job = self.keeper.snapshot(self.arbiter.game, self.session_times())
         outcome: list[str | None] = []
         if job is not None:
@@ -134,11 +166,17 @@ class Archiver:
         else:
             self.writer.submit(job)
 
-    def _record(self, game: AnyGame, times: list[float], meta: ReplayMeta) -> None:
+    def _record(
+        self,
+        game: AnyGame,
+        times: list[float],
+        meta: ReplayMeta,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
         # SQLite loads here, when the first game ends (on the writer's thread)
         from spit.store.records import save_finished_game
 
-        status = save_finished_game(game, times, meta, self.database)
+        status = save_finished_game(game, times, meta, self.database, extra)
         self.status = status
         self.message = status.message
         self._saved()

@@ -15,7 +15,7 @@ from typing import Any
 from spit.bots import DEFAULT_LEVEL
 from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction, typical_delay
 from spit.bots.reaction import Reaction
-from spit.engine import AnyGame
+from spit.engine import AnyGame, ConfigError, get_mode
 from spit.engine.saves import new_game_from_save
 from spit.play.coach import Analysis, PlayerSummary, analyse
 from spit.store.paths import replay_dir
@@ -62,9 +62,17 @@ class Coaching:
         """The summary as short lines of plain text (fits 80 columns)."""
         out: list[str] = []
         for report in self.players:
-            out.extend(player_lines(report, calls_and_slaps=self.mode == "spit"))
+            out.extend(player_lines(report, calls_and_slaps=_has_slaps(self.mode)))
             out.append("")
         return out[:-1]
+
+
+def _has_slaps(mode: str) -> bool:
+    """Whether ``mode``'s games have calls at a stalemate and slaps (the mode's record says)."""
+    try:
+        return get_mode(mode).has_slaps
+    except ConfigError:  # a replay of a mode this spit does not know
+        return False
 
 
 def _secs(value: float | None) -> str:
@@ -82,10 +90,16 @@ def player_lines(report: PlayerReport, calls_and_slaps: bool = True) -> list[str
     """
     s = report.summary
     level = f"plays like {report.closest_level}" if report.closest_level else "too few plays"
+    # timed from when the played card could first be played (see play/coach.py)
+    reaction = (
+        f"  reaction from when playable: median {_secs(s.median_reaction)}, "
+        f"fastest {_secs(s.fastest_reaction)}"
+    )
+    if s.fumbles:
+        reaction += f"; {_count(s.fumbles, 'fumble')}"
     lines = [
         f"{report.label}: {_count(s.plays, 'card')}, {s.cards_per_minute:.0f} a minute; {level}",
-        f"  reaction from when the card could be played: median {_secs(s.median_reaction)}, "
-        f"fastest {_secs(s.fastest_reaction)}",
+        reaction,
         f"  missed chances: {s.missed} ({s.missed_beaten} taken first by the opponent, "
         f"{s.missed_slow} left over 2s)",
     ]
@@ -129,16 +143,24 @@ def coach_analysis(
 
 def coach_replay(replay: Replay) -> Coaching:
     """The coaching summary of a loaded replay."""
-    analysis = analyse(replay.fresh_start(), replay.timed)
+    h8 = replay.meta.h8
+    fumblers = [f.action.player for f in h8.fumbles] if h8 is not None else []
+    analysis = analyse(replay.fresh_start(), replay.timed, fumblers)
     source = str(replay.path) if replay.path is not None else None
     return coach_analysis(analysis, replay.meta.players, source)
 
 
-def coach_game(game: AnyGame, times: Sequence[float], players: Sequence[PlayerInfo]) -> Coaching:
-    """The coaching summary of a game just played (``times`` parallel to its actions)."""
+def coach_game(
+    game: AnyGame,
+    times: Sequence[float],
+    players: Sequence[PlayerInfo],
+    fumblers: Sequence[int] = (),
+) -> Coaching:
+    """The coaching summary of a game just played (``times`` parallel to its actions;
+    ``fumblers``: who made each of its fumbles)."""
     start = new_game_from_save(game.to_json())
     timed = list(zip(times, game.actions, strict=True))
-    return coach_analysis(analyse(start, timed), players)
+    return coach_analysis(analyse(start, timed, fumblers), players)
 
 
 def replay_files(directory: Path | None = None) -> list[Path]:

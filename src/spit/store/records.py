@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -209,7 +209,11 @@ def record_result(result: GameResult, path: Path | None = None) -> RecordStatus:
 
 
 def save_finished_game(
-    game: AnyGame, times: Sequence[float], meta: ReplayMeta, database: Path | None = None
+    game: AnyGame,
+    times: Sequence[float],
+    meta: ReplayMeta,
+    database: Path | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> RecordStatus:
     """Save the replay of a finished game and record its result; never raises.
 
@@ -219,7 +223,7 @@ def save_finished_game(
     replay_name: str | None = None
     problems: list[str] = []
     try:
-        replay_name = save_replay(game, times, meta).name
+        replay_name = save_replay(game, times, meta, extra=extra).name
     except (OSError, ValueError) as exc:
         problems.append(f"replay not saved: {_reason(exc)}")
     duration = float(times[-1]) if times else 0.0

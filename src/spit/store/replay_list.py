@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from spit.engine import mode_names
 from spit.store.paths import replay_dir
 from spit.store.records import GameResult, RecordsError, load_results
 
@@ -65,7 +66,8 @@ def saved_replays(folder: Path | None = None) -> list[SavedReplay]:
             except (OSError, ValueError, OverflowError):
                 continue
             when = stamp.isoformat()
-            mode = next((m for m in ("speed", "spit") if m in path.stem.split("-")), "")
+            parts = path.stem.split("-")
+            mode = next((m for m in mode_names() if m in parts), "")
             date = stamp.strftime("%Y-%m-%d %H:%M")
             entry = SavedReplay(path, date, mode, "", "result not recorded")
         out.append((_sort_key(when), entry))

@@ -298,13 +298,21 @@ class GameKeeper:
 
     @classmethod
     def resuming(cls, replay: Replay, path: Path | None = None) -> GameKeeper:
-        """A keeper for a game picked up again from ``replay`` (saved to its own file)."""
-        return cls(
+        """A keeper for a game picked up again from ``replay`` (saved to its own file).
+
+        The new session's times follow the last action, or the end of the last
+        fumble time (H8) if that was later: the game stopped while it was saved.
+        """
+        keeper = cls(
             replay.meta,
             [t for t, _ in replay.timed],
             path=path if path is not None else replay.path,
             saved_round=replay.final.round_no,
         )
+        h8 = replay.meta.h8
+        if h8 is not None and h8.fumbles:
+            keeper.offset = max(keeper.offset, h8.fumbles[-1].time + h8.fumble_time)
+        return keeper
 
     def all_times(self, session_times: Sequence[float]) -> list[float]:
         """Every action time of the game: earlier sessions, then this one."""

@@ -27,6 +27,12 @@ from spit.play.keys import (
     keymap_problems,
     shown,
 )
+from spit.realtime.timers import (
+    DEFAULT_FUMBLE_TIME,
+    DEFAULT_RACE_MARGIN,
+    MAX_FUMBLE_TIME,
+    Timing,
+)
 from spit.store.paths import atomic_write, config_path, read_capped
 
 #: Largest config file we read (a real one is about 1 KB).
@@ -54,7 +60,8 @@ class Settings:
     sooner than this is taken as the key held down, and ignored (0 to 2 s);
     ``spit_target`` the score that ends a V4 match; ``speed_target`` the score
     of a Speed P7 match (0: single games); ``palette`` the card colours
-    (one of ``PALETTE_NAMES``).
+    (one of ``PALETTE_NAMES``); ``fumble_time`` and ``race_margin`` are H8's
+    (0 to 2 s; a fumble time of 0 turns fumbles off).
     """
 
     names: tuple[str, str] = ("Player 1", "Player 2")
@@ -68,10 +75,21 @@ class Settings:
     spit_target: int = 100
     speed_target: int = 0
     palette: str = "default"
+    fumble_time: float = DEFAULT_FUMBLE_TIME
+    race_margin: float = DEFAULT_RACE_MARGIN
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+    def timing(self) -> Timing:
+        """The timing rules of a game dealt with these settings (players call, H2)."""
+        return Timing(
+            auto_spit=None,
+            slap_time=self.slap_time,
+            fumble_time=self.fumble_time,
+            race_margin=self.race_margin,
+        )
 
 
 def same_name(a: str, b: str) -> bool:
@@ -212,7 +230,11 @@ class _Reader:
             "game.",
             ("variants", "speed_deal", "bot_level", "spit_target", "speed_target"),
         )
-        self.unknown(timing, "timing.", ("auto_spit", "slap_time", "repeat_window"))
+        self.unknown(
+            timing,
+            "timing.",
+            ("auto_spit", "slap_time", "repeat_window", "fumble_time", "race_margin"),
+        )
         names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
         if same_name(names[0], names[1]):
             other = next(n for n in defaults.names[::-1] if not same_name(n, names[0]))
@@ -235,6 +257,12 @@ class _Reader:
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
             palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
+            fumble_time=self.seconds(
+                timing, "fumble_time", 0.0, MAX_FUMBLE_TIME, defaults.fumble_time
+            ),
+            race_margin=self.seconds(
+                timing, "race_margin", 0.0, MAX_FUMBLE_TIME, defaults.race_margin
+            ),
         )
 
     def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
@@ -471,6 +499,8 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
             "auto_spit": auto,
             "slap_time": settings.slap_time,
             "repeat_window": settings.repeat_window,
+            "fumble_time": settings.fumble_time,
+            "race_margin": settings.race_margin,
         },
         "display": {"palette": settings.palette},
         "keys": {"player1": dict(settings.keys[0]), "player2": dict(settings.keys[1])},

@@ -46,6 +46,7 @@ from spit.tui.dealer import (
     settings_from_user,
 )
 from spit.tui.messages import (
+    TUTORIAL,
     HostRequested,
     JoinRequested,
     PlayRequested,
@@ -256,7 +257,7 @@ class SpitApp(App[None]):
             screen = self.replay_screen(opening.replay, leave_exits=True)
         elif opening.resumed is not None:
             screen = self.game_screen(opening.resumed.final.mode, resumed=opening.resumed)
-        elif opening.mode == "tutorial":
+        elif opening.mode == TUTORIAL:
             from spit.tui.tutorial import TutorialScreen
 
             screen = TutorialScreen(self.dealer)
@@ -317,7 +318,7 @@ class SpitApp(App[None]):
 
     def on_play_requested(self, message: PlayRequested) -> None:
         """A screen asked for a game (or to carry on a saved match, or the tutorial)."""
-        if message.mode == "tutorial":
+        if message.mode == TUTORIAL:
             from spit.tui.tutorial import TutorialScreen
 
             self.push_screen(TutorialScreen(self.dealer))

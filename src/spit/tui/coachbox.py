@@ -25,16 +25,20 @@ def session_coaching(session: Any) -> Coaching:
 
     archiver = session.archiver
     game = session.game
+    fumblers = [f.action.player for f in getattr(session.arbiter, "fumbles", ())]
     if archiver is not None:
         times = archiver.times()
         players = archiver.meta.players
+        h8 = archiver.meta.h8  # the fumbles of earlier sessions too
+        if h8 is not None:
+            fumblers = [f.action.player for f in h8.fumbles]
     else:
         arbiter = session.arbiter
         times = times_from_log(arbiter.log, arbiter.start_time)
         times = [0.0] * (len(game.actions) - len(times)) + times
         levels = getattr(session, "levels", {})
         players = tuple(PlayerInfo(session.names[p], levels.get(p)) for p in (0, 1))
-    return coach_game(game, times, players)
+    return coach_game(game, times, players, fumblers)
 
 
 def coaching_text(coaching: Coaching) -> Text:

@@ -62,6 +62,14 @@ class GameSettings:
         """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
         return int(getattr(self, f"{mode}_target", 0))
 
+    def set_target(self, mode: str, target: int) -> None:
+        """Play ``mode`` as a match to ``target``: its ``<mode>_target``, and the
+        variant its matches need (the mode's ``match_variant``: Spit's V4)."""
+        setattr(self, f"{mode}_target", target)
+        needs = get_mode(mode).match_variant
+        if needs is not None and needs not in self.variants:
+            self.variants = tuple(sorted((*self.variants, needs)))
+
 
 def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
     """The app's game settings from the settings file's."""
@@ -69,7 +77,7 @@ def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSetti
         variants=tuple(user.variants),
         long_deal=user.speed_deal == "long",
         seed=seed,
-        timing=Timing(auto_spit=None, slap_time=user.slap_time),
+        timing=user.timing(),
         spit_target=user.spit_target,
         speed_target=user.speed_target,
         computer_auto_spit=user.auto_spit,
@@ -310,6 +318,9 @@ class Dealer:
             game = self.deps.game_factory(mode, settings, seed)
         agents: dict[int, Agent] = dict(self.deps.agents)
         timing = settings.timing
+        if resumed is not None:  # the game goes on under its own fumble rule (none: H8 off)
+            h8 = resumed.meta.h8
+            timing = replace(timing, fumble_time=0.0) if h8 is None else h8.timing(timing)
         levels: dict[int, str] = {}
         notes: list[str] = []
         if opponents:
@@ -348,7 +359,7 @@ class Dealer:
             players = player_infos(shown, levels, agents)
             people = len(agents) < 2  # two computers playing: nothing to resume
             recorder = self._recorder(players, resumed, on_saved, keep_progress=people)
-        session = Session(
+        session = Session.local(
             game,
             keymap=self.settings.keymap,
             timing=timing,

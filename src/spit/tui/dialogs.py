@@ -11,6 +11,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from spit.engine.rule_words import STANDARD_DEAL, variant_label
 from spit.play.session import RoundSummary
+from spit.realtime.timers import MAX_FUMBLE_TIME
 from spit.store.settings import (
     BOT_LEVELS,
     MAX_NAME,
@@ -173,6 +174,8 @@ FIELDS = (
     ("auto_spit", "Auto-spit vs computer"),
     ("slap_time", "Slap time (s)"),
     ("repeat_window", "Held-key window (s)"),
+    ("fumble_time", "Fumble time (s)"),
+    ("race_margin", "Race margin (s)"),
     ("spit_target", "Spit match target"),
     ("speed_target", "Speed match target"),
     ("palette", "Card colours"),
@@ -190,6 +193,8 @@ HINTS = {
     "auto_spit": 'seconds (0-30) or "off"',
     "slap_time": "0.5 to 30 seconds",
     "repeat_window": "0 to 2 seconds (0: off)",
+    "fumble_time": "0 to 2 seconds (0: off)",
+    "race_margin": "0 to 2 seconds",
     "spit_target": "scoring match: lowest total wins",
     "speed_target": "0: single games",
     "palette": "light: the whole screen",
@@ -226,6 +231,8 @@ class SettingsScreen(Screen[None]):
             "auto_spit": "off" if user.auto_spit is None else f"{user.auto_spit:g}",
             "slap_time": f"{user.slap_time:g}",
             "repeat_window": f"{user.repeat_window:g}",
+            "fumble_time": f"{user.fumble_time:g}",
+            "race_margin": f"{user.race_margin:g}",
             "spit_target": str(user.spit_target),
             "speed_target": str(user.speed_target),
             "palette": user.palette,
@@ -299,6 +306,8 @@ class SettingsScreen(Screen[None]):
             repeat_window=_number(
                 self.value("repeat_window"), "Held-key window", 0.0, MAX_REPEAT_WINDOW
             ),
+            fumble_time=_number(self.value("fumble_time"), "Fumble time", 0.0, MAX_FUMBLE_TIME),
+            race_margin=_number(self.value("race_margin"), "Race margin", 0.0, MAX_FUMBLE_TIME),
             spit_target=_whole(self.value("spit_target"), "Spit match target", 1, MAX_TARGET),
             speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
             palette=palette,

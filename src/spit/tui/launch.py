@@ -12,6 +12,7 @@ import gc
 import os
 import sys
 
+from spit.engine import mode_names
 from spit.store.settings import load_settings
 from spit.tui.app import SpitApp
 from spit.tui.dealer import (
@@ -48,12 +49,7 @@ def configured_app(
     if long_deal:
         game.long_deal = True
     if target is not None:
-        if opening.mode == "speed":
-            game.speed_target = target
-        else:
-            game.spit_target = target
-            if "V4" not in game.variants:
-                game.variants = tuple(sorted((*game.variants, "V4")))
+        game.set_target(opening.mode or mode_names()[0], target)
     keymap, problem = keymap_from_user(user)
     if problem:
         warnings.append(problem)

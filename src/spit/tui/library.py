@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from spit.engine import get_mode, mode_names
 from spit.store.paths import data_dir_problem, replay_dir
 from spit.store.records import RecordsError, compute_stats, load_results
 from spit.store.replay_list import SavedReplay, saved_replays
@@ -81,7 +82,7 @@ class StatsScreen(Screen[None]):
         if data is None or data.mode != self.mode or data.name != name:
             data = load_chart_data(name, self.mode)
             self.data = data
-        title = "Spit" if self.mode == "spit" else "Speed"
+        title = get_mode(self.mode).title
         more = (
             f"   (player {self.person + 1} of {len(self.people)})" if len(self.people) > 1 else ""
         )
@@ -91,8 +92,10 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-charts", SpeedCharts).show(data)
 
     def action_switch_mode(self) -> None:
-        """Show the other game's charts."""
-        self.mode = "speed" if self.mode == "spit" else "spit"
+        """Show the next game's charts (every registered mode in turn)."""
+        names = mode_names()
+        at = names.index(self.mode) if self.mode in names else -1
+        self.mode = names[(at + 1) % len(names)]
         self.redraw()
 
     def action_next_person(self) -> None:

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from spit.store.settings import Settings as UserSettings
 
 
+#: What ``PlayRequested`` and ``Opening`` name instead of a game mode to open the tutorial.
+TUTORIAL = "tutorial"
+
+
 class PlayRequested(Message):
     """Open a game of ``mode`` (with computer ``opponents``), or carry on a ``resumed`` match."""
 

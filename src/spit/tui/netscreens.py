@@ -23,8 +23,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from spit.engine import all_modes
 from spit.net.client import Guest, JoinError
-from spit.net.defaults import DEFAULT_PORT, DEFAULT_WINDOW
+from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.host import Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
@@ -74,7 +75,7 @@ class NetGameScreen(GameScreen):
         try:
             self.remote.receive(msg)
             if msg["t"] == "replay" and self.keep_replays:
-                self.remote.replay_note = keep_replay(msg["data"])
+                self.remote.note_replay(keep_replay(msg["data"]))
         except Exception as exc:  # a bad message must not end the app
             self.fail(exc)
             return
@@ -131,13 +132,13 @@ class NetGameScreen(GameScreen):
         if sender is not None:
             problem = sender(what)
             if problem:
-                self.remote._set_flash(problem, None, self.now())
-        self.remote.choice = None
+                self.remote.show_flash(problem, self.now())
+        self.remote.chosen()
         self.run_tick()
 
     def action_pause(self) -> None:
         """A network game runs on at the host: it cannot be paused from here."""
-        self.remote._set_flash("a network game cannot be paused", None, self.now())
+        self.remote.show_flash("a network game cannot be paused", self.now())
         self.run_tick()
 
     def suspend(self) -> None:
@@ -166,7 +167,7 @@ class NetGameScreen(GameScreen):
         """The line for the terminal if the app quits now, or None if nothing is left behind."""
         if not self.live:
             return None
-        if self.remote.send is None:  # a spectator (a host's keys are wired before it starts)
+        if self.remote.watching:  # a spectator (a host's keys are wired before it starts)
             return "spit: you stopped watching the network game."
         return self.QUIT_TEXT
 
@@ -218,15 +219,15 @@ class HostScreen(NetGameScreen):
     )
 
     def __init__(self, options: argparse.Namespace, dealer: Dealer) -> None:
-        super().__init__(RemoteSession(None), dealer, leave=self._stop)
+        remote = RemoteSession(None, keymap=dealer.settings.keymap)
+        super().__init__(remote, dealer, leave=self._stop)
         self.options = options
         self.host: Host | None = None
         self.keep_replays = False  # the host keeps its own records
         self.join_line = ""
 
     def on_mount(self) -> None:
-        self.remote.keymap = self.dealer.settings.keymap
-        self.remote.waiting = "Starting the host..."
+        self.remote.wait_for("Starting the host...")
         super().on_mount()
         self.run_worker(self._serve(), exclusive=True)
 
@@ -256,12 +257,11 @@ class HostScreen(NetGameScreen):
             return
         host = self.host
         local = host.local_seat(0, self.deliver)
-        self.remote.send = local.press
+        self.remote.connect(local.press)
         self.decider = local.decide
         self.join_line = host.join_line(1, public_address(host.bind))
-        self.remote.waiting = f"Give the other player: {self.join_line}"
-        self.remote.narrator.news = f"Spectators: {host.watch_line(public_address(host.bind))}"
-        self.remote.version += 1
+        self.remote.wait_for(f"Give the other player: {self.join_line}")
+        self.remote.announce(f"Spectators: {host.watch_line(public_address(host.bind))}")
         if self.showing:
             self.run_tick()
         try:
@@ -286,7 +286,7 @@ def host_options(
         seed=None,
         target=None,
         window=DEFAULT_WINDOW,
-        cap=0.15,
+        cap=DEFAULT_CAP,
         bind=bind,
         port=port,
         rejoin=60.0,
@@ -294,12 +294,27 @@ def host_options(
     )
 
 
-HOST_CHOICES = {
-    "spit-local": ("Spit, this machine only (127.0.0.1)", "spit", "127.0.0.1"),
-    "spit-lan": ("Spit, open to my network (0.0.0.0)", "spit", "0.0.0.0"),
-    "speed-local": ("Speed, this machine only (127.0.0.1)", "speed", "127.0.0.1"),
-    "speed-lan": ("Speed, open to my network (0.0.0.0)", "speed", "0.0.0.0"),
-}
+def _host_choices() -> dict[str, tuple[str, str, str]]:
+    """Each way to host: every mode the network can play (it has an observer), on
+    this machine only or open to the network: id -> (words, mode, bind address)."""
+    choices = {}
+    for mode in all_modes():
+        if not mode.observer_class:
+            continue
+        choices[f"{mode.name}-local"] = (
+            f"{mode.title}, this machine only (127.0.0.1)",
+            mode.name,
+            "127.0.0.1",
+        )
+        choices[f"{mode.name}-lan"] = (
+            f"{mode.title}, open to my network (0.0.0.0)",
+            mode.name,
+            "0.0.0.0",
+        )
+    return choices
+
+
+HOST_CHOICES = _host_choices()
 
 
 def check_port(text: str, bind: str) -> int | str:
@@ -462,7 +477,7 @@ class JoinScreen(Screen[None]):
             return
         self.guest = guest
         if not watch:
-            session.send = guest.action
+            session.connect(guest.action)
             screen.decider = guest.decide
         self.note("")
         self.app.push_screen(screen)

@@ -407,7 +407,7 @@ class LobbyScreen(Screen[None]):
             self.note(f"[b red]Cannot open the match: {escape(str(exc))}[/]")
             return
         if not watch:
-            session.send = guest.action
+            session.connect(guest.action)
             screen.decider = guest.decide
         self.board = screen
         names = " v ".join(str(n) for n in msg["names"])

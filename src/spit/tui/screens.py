@@ -32,7 +32,7 @@ from spit.store.resume import has_saved_games
 from spit.tui.coachbox import CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, Dealer, SaveSettings
-from spit.tui.messages import HostRequested, JoinRequested, PlayRequested
+from spit.tui.messages import TUTORIAL, HostRequested, JoinRequested, PlayRequested
 from spit.tui.widgets.board import Board, LineKey, TextBox, board_keys
 
 if TYPE_CHECKING:
@@ -173,8 +173,7 @@ class GameScreen(Screen[None]):
         if session is None:
             return
         notice = resumed_notice(session, hosted)
-        session.narrator.news = notice
-        session.version += 1
+        session.announce(notice)
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(notice), self._after_pause)
 
@@ -189,7 +188,7 @@ class GameScreen(Screen[None]):
     def on_game_screen_saved(self, message: Saved) -> None:
         """A save finished: show what the archiver says (the flash line)."""
         if self.session is not None:
-            self.session.version += 1
+            self.session.changed()
             self.run_tick()
 
     def on_key(self, event: events.Key) -> None:
@@ -782,7 +781,7 @@ class TitleScreen(Screen[None]):
 
     def choose_tutorial(self) -> None:
         """Short interactive lessons on the rules."""
-        self.post_message(PlayRequested("tutorial"))
+        self.post_message(PlayRequested(TUTORIAL))
 
     def choose_rules(self) -> None:
         """The rules."""

@@ -73,7 +73,7 @@ class TutorialScreen(Screen[None]):
         """Set up the current lesson's position."""
         settings = self.dealer.settings
         game = self.game = self.lesson.build()
-        self.session = Session(
+        self.session = Session.local(
             game, keymap=settings.keymap, clock=self.dealer.clock, names=settings.names
         )
         self.done = False

@@ -102,7 +102,7 @@ class ReplayScreen(Screen[None]):
     def _session(self) -> Session:
         """A session that only describes and draws the replayed game (its arbiter never runs)."""
         names = (self.replay.meta.players[0].label, self.replay.meta.players[1].label)
-        return Session(self.playback.game, keymap=KeyMap.default(), names=names)
+        return Session.local(self.playback.game, keymap=KeyMap.default(), names=names)
 
     def compose(self) -> ComposeResult:
         with Board(id="board"):
@@ -233,7 +233,7 @@ class ReplayScreen(Screen[None]):
         now = self.clock()
         self._last = now
         self._show(applied, now)
-        self.session.narrator.news = news
+        self.session.announce(news)
         self.repaint(now)
         self._schedule(now)
 

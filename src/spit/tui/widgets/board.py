@@ -443,10 +443,13 @@ class InfoKey(NamedTuple):
     key_style: Style
     score: int | None
     computer: bool
+    fumbled: bool = False  #: under a fumble: hands off for a moment
 
     def text(self) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f" {fit_cells(self.name, NAME_CELLS)} ", "bold reverse")
+        if self.fumbled:
+            out.append(" FUMBLE: hands off ", "bold reverse red")
         out.append(f"  {self.reserve_name} {self.reserve}", "bold")
         if self.ready is not None:
             out.append(self.ready, "green bold")
@@ -560,6 +563,7 @@ def _info_key(session: Session, p: int, palette: Palette) -> InfoKey:
         palette.key_style,
         game.scores[p] if game.is_match else None,
         computer,
+        p in session.fumbled,
     )
 
 
