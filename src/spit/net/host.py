@@ -663,7 +663,7 @@ class Host:
     def _replay_json(self) -> dict[str, Any]:
         from dataclasses import replace
 
-        from spit.store.replays import PlayerInfo, h8_record, new_meta, replay_data
+        from spit.store.replays import h8_record, new_meta, replay_data
 
         arbiter = self.match.arbiter
         meta = (

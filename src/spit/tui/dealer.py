@@ -370,7 +370,7 @@ class Dealer:
             recorder=recorder,
         )
         if notes:  # how a "match me" computer plays, on the news line at the start
-            session.narrator.news = "; ".join(notes)
+            session.announce("; ".join(notes))
         return session
 
     def _recorder(
