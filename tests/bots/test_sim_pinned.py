@@ -6,8 +6,9 @@ none of the speed-ups), from every game's final engine fingerprint, its whole
 timed action log and its result. Any optimisation of observations, bot
 scoring or the arbiter must leave every game unchanged, so these must not move.
 
-Spit games run twice: through the arbiter (the reference, as the app plays)
-and on the simulator's kernel (``spit_kernel``), which must give the same pins.
+Every run is played twice: through the arbiter (the reference, as the app
+plays) and by the simulator's scheduler (``bots.schedule``), which must give
+the same pins.
 """
 
 from __future__ import annotations
@@ -85,12 +86,11 @@ def results_fingerprint(
 
 
 def paths(pinned: dict[tuple[str, str, str, tuple[str, ...]], str]) -> list[object]:
-    """Every pinned run through the arbiter; the Spit ones on the kernel too."""
+    """Every pinned run through the arbiter and through the scheduler."""
     return [
         pytest.param(*key, reference, id=f"{'-'.join(map(str, key))}-{path}")
         for key in pinned
-        for reference, path in ((True, "arbiter"), (False, "kernel"))
-        if reference or key[0] == "spit"
+        for reference, path in ((True, "arbiter"), (False, "scheduler"))
     ]
 
 

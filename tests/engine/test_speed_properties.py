@@ -38,6 +38,7 @@ from spit.engine import (
     play,
     slap,
 )
+from spit.engine.events import CardMoved, CardPlayed, PhaseChanged, Spat, Stalemate
 
 #: Every action the engine knows, for every player: most are illegal at any moment.
 EVERY_ACTION: tuple[Action, ...] = (
@@ -137,8 +138,14 @@ class SpeedMachine(RuleBasedStateMachine):
         assert actions, "a game that is not over must let someone act"
         action = data.draw(st.sampled_from(actions))
         before = game.fingerprint()
+        counts = (game.phase_count, game.progress_count)
         events = game.apply(action)
         assert events and game.fingerprint() != before  # every action changes the state
+        # The timers' counters move exactly with the events that restart a wait.
+        restarts = any(isinstance(e, (PhaseChanged, Stalemate)) for e in events)
+        progress = any(isinstance(e, (CardPlayed, CardMoved, Spat)) for e in events)
+        assert (game.phase_count != counts[0]) == restarts
+        assert (game.progress_count != counts[1]) == progress
 
     @rule(action=st.sampled_from(EVERY_ACTION))
     def any_action(self, action: Action) -> None:

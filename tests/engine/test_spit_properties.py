@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from spit.engine import IllegalAction, Phase, SpitConfig, SpitGame, dumps, loads
+from spit.engine.cards import adjacency_masks
+from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
 from spit.engine.spit_game import deal_layout
 
 from .helpers import (
@@ -131,6 +133,8 @@ class SpitMachine(RuleBasedStateMachine):
         # The replay: the same start rebuilt from its saved form, fed the same actions.
         game = self.game
         self.replay = SpitGame.from_start(game.config, game.seed, game.start_cards_json())
+        # The quiet twin: the same actions through ``step``, which builds no events.
+        self.quiet = game.copy()
 
     @precondition(lambda self: not self.game.over)
     @rule(data=st.data())
@@ -143,6 +147,8 @@ class SpitMachine(RuleBasedStateMachine):
         events = game.apply(action)
         assert game.actions[-1] == action
         self.replay.apply(action)
+        assert self.quiet.step(action)
+        check_counters(before, events, game)
         check_collect(before, events, game)
         if game.round_no != before.round_no:
             check_round_start(game)
@@ -163,6 +169,8 @@ class SpitMachine(RuleBasedStateMachine):
             raise AssertionError(f"{action} is not listed as legal but was applied")
         assert game.fingerprint() == before
         assert len(game.actions) == n_actions
+        assert not self.quiet.step(action)
+        assert self.quiet.fingerprint() == before
 
     @invariant()
     def cards_and_stocks(self) -> None:
@@ -181,10 +189,43 @@ class SpitMachine(RuleBasedStateMachine):
             assert all_legal(game) == []
 
     @invariant()
+    def visible_state_is_what_the_cards_show(self) -> None:
+        check_visible_state(self.game)
+        check_visible_state(self.quiet)
+
+    @invariant()
+    def step_without_events_gives_the_same_game(self) -> None:
+        game, quiet = self.game, self.quiet
+        assert quiet.fingerprint() == game.fingerprint()
+        assert (quiet.phase_count, quiet.progress_count) == (game.phase_count, game.progress_count)
+        assert quiet.actions == game.actions
+
+    @invariant()
     def save_and_replay_give_the_same_state(self) -> None:
         game = self.game
         assert self.replay.fingerprint() == game.fingerprint()
         assert loads(dumps(game)).fingerprint() == game.fingerprint()
+
+
+def check_visible_state(game: SpitGame) -> None:
+    """``tops``, ``down``, ``known`` and ``pile_tops`` are what the cards show now."""
+    masks = adjacency_masks(game.config.alternating_colours)
+    for p in (0, 1):
+        stocks = game.stocks[p]
+        assert game.tops[p] == [s[-1] if s else None for s in stocks]
+        assert game.down[p] == [max(0, len(s) - 1) for s in stocks]
+        assert game.known[p] == sum(1 << s[-1] for s in stocks if s)
+        assert game._tall[p] == sum(1 << i for i, s in enumerate(stocks) if len(s) > 1)
+    assert game.pile_tops == [pile[-1] if pile else None for pile in game.piles]
+    assert game._pile_masks == [masks[pile[-1]] if pile else 0 for pile in game.piles]
+
+
+def check_counters(before: SpitGame, events: list[Event], after: SpitGame) -> None:
+    """The timers' counters move exactly with the events that restart a wait."""
+    restarts = any(isinstance(e, (PhaseChanged, Stalemate)) for e in events)
+    progress = any(isinstance(e, (CardPlayed, CardMoved, Spat)) for e in events)
+    assert (after.phase_count != before.phase_count) == restarts
+    assert (after.progress_count != before.progress_count) == progress
 
 
 SpitMachine.TestCase.settings = settings(stateful_step_count=50)

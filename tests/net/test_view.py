@@ -322,3 +322,26 @@ def test_a_slap_is_marked_pending_until_its_verdict() -> None:
     v0.tick(clock.now)
     assert "pending" not in v0.status(clock.now)
     assert v0.flash is not None
+
+
+def test_a_press_that_cannot_fit_is_not_shown_on_the_pile() -> None:
+    """The guest shows a pending play only where the host's engine allows it (R7):
+    a card that does not fit stays in its slot until the verdict refuses it."""
+    clock = FakeClock()
+    game, _, _ = race_position("spit")
+    match, v0, _ = seated(game, clock)
+    legal = set(game.legal_actions(0))
+    s, t = next(
+        (s, t)
+        for s in range(5)
+        for t in (0, 1)
+        if game.stocks[0][s] and Action(Kind.PLAY, 0, s, t) not in legal
+    )
+    columns, piles = v0.game.columns(0), [list(p) for p in v0.game.piles]
+    v0.press(v0.keymap.key(0, Row(t), s), at=clock.now)
+    assert "pending: card" in v0.status(clock.now)
+    assert v0.game.columns(0) == columns and v0.game.piles == piles
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.tick(clock.now)
+    assert v0.flash is not None and v0.game.columns(0) == columns

@@ -101,7 +101,7 @@ def call_slap_or_choose(
     way to count the spit piles' cards (asked only when a pile is to be taken).
 
     The one place this decision is made: the observation-based strategies and
-    the simulator's kernel (``spit_kernel``) both call it.
+    the simulator's scheduler (``schedule``) both call it.
     """
     slapping = choosing = False
     for a in legal:

@@ -14,7 +14,7 @@ import os
 from collections.abc import Mapping
 
 #: the modules a compiled build compiles (all or none of them run compiled)
-COMPILED = ("spit.bots.spit_kernel", "spit.bots.spit_strategy")
+COMPILED = ("spit.bots.spit_strategy",)
 #: set to 1 at build time to compile ``COMPILED`` (and when testing, to check that build)
 OPT_IN_ENV = "SPIT_MYPYC"
 

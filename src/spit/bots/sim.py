@@ -5,10 +5,10 @@ arbiter's next deadline (a bot's planned action, a timer), so a game that
 lasts minutes at the table takes milliseconds here. Every game ends: by R20,
 P6/H5 in Speed, V4's target score, or H4's round limit (a draw).
 
-Spit games are played by ``spit_kernel.SpitKernel``, which plays exactly the
-game the arbiter would (tests compare the two) several times faster; Speed
-games, and any game asked for with ``reference=True``, go through the
-``Arbiter`` itself, the reference.
+Games are played by ``schedule.Scheduler``: the same engine, input order,
+ties and timers as the ``Arbiter``, without what only people need (tests
+compare the two game by game); a game asked for with ``reference=True`` goes
+through the ``Arbiter`` itself, as the app plays.
 """
 
 from __future__ import annotations
@@ -26,9 +26,8 @@ from typing import Protocol
 
 from spit.bots import LEVELS, make_bot
 from spit.bots.bot import Bot
-from spit.bots.spit_kernel import KernelUnsupported, SpitKernel
+from spit.bots.schedule import Scheduler, Stuck
 from spit.engine import AnyGame, Kind, Phase, Result, get_mode
-from spit.engine.spit_game import SpitGame
 from spit.realtime.arbiter import Arbiter, LogEntry, Timing
 from spit.realtime.clock import ManualClock
 
@@ -40,7 +39,7 @@ MAX_STEPS = 5_000_000
 
 class FinishedRun(Protocol):
     """How a finished game was played, besides the game itself: its ``Arbiter``,
-    or for a kernel game (``spit_kernel.KernelRun``) the same log and start."""
+    or for a scheduled game (``schedule.Scheduled``) the same log and start."""
 
     @property
     def log(self) -> list[LogEntry]:
@@ -52,7 +51,7 @@ class FinishedRun(Protocol):
 
 
 #: Called with each finished game, how it was played (its arbiter, or the
-#: kernel's equivalent) and its index in the series.
+#: scheduler's equivalent) and its index in the series.
 FinishHook = Callable[[AnyGame, FinishedRun, int], None]
 
 
@@ -205,10 +204,10 @@ def play_game(
 
     ``on_finish(game, run, index)`` is called once the game is over (the
     command line uses it to save replays; this layer writes no files): ``run``
-    is the arbiter, or for a Spit game played by the kernel a ``KernelRun``
-    with the same ``log`` and ``start_time``, and ``game`` the engine's game
-    with every logged action applied. ``reference`` plays through the arbiter
-    even where the kernel could (the result is the same; tests compare them).
+    is the arbiter, or for a game played by the scheduler a ``Scheduled`` with
+    the same ``log`` and ``start_time``, and ``game`` the finished game.
+    ``reference`` plays through the arbiter (the result is the same; tests
+    compare them).
     """
     game = new_game(mode, variants, derive_seed(seed, index, "game"), round_limit)
     agents = {
@@ -234,34 +233,20 @@ def play_with(
 ) -> GameResult:
     """Play a freshly dealt ``game`` between two bots (``agents`` by player) to its end.
 
-    A Spit game is played by the kernel where it can be (Spit strategies
-    without memory, which every Spit level is), else and with ``reference``
-    through the arbiter. ``index`` names the game in messages and for
-    ``on_finish`` (see ``play_game``).
+    The game is played by the scheduler, or with ``reference`` through the
+    arbiter. ``index`` names the game in messages and for ``on_finish`` (see
+    ``play_game``).
     """
-    if not reference and isinstance(game, SpitGame):
-        try:
-            kernel = SpitKernel(game, (agents[0], agents[1]), timing)
-        except KernelUnsupported:
-            pass
-        else:
-            return _play_kernel(kernel, game, index, on_finish)
-    return _play_reference(game, agents, timing, index, on_finish)
-
-
-def _play_kernel(
-    kernel: SpitKernel, game: SpitGame, index: int, on_finish: FinishHook | None
-) -> GameResult:
-    """Play a Spit game on the kernel; rebuild it in the engine only for ``on_finish``."""
+    if reference:
+        return _play_reference(game, agents, timing, index, on_finish)
+    scheduler = Scheduler(game, (agents[0], agents[1]), timing)
     try:
-        kernel.run(MAX_STEPS)
-        if on_finish is not None:
-            run = kernel.replayed(game)
-    except RuntimeError as exc:
+        scheduler.run(MAX_STEPS)
+    except Stuck as exc:
         raise SimulationError(f"game {index}: {exc}") from exc
     if on_finish is not None:
-        on_finish(game, run, index)
-    return GameResult(kernel.winner, kernel.result, kernel.round_no, kernel.moves, kernel.now)
+        on_finish(game, scheduler.finished(), index)
+    return GameResult(game.winner, game.result, game.round_no, scheduler.moves, scheduler.now)
 
 
 def _play_reference(

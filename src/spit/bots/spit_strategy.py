@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from spit.bots.common import TIE, StyledStrategy, pick_best
 from spit.bots.style import Style
 from spit.engine.actions import Action, Kind, move, play
-from spit.engine.base import Phase
+from spit.engine.base import Game, Phase
 from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_masks, adjacency_rows
 from spit.engine.spit_game import SpitObservation
 
@@ -49,8 +49,9 @@ class SpitStrategy(StyledStrategy):
 
     The choice in play is made on a ``Search`` of the position
     (``choose_in_play``, ``follow_up_in``): built here from each observation,
-    or kept up to date by the simulator's kernel (``spit_kernel``); both call
-    the same code.
+    or, in the simulator's scheduler (``schedule``), once per game on the
+    game's own visible state, which the engine keeps up to date; both call the
+    same code.
     """
 
     def __init__(self, style: Style) -> None:
@@ -124,8 +125,9 @@ class Search:
     the best score of the own actions that follow it.
 
     The lists are the caller's, who may change them between calls (the
-    simulator's kernel keeps them up to date as the game goes on) and then
-    says so with ``update``; each public method leaves them as it found them.
+    simulator's scheduler hands it the game's own, which the engine keeps up
+    to date as the game goes on) and then says so with ``update``; each
+    public method leaves them as it found them.
     Counting is done on bit masks of cards (the known own tops, the
     opponent's tops, the cards each pile top takes), which gives the same
     counts as going card by card.
@@ -332,8 +334,8 @@ class Search:
             down[s] = under
             piles[t] = old_top
             self.known = known
-        else:  # an R10 move: to the leftmost empty slot
-            slot = tops.index(None)
+        else:  # an R10 move: where the engine puts it (the leftmost empty slot)
+            slot = _landing(tops)
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
@@ -453,7 +455,7 @@ class Search:
             if not fits:
                 return None
             only = fits.bit_length() - 1  # the one card that fits
-            ns = tops.index(None) if kind is _MOVE and only == card else tops.index(only)
+            ns = _landing(tops) if kind is _MOVE and only == card else tops.index(only)
             return plays[ns][0 if fit0 else 1]
         # The first best of the own actions that follow: plays of known cards in
         # stock order (pile 1 before pile 2), then R10 moves in stock order; worked
@@ -471,7 +473,7 @@ class Search:
             else:
                 tops[s] = None
         else:
-            slot = tops.index(None)
+            slot = _landing(tops)
             tops[slot] = card
             tops[s] = UNKNOWN
             down[s] -= 1
@@ -518,6 +520,13 @@ class Search:
             tops[slot] = None
         tops[s] = card
         return best
+
+
+def _landing(tops: list[int | None]) -> int:
+    """Where a card moved in the imagined position lands: the engine's R10 slot."""
+    slot = Game.move_slot(tops)
+    assert slot is not None  # (a move is only imagined where there is an empty slot)
+    return slot
 
 
 def _visible(

@@ -8,9 +8,9 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 from spit.engine.actions import PLAYERS, SYSTEM, Action, Kind, call, choose, move, play, slap
-from spit.engine.cards import adjacency_rows
+from spit.engine.cards import fits
 from spit.engine.errors import ConfigError, IllegalAction, ReplayError
-from spit.engine.events import Event, GameOver, PhaseChanged
+from spit.engine.events import CardMoved, CardPlayed, Event, GameOver, PhaseChanged, Spat, Stalemate
 from spit.engine.modes import Mode, get_mode
 from spit.engine.results import Result
 from spit.engine.rng import Rng, shuffled_deck
@@ -28,6 +28,12 @@ class Phase(StrEnum):
     SLAP = "slap"  #: end of a two-pile round: slap a pile (R16)
     CHOOSE = "choose"  #: V2: the player who emptied their layout chooses a pile
     GAME_OVER = "game_over"  #: won (R20, P6, H5, V4, P7) or drawn (H4)
+
+
+_OVER = Phase.GAME_OVER
+_K_CLOSE = Kind.CLOSE
+#: each phase's plain name (what ``PhaseChanged`` carries), without the enum's lookup
+_PHASE_NAMES = {phase: phase.value for phase in Phase}
 
 
 class GameConfig(Protocol):
@@ -88,6 +94,11 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     piles: list[list[int]]
     #: the events of the first deal (made by the constructor, before any action)
     opening_events: list[Event]
+    #: bumped whenever the phase changes or a stalemate is declared (the
+    #: ``PhaseChanged`` and ``Stalemate`` events): the timers' waits start there
+    phase_count: int
+    #: bumped whenever a card is played, moved or spat: the stall wait (H6) restarts
+    progress_count: int
 
     @abstractmethod
     def __init__(
@@ -112,6 +123,8 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         self.winner = None
         self.result = Result.NONE
         self.phase = Phase.OPENING
+        self.phase_count = 0
+        self.progress_count = 0
 
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action`` and return the events it caused.
@@ -122,7 +135,32 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         self.check(action)
         events = self._perform(action)
         self.actions.append(action)
+        self._saw(events)
         return events
+
+    def _saw(self, events: list[Event]) -> None:
+        """Move ``phase_count`` and ``progress_count`` for the ``events`` of an action:
+        a phase change or a stalemate, and a card played, moved or spat. (A mode
+        that applies actions without building events counts them itself.)"""
+        for event in events:
+            kind = type(event)
+            if kind is PhaseChanged or kind is Stalemate:
+                self.phase_count += 1
+            elif kind is CardPlayed or kind is CardMoved or kind is Spat:
+                self.progress_count += 1
+
+    def step(self, action: Action) -> bool:
+        """Apply ``action`` if the rules allow it now, without listing its events.
+
+        Returns False, leaving the state unchanged, if they do not. For callers
+        that nobody watches (the simulator); a mode may do this without building
+        any event (``SpitGame`` does).
+        """
+        try:
+            self.apply(action)
+        except IllegalAction:
+            return False
+        return True
 
     def is_legal(self, action: Action) -> bool:
         """True if ``action`` may be applied now."""
@@ -145,7 +183,16 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
 
     def fits(self, card: int, onto: int) -> bool:
         """True if ``card`` may be played onto a pile showing ``onto`` (R8, V3)."""
-        return adjacency_rows(bool(self.config.alternating_colours))[onto][card]
+        return fits(card, onto, bool(self.config.alternating_colours))
+
+    @staticmethod
+    def move_slot(cards: Sequence[int | None]) -> int | None:
+        """Where a moved card lands among a player's columns (their face-up cards,
+        None for an empty one): the leftmost empty column (R10), or None if none is."""
+        for slot, card in enumerate(cards):
+            if card is None:
+                return slot
+        return None
 
     def player_kinds(self) -> tuple[Kind, ...]:
         """The kinds of action a player may try now (``check`` still decides each one)."""
@@ -178,31 +225,43 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     @property
     def over(self) -> bool:
         """True once the game (or match) has ended."""
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _OVER
 
     def _check_sender(self, kind: Kind, player: int) -> bool:
-        """The checks every mode makes first: the game is not over, and timing
-        actions come from SYSTEM only, the others from a player. Returns True for
-        a timing action (the mode then checks its phase)."""
-        if self.phase is Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        if kind >= Kind.CLOSE:
+        """The checks every mode makes first (``_sender_refusal``), raising
+        IllegalAction. Returns True for a timing action (the mode then checks its phase)."""
+        reason = self._sender_refusal(kind, player)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return kind >= Kind.CLOSE
+
+    def _sender_refusal(self, kind: Kind, player: int) -> str | None:
+        """Why ``player`` may not send an action of ``kind`` at all now, or None: the
+        game is over, or timing actions come from SYSTEM only and the others from a
+        player."""
+        if self.phase is _OVER:
+            return "the game is over"
+        if kind >= _K_CLOSE:
             if player != SYSTEM:
-                raise IllegalAction(f"only the game itself may {kind.name.lower()}")
-            return True
+                return f"only the game itself may {kind.name.lower()}"
+            return None
         if player not in PLAYERS:
-            raise IllegalAction(f"no player {player}")
-        return False
+            return f"no player {player}"
+        return None
 
-    def _set_phase(self, events: list[Event], phase: Phase) -> None:
+    def _set_phase(self, events: list[Event] | None, phase: Phase) -> None:
+        """Enter ``phase`` (``events`` None: nobody listens, no event is made)."""
         self.phase = phase
-        events.append(PhaseChanged(phase.value))
+        self.phase_count += 1
+        if events is not None:
+            events.append(PhaseChanged(_PHASE_NAMES[phase]))
 
-    def _finish(self, events: list[Event], winner: int | None, reason: Result) -> None:
+    def _finish(self, events: list[Event] | None, winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""
         self.winner = winner
         self.result = reason
-        events.append(GameOver(winner, reason))
+        if events is not None:
+            events.append(GameOver(winner, reason))
         self._set_phase(events, Phase.GAME_OVER)
 
     def _fresh_deck(self) -> list[int]:

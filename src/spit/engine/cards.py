@@ -60,6 +60,11 @@ def adjacency_rows(alternating_colours: bool) -> tuple[tuple[bool, ...], ...]:
     return ADJACENT_ALTERNATING_ROWS if alternating_colours else ADJACENT_ROWS
 
 
+def fits(card: int, onto: int, alternating_colours: bool) -> bool:
+    """True if ``card`` may be played onto a pile showing ``onto`` (R7, R8, and V3 if asked)."""
+    return adjacency_rows(alternating_colours)[onto][card]
+
+
 #: ADJACENT_MASKS[top]: the same facts as bits, bit ``card`` set if it may go on ``top``.
 ADJACENT_MASKS: tuple[int, ...] = tuple(
     sum(1 << c for c, fits in enumerate(row) if fits) for row in ADJACENT_ROWS

@@ -23,6 +23,15 @@ _LIMITED = 128
 _LIMITS = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(_LIMITED))
 
 
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """A shuffle's draws for ``size`` items, in order: (index, bound, rejection limit)."""
+    return tuple((i, i + 1, _TWO64 - _TWO64 % (i + 1)) for i in range(size - 1, 0, -1))
+
+
+#: _STEPS[size]: ``_steps(size)``, worked out once for the sizes a game shuffles
+_STEPS = tuple(_steps(size) for size in range(_LIMITED))
+
+
 class Rng:
     """SplitMix64 with unbiased bounded draws and Fisher-Yates shuffles."""
 
@@ -55,18 +64,18 @@ class Rng:
         """Shuffle ``items`` in place (Fisher-Yates; same draws as ``below``)."""
         state = self.state
         mask, gamma, mix1, mix2 = _MASK, _GAMMA, _MIX1, _MIX2
-        limits = _LIMITS
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = limits[n] if n < _LIMITED else _TWO64 - _TWO64 % n
-            while True:
-                state = (state + gamma) & mask
-                z = state
+        size = len(items)
+        steps = _STEPS[size] if size < _LIMITED else _steps(size)
+        for i, n, limit in steps:
+            state = z = (state + gamma) & mask
+            z = ((z ^ (z >> 30)) * mix1) & mask
+            z = ((z ^ (z >> 27)) * mix2) & mask
+            z ^= z >> 31
+            while z >= limit:  # rejected (about once in 2**58 draws): draw again
+                state = z = (state + gamma) & mask
                 z = ((z ^ (z >> 30)) * mix1) & mask
                 z = ((z ^ (z >> 27)) * mix2) & mask
                 z ^= z >> 31
-                if z < limit:
-                    break
             j = z % n
             items[i], items[j] = items[j], items[i]
         self.state = state

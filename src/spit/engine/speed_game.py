@@ -376,6 +376,7 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
                 if c is not None and self._top_rows[t][c]:
                     events = self._play(p, s, t, hand, c)
                     self.actions.append(action)
+                    self._saw(events)
                     return events
         return super().apply(action)
 
@@ -396,12 +397,8 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
             if hand.count(None) == HAND_SIZE:
                 self._game_won(events, p, Result.PLAYED_OUT)  # P6
                 return events
-        r0, r1 = top_rows
-        for held in self.hands:
-            for x in held:
-                if x is not None and (r0[x] or r1[x]):
-                    return events
-        self._stalemate(events, stalled=False)  # P4: nobody can play
+        if not self.can_anyone_play():
+            self._stalemate(events, stalled=False)  # P4: nobody can play
         return events
 
     def _perform(self, action: Action) -> list[Event]:

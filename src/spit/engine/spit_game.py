@@ -19,7 +19,14 @@ from spit.engine.actions import (
     slap,
 )
 from spit.engine.base import Game, Phase
-from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, misfit_reason
+from spit.engine.cards import (
+    DECK_SIZE,
+    NO_CARD_FITS,
+    adjacency_masks,
+    adjacency_rows,
+    card_name,
+    misfit_reason,
+)
 from spit.engine.config import VARIANT_FIELDS, SpitConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
@@ -48,9 +55,18 @@ DEAL_ORDER: dict[int, tuple[int, ...]] = {
 
 
 _PLAY_TABLE = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in PLAYERS)
-_MOVE_TABLE = tuple(tuple(move(p, s) for s in range(5)) for p in PLAYERS)
+#: _MOVES_OF[player][bits]: the R10 moves of the stocks in ``bits`` (bit s: stock s), in order
+_MOVES_OF = tuple(
+    tuple(tuple(move(p, s) for s in range(5) if bits >> s & 1) for bits in range(32))
+    for p in PLAYERS
+)
 
-_PLAYING = Phase.PLAY
+_OPENING, _PLAYING, _STALEMATE = Phase.OPENING, Phase.PLAY, Phase.STALEMATE
+_SLAP, _CHOOSE, _OVER = Phase.SLAP, Phase.CHOOSE, Phase.GAME_OVER
+_K_MOVE, _K_CALL, _K_SLAP, _K_CHOOSE = Kind.MOVE, Kind.CALL, Kind.SLAP, Kind.CHOOSE
+_K_CLOSE, _K_STALL, _K_FLIP = Kind.CLOSE, Kind.STALL, Kind.FLIP
+_BOTH = PLAYERS
+_ONE = ((0,), (1,))
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 _KIND_PLAY = Kind.PLAY
 
@@ -145,6 +161,14 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     Pile ``p`` is player ``p``'s spit pile. Stock lists run bottom to top; only
     the top card of a stock is face up (R3, R9). Spit card lists end with the
     next card to turn up.
+
+    Besides the cards themselves the game keeps, up to date as cards move,
+    what anyone can see of them as flat lists: ``tops[p]`` (each stock's
+    face-up card, None for an empty slot), ``down[p]`` (the cards face down
+    under it), ``known[p]`` (player ``p``'s face-up tops as bits: bit ``c`` for
+    card ``c``) and ``pile_tops`` (each spit pile's top, None while empty).
+    The rules read these; so may a bot (they are what a player sees). Each
+    list is the same object for the whole game, changed in place.
     """
 
     mode = "spit"
@@ -170,8 +194,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         events of the first deal are in ``opening_events``.
         """
         self._start(config, SpitConfig, seed)
-        self._rows = adjacency_rows(self.config.alternating_colours)
-        self.n_stocks = self.config.n_stocks
+        alternating = self.config.alternating_colours
+        self._rows = adjacency_rows(alternating)
+        self._masks = adjacency_masks(alternating)
+        n = self.n_stocks = self.config.n_stocks
+        self._stock_ids = range(n)
         self.stocks: list[list[list[int]]] = [[], []]
         self.spit: list[list[int]] = [[], []]
         self.piles: list[list[int]] = [[], []]
@@ -181,6 +208,14 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.start_packets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         #: cards gathered at a round's end and not dealt again (only at game over)
         self.gathered: list[list[int]] = [[], []]
+        self.tops: list[list[int | None]] = [[None] * n, [None] * n]
+        self.down: list[list[int]] = [[0] * n, [0] * n]
+        self.known = [0, 0]
+        #: per player, the stocks with a card face down under their top, as bits
+        self._tall = [0, 0]
+        self.pile_tops: list[int | None] = [None, None]
+        #: per spit pile, the cards that may be played onto its top as bits (0: none)
+        self._pile_masks = [0, 0]
         if packets is None:
             first = self._fresh_packets()
         else:
@@ -201,7 +236,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def columns(self, player: int) -> list[tuple[int | None, int]]:
         """Each stock's top card (None: empty slot) and the cards under it."""
-        return [(s[-1] if s else None, max(0, len(s) - 1)) for s in self.stocks[player]]
+        return list(zip(self.tops[player], self.down[player], strict=True))
 
     def reserve_size(self, player: int) -> int:
         """The player's spit cards."""
@@ -229,23 +264,20 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def can_anyone_move(self) -> bool:
         """False exactly in a stalemate (R12): no play onto a pile and no R10 move."""
-        piles = self.piles
-        used = self.pile_used
-        rows = self._rows
-        r0 = rows[piles[0][-1]] if used[0] else NO_CARD_FITS
-        r1 = rows[piles[1][-1]] if used[1] else NO_CARD_FITS
-        for stocks in self.stocks:
-            empty = tall = False
-            for s in stocks:
-                if s:
-                    c = s[-1]
-                    if r0[c] or r1[c]:
-                        return True
-                    if len(s) > 1:
-                        tall = True
-                else:
-                    empty = True
-            if empty and tall:
+        return self._can_act(_BOTH)
+
+    def _can_act(self, players: tuple[int, ...]) -> bool:
+        """True if one of ``players`` can play a card onto a spit pile in use (R7, V3)
+        or make an R10 move: the one scan for a stalemate (R12) and for a player
+        who has nothing to do. Read in play, where a pile has a top exactly when
+        it is in use."""
+        m0, m1 = self._pile_masks
+        fitting = m0 | m1
+        known, tops, tall = self.known, self.tops, self._tall
+        for p in players:
+            if known[p] & fitting:
+                return True
+            if tall[p] and None in tops[p]:  # R10: an empty slot, a card to uncover
                 return True
         return False
 
@@ -254,10 +286,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         legal = tuple(self.legal_actions(player))
         views = _STOCK_VIEWS
         empty = _EMPTY_STOCK
-        side0, side1 = self.stocks
+        (t0, t1), (d0, d1) = self.tops, self.down
         stocks = (
-            tuple([views[s[-1]][len(s) - 1] if s else empty for s in side0]),
-            tuple([views[s[-1]][len(s) - 1] if s else empty for s in side1]),
+            tuple([empty if c is None else views[c][d] for c, d in zip(t0, d0, strict=True)]),
+            tuple([empty if c is None else views[c][d] for c, d in zip(t1, d1, strict=True)]),
         )
         (a, b), (used_a, used_b) = self.piles, self.pile_used
         piles = (
@@ -315,231 +347,297 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """True if ``player`` has any legal action now (in play: without listing them)."""
         if self.phase is not _PLAYING:
             return bool(self.legal_actions(player))
-        piles = self.piles
-        used = self.pile_used
-        rows = self._rows
-        r0 = rows[piles[0][-1]] if used[0] else NO_CARD_FITS
-        r1 = rows[piles[1][-1]] if used[1] else NO_CARD_FITS
-        empty = tall = False
-        for s in self.stocks[player]:
-            if s:
-                c = s[-1]
-                if r0[c] or r1[c]:
-                    return True
-                if len(s) > 1:
-                    tall = True
-            else:
-                empty = True
-        return empty and tall
+        return self._can_act(_ONE[player])
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         phase = self.phase
         if phase is _PLAYING and (player == 0 or player == 1):
-            piles = self.piles
-            used = self.pile_used
-            rows = self._rows
-            r0 = rows[piles[0][-1]] if used[0] else NO_CARD_FITS
-            r1 = rows[piles[1][-1]] if used[1] else NO_CARD_FITS
-            plays = _PLAY_TABLE[player]
+            known = self.known[player]
+            m0, m1 = self._pile_masks
+            fit0 = known & m0
+            fit1 = known & m1
+            tops = self.tops[player]
+            fits = fit0 | fit1
+            tall = self._tall[player]
+            if tall and None in tops:  # the R10 moves, after the plays
+                moves = _MOVES_OF[player][tall]
+                if not fits:
+                    return list(moves)
+            elif not fits:
+                return []
+            else:
+                moves = ()
             out: list[Action] = []
-            empty = False
-            tall: list[int] = []
-            for i, s in enumerate(self.stocks[player]):
-                if s:
-                    c = s[-1]
-                    if r0[c]:
-                        out.append(plays[i][0])
-                    if r1[c]:
-                        out.append(plays[i][1])
-                    if len(s) > 1:
-                        tall.append(i)
-                else:
-                    empty = True
-            if empty and tall:
-                moves = _MOVE_TABLE[player]
-                out.extend([moves[i] for i in tall])
+            if not fits & (fits - 1):  # one card fits: no need to look for others
+                on = _PLAY_TABLE[player][tops.index(fits.bit_length() - 1)]
+                if fit0:
+                    out.append(on[0])
+                if fit1:
+                    out.append(on[1])
+            else:  # the plays (R7), in stock order, pile 1 before pile 2
+                rows = self._rows
+                a, b = self.pile_tops
+                r0 = NO_CARD_FITS if a is None else rows[a]
+                r1 = NO_CARD_FITS if b is None else rows[b]
+                for c, on in zip(tops, _PLAY_TABLE[player], strict=False):  # (V1: 4 stocks)
+                    if c is not None:
+                        if r0[c]:
+                            out.append(on[0])
+                        if r1[c]:
+                            out.append(on[1])
+            if moves:
+                out += moves
             return out
         if player is None:
             return sorted(self.legal_actions(0) + self.legal_actions(1))
         if player == SYSTEM:
-            if phase is Phase.PLAY:
+            if phase is _PLAYING:
                 return [STALL]
-            if phase is Phase.SLAP or phase is Phase.CHOOSE:
+            if phase is _SLAP or phase is _CHOOSE:
                 return [CLOSE]
             return []
         if player != 0 and player != 1:
             raise ValueError(f"no player {player!r}: use 0, 1, SYSTEM or None")
-        if phase is Phase.OPENING or phase is Phase.STALEMATE:
+        if phase is _OPENING or phase is _STALEMATE:
             if self.spit[player] and not self.called[player]:
                 return [call(player)]
             return []
-        if phase is Phase.SLAP:
+        if phase is _SLAP:
             if all(p != player for p, _ in self.slaps):
                 return [slap(player, 0), slap(player, 1)]
             return []
-        if phase is Phase.CHOOSE and player == self.chooser:
+        if phase is _CHOOSE and player == self.chooser:
             return [choose(player, 0), choose(player, 1)]
         return []
 
     # ---------------------------------------------------------------- checking
 
     def check(self, action: Action) -> None:
+        reason = self._refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
+
+    def _refusal(self, action: Action) -> str | tuple[int, int] | None:
+        """Why ``action`` is not legal now, or None if it is: the one statement of
+        what is legal (``check`` raises it, ``step`` only asks). A card that does
+        not fit its pile is given as (card, pile), put in words only if asked."""
         kind, p, s, t = action
         phase = self.phase
-        if self._check_sender(kind, p):
-            if kind is Kind.STALL and phase is not Phase.PLAY:
-                raise IllegalAction("a stall can only be declared during play")
-            if kind is Kind.CLOSE and phase not in (Phase.SLAP, Phase.CHOOSE):
-                raise IllegalAction("there is no slap or choice window to close")
-            if kind is Kind.FLIP:
-                raise IllegalAction("Spit has no side piles to flip")
-            return
-        if kind is Kind.PLAY:
-            if phase is not Phase.PLAY:
-                raise IllegalAction(_WAIT_REASON[phase])
+        if kind is _KIND_PLAY and p in _BOTH:  # the commonest action first
+            if phase is not _PLAYING:
+                return _WAIT_REASON[phase]
+            if s not in self._stock_ids:
+                return f"there is no stock {s + 1}"
+            if t not in _BOTH or not self.pile_used[t]:
+                return f"spit pile {t + 1} is not in use this round"
+            c = self.tops[p][s]
+            if c is None:
+                return f"stock {s + 1} is empty"
+            if not self._pile_masks[t] >> c & 1:  # R7, R8, V3
+                return (c, t)
+            return None
+        reason = self._sender_refusal(kind, p)
+        if reason is not None:
+            return reason
+        if kind >= _K_CLOSE:
+            if kind is _K_STALL and phase is not _PLAYING:
+                return "a stall can only be declared during play"
+            if kind is _K_CLOSE and phase not in (_SLAP, _CHOOSE):
+                return "there is no slap or choice window to close"
+            if kind is _K_FLIP:
+                return "Spit has no side piles to flip"
+            return None
+        if kind is _K_MOVE:
+            if phase is not _PLAYING:
+                return _WAIT_REASON[phase]
             if not 0 <= s < self.n_stocks:
-                raise IllegalAction(f"there is no stock {s + 1}")
-            if t not in (0, 1) or not self.pile_used[t]:
-                raise IllegalAction(f"spit pile {t + 1} is not in use this round")
-            stock = self.stocks[p][s]
-            if not stock:
-                raise IllegalAction(f"stock {s + 1} is empty")
-            top = self.piles[t][-1]
-            c = stock[-1]
-            if not self._rows[top][c]:
-                raise IllegalAction(misfit_reason(c, top, self.config.alternating_colours))
-        elif kind is Kind.MOVE:
-            if phase is not Phase.PLAY:
-                raise IllegalAction(_WAIT_REASON[phase])
-            if not 0 <= s < self.n_stocks:
-                raise IllegalAction(f"there is no stock {s + 1}")
-            stock = self.stocks[p][s]
-            if not stock:
-                raise IllegalAction(f"stock {s + 1} is empty")
-            if all(self.stocks[p]):
-                raise IllegalAction("there is no empty slot to move into")
-            if len(stock) == 1:
-                raise IllegalAction(f"stock {s + 1} has only one card: moving it changes nothing")
-        elif kind is Kind.CALL:
-            if phase not in (Phase.OPENING, Phase.STALEMATE):
-                raise IllegalAction("no spit is due: it is not a stalemate")
+                return f"there is no stock {s + 1}"
+            tops = self.tops[p]
+            if tops[s] is None:
+                return f"stock {s + 1} is empty"
+            if None not in tops:
+                return "there is no empty slot to move into"
+            if not self._tall[p] >> s & 1:
+                return f"stock {s + 1} has only one card: moving it changes nothing"
+        elif kind is _K_CALL:
+            if phase not in (_OPENING, _STALEMATE):
+                return "no spit is due: it is not a stalemate"
             if not self.spit[p]:
-                raise IllegalAction("you have no spit cards to spit")
+                return "you have no spit cards to spit"
             if self.called[p]:
-                raise IllegalAction("you have already called spit!")
-        elif kind is Kind.SLAP:
-            if phase is not Phase.SLAP:
-                raise IllegalAction("there is nothing to slap now")
+                return "you have already called spit!"
+        elif kind is _K_SLAP:
+            if phase is not _SLAP:
+                return "there is nothing to slap now"
             if t not in (0, 1):
-                raise IllegalAction(f"there is no spit pile {t + 1}")
+                return f"there is no spit pile {t + 1}"
             if any(q == p for q, _ in self.slaps):
-                raise IllegalAction("you have already slapped: a slap cannot be changed")
-        elif kind is Kind.CHOOSE:
-            if phase is not Phase.CHOOSE:
-                raise IllegalAction("there is no pile to choose now")
+                return "you have already slapped: a slap cannot be changed"
+        elif kind is _K_CHOOSE:
+            if phase is not _CHOOSE:
+                return "there is no pile to choose now"
             if p != self.chooser:
-                raise IllegalAction("only the player who emptied their layout chooses")
+                return "only the player who emptied their layout chooses"
             if t not in (0, 1):
-                raise IllegalAction(f"there is no spit pile {t + 1}")
+                return f"there is no spit pile {t + 1}"
         else:  # pragma: no cover - every Kind is handled above
-            raise IllegalAction(f"unknown action {action!r}")
+            return f"unknown action {action!r}"
+        return None
+
+    def _misfit(self, card: int, pile: int) -> str:
+        """Why ``card`` may not go on spit pile ``pile`` (R7, R8, V3): only the
+        condition it fails is named."""
+        top = self.pile_tops[pile]
+        if top is None:
+            return f"{card_name(card)} is not one rank above or below nothing"
+        return misfit_reason(card, top, self.config.alternating_colours)
 
     # -------------------------------------------------------------- performing
 
     def apply(self, action: Action) -> list[Event]:
-        # Fast path for the commonest action, a legal play; everything else
-        # (and every illegal play, for its reason) goes through check().
-        if action[0] is _KIND_PLAY and self.phase is _PLAYING:
-            _, p, s, t = action
-            if (p == 0 or p == 1) and 0 <= s < self.n_stocks and (t == 0 or t == 1):
-                stocks = self.stocks[p]
-                stock = stocks[s]
-                if stock and self.pile_used[t] and self._rows[self.piles[t][-1]][stock[-1]]:
-                    events = self._play(p, s, t, stocks, stock)
-                    self.actions.append(action)
-                    return events
-        return super().apply(action)
-
-    def _play(
-        self, p: int, s: int, t: int, stocks: list[list[int]], stock: list[int]
-    ) -> list[Event]:
-        c = stock.pop()
-        self.piles[t].append(c)
-        events: list[Event] = [CardPlayed(p, s, t, c)]
-        if stock:
-            events.append(CardTurnedUp(p, s, stock[-1]))  # R9
-        elif not any(stocks):
-            self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
-            return events
-        if not self.can_anyone_move():
-            self._stalemate(events, stalled=False)
+        reason = self._refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
+        events: list[Event] = []
+        if action[0] is _KIND_PLAY:  # the commonest action, straight to its rule
+            self._play(action[1], action[2], action[3], events)
+        else:
+            self._carry_out(action, events)
+        self.actions.append(action)
         return events
 
-    def _perform(self, action: Action) -> list[Event]:
+    def step(self, action: Action) -> bool:
+        """``apply`` without events: nothing is built for them (the simulator's path)."""
+        if self._refusal(action) is not None:
+            return False
         kind, p, s, t = action
+        if kind is _KIND_PLAY:
+            self._play(p, s, t, None)
+        else:
+            self._carry_out(action, None)
+        self.actions.append(action)
+        return True
+
+    def _perform(self, action: Action) -> list[Event]:
         events: list[Event] = []
-        if kind is Kind.PLAY:
-            stocks = self.stocks[p]
-            return self._play(p, s, t, stocks, stocks[s])
-        elif kind is Kind.MOVE:
-            stocks = self.stocks[p]
-            slot = 0
-            while stocks[slot]:
-                slot += 1
-            c = stocks[s].pop()
-            stocks[slot].append(c)
-            events.append(CardMoved(p, s, slot, c))
-            events.append(CardTurnedUp(p, s, stocks[s][-1]))  # R9
-            if not self.can_anyone_move():
-                self._stalemate(events, stalled=False)
-        elif kind is Kind.CALL:
+        self._carry_out(action, events)
+        return events
+
+    def _carry_out(self, action: Action, events: list[Event] | None) -> None:
+        """Carry out a checked action; its events go to ``events`` (None: nobody listens)."""
+        kind, p, s, t = action
+        if kind is _KIND_PLAY:
+            self._play(p, s, t, events)
+        elif kind is _K_MOVE:
+            self._move(p, s, events)
+        elif kind is _K_CALL:
             self.called[p] = True
-            events.append(SpitCalled(p))
+            if events is not None:
+                events.append(SpitCalled(p))
             if all(self.called[q] or not self.spit[q] for q in PLAYERS):
                 self._spit(events)
-        elif kind is Kind.SLAP:
+        elif kind is _K_SLAP:
             self.slaps.append((p, t))
-            events.append(Slapped(p, t))
+            if events is not None:
+                events.append(Slapped(p, t))
             if len(self.slaps) == 2:
                 self._resolve_slaps(events)
-        elif kind is Kind.CHOOSE:
-            events.append(Slapped(p, t))
+        elif kind is _K_CHOOSE:
+            if events is not None:
+                events.append(Slapped(p, t))
             self._resolve_choice(events, t)
-        elif kind is Kind.CLOSE:
-            if self.phase is Phase.SLAP:
+        elif kind is _K_CLOSE:
+            if self.phase is _SLAP:
                 self._resolve_slaps(events)
             else:
                 self._resolve_choice(events, None)
-        elif kind is Kind.STALL:
+        elif kind is _K_STALL:
             self._stalemate(events, stalled=True)  # H6
-        return events
 
-    def _spit(self, events: list[Event]) -> None:
+    def _play(self, p: int, s: int, t: int, events: list[Event] | None) -> None:
+        """R7: the stock's top card onto spit pile ``t``; R9 turns the next one up."""
+        stock = self.stocks[p][s]
+        c = stock.pop()
+        self.piles[t].append(c)
+        self.pile_tops[t] = c
+        self._pile_masks[t] = self._masks[c]
+        self.progress_count += 1
+        tops = self.tops[p]
+        if stock:
+            top = tops[s] = stock[-1]  # R9
+            down = self.down[p]
+            if down[s] == 1:
+                self._tall[p] ^= 1 << s
+            down[s] -= 1
+            self.known[p] ^= (1 << c) | (1 << top)
+            if events is not None:
+                events += (_new(CardPlayed, (p, s, t, c)), _new(CardTurnedUp, (p, s, top)))
+        else:
+            tops[s] = None
+            self.known[p] ^= 1 << c
+            if events is not None:
+                events.append(_new(CardPlayed, (p, s, t, c)))
+            if not self.known[p]:  # every stock is empty (an empty one has no top)
+                self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
+                return
+        if not self._can_act(_BOTH):
+            self._stalemate(events, stalled=False)
+
+    def _move(self, p: int, s: int, events: list[Event] | None) -> None:
+        """R10: the stock's top card into the leftmost empty slot; R9 turns the next one up."""
+        stocks, tops = self.stocks[p], self.tops[p]
+        slot = self.move_slot(tops)
+        assert slot is not None  # ``check`` refuses a move without an empty slot
+        c = stocks[s].pop()
+        stocks[slot].append(c)
+        tops[slot] = c
+        top = tops[s] = stocks[s][-1]  # R9
+        down = self.down[p]
+        if down[s] == 1:
+            self._tall[p] ^= 1 << s
+        down[s] -= 1
+        self.known[p] |= 1 << top
+        self.progress_count += 1
+        if events is not None:
+            events += (_new(CardMoved, (p, s, slot, c)), _new(CardTurnedUp, (p, s, top)))
+        if not self._can_act(_BOTH):
+            self._stalemate(events, stalled=False)
+
+    def _spit(self, events: list[Event] | None) -> None:
         """R5, R13, R14: every player holding spit cards turns one onto their own pile."""
         for p in PLAYERS:
             if self.spit[p]:
                 c = self.spit[p].pop()
                 self.piles[p].append(c)
-                events.append(Spat(p, p, c))
+                self.pile_tops[p] = c
+                self._pile_masks[p] = self._masks[c]
+                self.progress_count += 1
+                if events is not None:
+                    events.append(Spat(p, p, c))
         self.called = [False, False]
-        self._set_phase(events, Phase.PLAY)
-        if not self.can_anyone_move():
+        self._set_phase(events, _PLAYING)
+        if not self._can_act(_BOTH):
             self._stalemate(events, stalled=False)
 
-    def _stalemate(self, events: list[Event], stalled: bool) -> None:
-        events.append(Stalemate(stalled))
+    def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
+        if events is not None:
+            events.append(Stalemate(stalled))
         if self.spit[0] or self.spit[1]:
             self.called = [False, False]
-            self._set_phase(events, Phase.STALEMATE)  # R13, R14
+            self._set_phase(events, _STALEMATE)  # R13, R14
         else:
             self._end_round(events, RoundEnd.NO_SPIT_CARDS, None)  # R15(b)
 
-    def _end_round(self, events: list[Event], reason: RoundEnd, emptied_by: int | None) -> None:
-        events.append(RoundOver(self.round_no, reason, emptied_by))
+    def _end_round(
+        self, events: list[Event] | None, reason: RoundEnd, emptied_by: int | None
+    ) -> None:
+        if events is not None:
+            events.append(RoundOver(self.round_no, reason, emptied_by))
         if self.config.scoring:  # V4: score before any pile is taken
             points = (self.card_count(0), self.card_count(1))
             self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
-            events.append(Scored(points, (self.scores[0], self.scores[1])))
+            if events is not None:
+                events.append(Scored(points, (self.scores[0], self.scores[1])))
             if max(self.scores) >= self.config.target_score:
                 a, b = self.scores
                 self._finish(events, None if a == b else (0 if a < b else 1), Result.SCORE)
@@ -548,23 +646,23 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self.slaps = []
             if self.config.choose_pile and reason is RoundEnd.LAYOUT_EMPTIED:
                 self.chooser = emptied_by  # V2
-                self._set_phase(events, Phase.CHOOSE)
+                self._set_phase(events, _CHOOSE)
             else:
-                self._set_phase(events, Phase.SLAP)  # R16
+                self._set_phase(events, _SLAP)  # R16
             return
         self._collect(events, one_pile_takes(self.pile_used, reason, emptied_by))
 
-    def _resolve_slaps(self, events: list[Event]) -> None:
+    def _resolve_slaps(self, events: list[Event] | None) -> None:
         """R16: the first slap decides; nobody slapping means each takes their own side."""
         self._collect(events, slap_takes(self.slaps))
 
-    def _resolve_choice(self, events: list[Event], pile: int | None) -> None:
+    def _resolve_choice(self, events: list[Event] | None, pile: int | None) -> None:
         """V2: the chooser's pile, or when time ran out the smaller one (own if equal)."""
         assert self.chooser is not None
         sizes = (len(self.piles[0]), len(self.piles[1]))
         self._collect(events, choice_takes(self.chooser, pile, sizes))
 
-    def _collect(self, events: list[Event], takes: list[int | None]) -> None:
+    def _collect(self, events: list[Event] | None, takes: list[int | None]) -> None:
         """R17, R19, R20: take piles, gather, check for a winner, deal again."""
         gathered: list[list[int]] = [[], []]
         for p in PLAYERS:
@@ -574,10 +672,12 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             cards.extend(self.spit[p])
             pile = takes[p]
             if pile is None:
-                events.append(PileTaken(p, None, 0))
+                if events is not None:
+                    events.append(PileTaken(p, None, 0))
             else:
                 cards.extend(self.piles[pile])
-                events.append(PileTaken(p, pile, len(self.piles[pile])))
+                if events is not None:
+                    events.append(PileTaken(p, pile, len(self.piles[pile])))
         self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
         self.spit = [[], []]
         self.piles = [[], []]
@@ -587,17 +687,21 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         winner = next((p for p in PLAYERS if not gathered[p]), None)
         at_limit = self.round_no >= self.config.round_limit
         if winner is not None:
-            events.append(GameWon(winner, Result.NO_CARDS_LEFT))
+            if events is not None:
+                events.append(GameWon(winner, Result.NO_CARDS_LEFT))
             if not self.config.scoring:
+                self._seen_again()
                 self._finish(events, winner, Result.NO_CARDS_LEFT)
                 return
             self.games_won[winner] += 1
             if at_limit:
+                self._seen_again()
                 self._finish(events, None, Result.ROUND_LIMIT)  # H4
                 return
             self._deal_round(events, self._fresh_packets())  # V4: fresh deal (R2)
             return
         if at_limit:
+            self._seen_again()
             self._finish(events, None, Result.ROUND_LIMIT)  # H4
             return
         for p in PLAYERS:
@@ -608,7 +712,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """R2: shuffle the deck and deal 26 cards to each player."""
         return fresh_packets(self.rng)
 
-    def _deal_round(self, events: list[Event], packets: Sequence[Sequence[int]]) -> None:
+    def _deal_round(self, events: list[Event] | None, packets: Sequence[Sequence[int]]) -> None:
         """R3, R4, R17, R18: deal both layouts and open the round (R5)."""
         self.round_no += 1
         self.piles = [[], []]
@@ -618,13 +722,42 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             stocks, spit = deal_layout(packets[p], self.n_stocks)
             self.stocks[p] = stocks
             self.spit[p] = spit
-            events.append(Dealt(p, tuple(len(s) for s in stocks), len(spit)))
+            if events is not None:
+                events.append(Dealt(p, tuple(len(s) for s in stocks), len(spit)))
+        self._seen_again()
         self.gathered = [[], []]
         self.pile_used = [bool(self.spit[0]), bool(self.spit[1])]
         self.called = [False, False]
         self.slaps = []
         self.chooser = None
-        self._set_phase(events, Phase.OPENING)
+        self._set_phase(events, _OPENING)
+
+    def _seen_again(self) -> None:
+        """Work the visible state (``tops``, ``down``, ``known``, ``pile_tops``) out
+        afresh from the cards, in place (after the cards were gathered or dealt)."""
+        masks = self._masks
+        for p in PLAYERS:
+            tops, down = self.tops[p], self.down[p]
+            known = tall = 0
+            for s, stock in enumerate(self.stocks[p]):
+                if stock:
+                    c = tops[s] = stock[-1]
+                    under = down[s] = len(stock) - 1
+                    known |= 1 << c
+                    if under:
+                        tall |= 1 << s
+                else:
+                    tops[s] = None
+                    down[s] = 0
+            self.known[p] = known
+            self._tall[p] = tall
+        for t, pile in enumerate(self.piles):
+            if pile:
+                c = self.pile_tops[t] = pile[-1]
+                self._pile_masks[t] = masks[c]
+            else:
+                self.pile_tops[t] = None
+                self._pile_masks[t] = 0
 
 
 def one_pile_takes(

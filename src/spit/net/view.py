@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spit.engine import Action, Game, Kind, Phase, get_mode
-from spit.engine.cards import adjacency_rows
+from spit.engine.cards import fits
 from spit.engine.events import Event
 from spit.engine.modes import Mode
 from spit.engine.observers import HIDDEN, Column, Observer
@@ -89,10 +89,11 @@ class ShadowGame:
     action_for = Game.action_for
 
     def fits(self, card: int, onto: int | None) -> bool:
-        """True if ``card`` may go on a pile showing ``onto`` (False if that was never seen)."""
+        """True if ``card`` may go on a pile showing ``onto`` (False if that was never seen):
+        the engine's own rule (``cards.fits``, what ``Game.fits`` asks)."""
         if onto is None or not 0 <= card < 52 or not 0 <= onto < 52:
             return False
-        return bool(adjacency_rows(bool(self.config.alternating_colours))[onto][card])
+        return fits(card, onto, bool(self.config.alternating_colours))
 
     def columns(self, player: int) -> list[tuple[int | None, int]]:
         """Each face-up place: its card (None: empty; HIDDEN: face down) and cards under it."""
@@ -148,15 +149,20 @@ class ShadowGame:
 
     def predict(self, action: Action) -> None:
         """Show a pending press as if the host took it: a played card leaves its place
-        for the pile, a moved one goes to the first empty place, a call shows as made
-        (slaps and choices show in the status line). Cards this seat cannot see stay."""
+        for the pile, a moved one goes where the engine puts it, a call shows as made
+        (slaps and choices show in the status line). Cards this seat cannot see stay.
+
+        A play or move is shown only if the host's engine listed it as legal in the
+        position this seat was last sent (``legal``), and a moved card lands where
+        the engine puts it (``Game.move_slot``): the view decides no rule.
+        """
         p, s, t = action.player, action.source, action.target
         if p not in (0, 1):
             return
         if action.kind is Kind.CALL:
             self.called[p] = True
             return
-        if action.kind not in (Kind.PLAY, Kind.MOVE):
+        if action.kind not in (Kind.PLAY, Kind.MOVE) or action not in self.legal:
             return
         slots = self.slots[p]
         if not 0 <= s < len(slots):
@@ -165,7 +171,8 @@ class ShadowGame:
         if top is None or top == HIDDEN:
             return
         if action.kind is Kind.MOVE:
-            empty = next((i for i, slot in enumerate(slots) if slot == (None, 0)), None)
+            # (a place with cards face down is not empty, even with its top unknown)
+            empty = Game.move_slot([None if slot == (None, 0) else HIDDEN for slot in slots])
             if empty is None:
                 return
             slots[empty] = (top, 0)

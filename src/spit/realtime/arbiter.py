@@ -17,19 +17,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from spit.engine import CLOSE, FLIP, STALL, Action, AnyGame, Kind, call
+from spit.engine import Action, AnyGame, Kind
 from spit.engine.errors import EngineError
 from spit.engine.events import Event
 from spit.realtime.fumbles import FUMBLING, Fumble, FumbleJudge
 from spit.realtime.order import Input, InputQueue
-from spit.realtime.timers import Due, TimerKind, Timers, Timing
+from spit.realtime.timers import Due, Timers, Timing
 
 Clock = Callable[[], float]
 
 #: the reason given for an input made while the game was paused
 PAUSED = "the game is paused"
-
-_TIMER_ACTIONS = {TimerKind.FLIP: FLIP, TimerKind.CLOSE: CLOSE, TimerKind.STALL: STALL}
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +154,7 @@ class Arbiter:
         #: every applied action with its time, in order: the replay log
         self.log: list[LogEntry] = []
         self._queue = InputQueue()
-        self._timers = Timers(self.timing, start)
+        self._timers = Timers(self.timing, start, game)
         #: how far the game has been run: no input can take effect before it
         self._horizon = start
         #: when the position last changed (agents plan from there)
@@ -249,7 +247,7 @@ class Arbiter:
 
     def timer(self) -> Due | None:
         """The next timer as (deadline, what), or None if none runs now."""
-        return self._timers.due(self.game)
+        return self._timers.due()
 
     def next_deadline(self) -> float | None:
         """The earliest time at which ``tick`` has something to do."""
@@ -364,17 +362,10 @@ class Arbiter:
     def _fire(self, timer: Due, outcomes: list[Outcome]) -> None:
         deadline, what = timer
         version = self._version
-        if what is TimerKind.CALL:
-            # H2: call for each player who has not called in this prompt. Who
-            # that is is settled before the first call: the spit that the calls
-            # make may leave a fresh stalemate, a new prompt with its own countdown.
-            due = [p for p in (0, 1) if call(p) in self.game.legal_actions(p)]
-            for p in due:
-                self._apply(deadline, call(p), outcomes, auto=True)
-        else:
-            self._apply(deadline, _TIMER_ACTIONS[what], outcomes, auto=True)
+        for action in self._timers.actions(what):  # H2's calls, H3, H6, P4
+            self._apply(deadline, action, outcomes, auto=True)
         if version == self._version:
-            self._timers.spend(self.game)  # a timer that changes nothing must not spin
+            self._timers.spend()  # a timer that changes nothing must not spin
 
     def _apply(
         self,
@@ -402,7 +393,7 @@ class Arbiter:
         self.log.append(LogEntry(at, action, stamped))
         self._version += 1
         self._changed_at = at
-        self._timers.saw(events, at)
+        self._timers.saw(at)
         self._fumbles.saw(self.game, at)
         outcomes.append(Applied(at, action, events, auto, stamped))
         return events

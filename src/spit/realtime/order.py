@@ -102,6 +102,18 @@ class InputQueue:
         if instant == self._tie_at:
             self._tie_next = 1 - player
 
+    def alone(self, time: float, player: int, applied: bool) -> None:
+        """An input of ``player`` made at ``time`` that would have waited alone
+        went to the engine without being queued (``applied``: it took it).
+
+        The same as ``add``, ``pop`` and (if applied) ``accepted`` of it: a lone
+        input decides no tie, but within the instant of a decided tie it is a turn.
+        """
+        self._contested = None
+        tie = self._tie_at
+        if applied and tie is not None and tie[0] == time and tie[1] == time:
+            self._tie_next = 1 - player
+
     def take_stamped(self, after: float, until: float) -> list[Input]:
         """Remove and return the inputs stamped in ``(after, until]``, in stamp order."""
         taken = sorted(

@@ -2,8 +2,9 @@
 
 Every timer runs from a game event, never from when the arbiter happens to look:
 a phase change or stalemate starts the call, slap and flip waits; a play, move
-or spit restarts the stall wait. A pause shifts both starting points by its
-length, so a pause stops every timer.
+or spit restarts the stall wait (the game counts these, ``Game.phase_count``
+and ``Game.progress_count``, so no event need be built to see them). A pause
+shifts both starting points by its length, so a pause stops every timer.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from spit.engine import CLOSE, FLIP, STALL, SYSTEM, AnyGame, Phase
-from spit.engine.events import CardMoved, CardPlayed, Event, PhaseChanged, Spat, Stalemate
+from spit.engine import CLOSE, FLIP, STALL, SYSTEM, Action, AnyGame, Phase, call
+from spit.engine.actions import PLAYERS
 
 #: H8's defaults and limit, in seconds (the settings and replays ask these).
 DEFAULT_FUMBLE_TIME = 0.5
@@ -84,62 +85,123 @@ Due = tuple[float, TimerKind]
 
 
 class Timers:
-    """The one timer that runs in the game's current position, and where it runs from."""
+    """The one timer that runs in the game's current position, and where it runs from.
 
-    def __init__(self, timing: Timing, start: float) -> None:
+    Both the arbiter and the simulator's scheduler (``spit.bots.schedule``) keep
+    their timers here: which timer runs in a phase, from when, and what it does
+    when it runs out (``actions``) are decided in this class alone.
+    """
+
+    def __init__(self, timing: Timing, start: float, game: AnyGame) -> None:
         self.timing = timing
+        self.game = game
         #: when the current phase (or stalemate) began: call, flip and slap waits
         self.phase_since = start
         #: the last play, move or spit (or phase change): the stall wait
         self.progress_at = start
-        self._key: tuple[int, float, float] | None = None
-        self._due: Due | None = None
-        self._spent: tuple[int, float, float] | None = None
+        self._phase_count = game.phase_count
+        self._progress_count = game.progress_count
+        self._stall_time = timing.stall_time
+        #: how long each timer that runs from the phase's start waits
+        self._waits = {
+            TimerKind.CALL: timing.call_wait,
+            TimerKind.CLOSE: timing.slap_time,
+            TimerKind.FLIP: timing.flip_delay,
+        }
+        self._kind = self._kind_now()
+        #: the running timer as ``due`` gives it, kept up to date by ``saw``,
+        #: ``spend`` and ``shift`` (for a caller that applies every action
+        #: through ``saw``, as the arbiter and the simulator's scheduler do)
+        self.running: Due | None = self._compute()
 
-    def due(self, game: AnyGame) -> Due | None:
+    def due(self) -> Due | None:
         """The running timer as (deadline, what), or None."""
-        # It only changes with the game (its action count) or its starting
-        # points, and the arbiter asks several times per position.
-        key = (len(game.actions), self.phase_since, self.progress_at)
-        if key != self._key:
-            self._key = key
-            self._due = None if key == self._spent else self._compute(game)
-        return self._due
+        if self.game.phase_count != self._phase_count:
+            # The game was changed past ``saw`` (a lesson applies keys itself):
+            # the phase's timer, its waits where they were.
+            self._phase_count = self.game.phase_count
+            self._kind = self._kind_now()
+            self.running = self._compute()
+        return self.running
 
-    def spend(self, game: AnyGame) -> None:
-        """The running timer fired without effect: it must not fire again here."""
-        self._spent = (len(game.actions), self.phase_since, self.progress_at)
-        self._key = None
+    def spend(self) -> None:
+        """The running timer fired without effect: it must not fire again until
+        the game changes (``saw``) or the waits move (``shift``)."""
+        self.running = None
 
-    def saw(self, events: list[Event], at: float) -> None:
-        """Restart the waits that the ``events`` of an action applied ``at`` start."""
-        for event in events:
-            if isinstance(event, (PhaseChanged, Stalemate)):
-                self.phase_since = at
-                self.progress_at = at
-            elif isinstance(event, (CardPlayed, CardMoved, Spat)):
-                self.progress_at = at
+    def saw(self, at: float) -> None:
+        """The game took an action at ``at``: restart the waits it started.
+
+        A phase change or a stalemate (the game's ``phase_count``) starts the
+        call, flip and slap waits; a play, move or spit (``progress_count``)
+        restarts the stall wait.
+        """
+        game = self.game
+        if game.phase_count != self._phase_count:
+            self._phase_count = game.phase_count
+            self._progress_count = game.progress_count
+            self.phase_since = self.progress_at = at
+            self._kind = self._kind_now()
+            self.running = self._compute()
+        elif game.progress_count != self._progress_count:
+            self._progress_count = game.progress_count
+            self.progress_at = at
+            kind = self._kind
+            if kind is _STALL:  # (the commonest case: a card played)
+                self.running = (at + self._stall_time, kind)
+            else:
+                self.running = self._compute()
+        else:
+            self.running = self._compute()
 
     def shift(self, gap: float) -> None:
         """Move every wait on by ``gap`` seconds (a pause)."""
         self.phase_since += gap
         self.progress_at += gap
+        self.running = self._compute()
 
-    def _compute(self, game: AnyGame) -> Due | None:
+    def actions(self, kind: TimerKind) -> list[Action]:
+        """What the game does when the ``kind`` timer runs out, in order.
+
+        H2 calls for each player who has not called in this prompt. Who that is
+        is settled before the first call: the spit that the calls make may leave
+        a fresh stalemate, a new prompt with its own countdown.
+        """
+        if kind is TimerKind.CALL:
+            game = self.game
+            return [call(p) for p in PLAYERS if call(p) in game.legal_actions(p)]
+        return [_TIMER_ACTIONS[kind]]
+
+    def _kind_now(self) -> TimerKind | None:
+        """The timer of the game's phase (the timing actions a phase allows
+        change only with the phase)."""
+        game = self.game
         phase = game.phase
-        t = self.timing
         if phase is Phase.GAME_OVER:
             return None
         system = game.legal_actions(SYSTEM)
         if phase is Phase.OPENING or (phase is Phase.STALEMATE and FLIP not in system):
-            return (self.phase_since + t.call_wait, TimerKind.CALL)
+            return TimerKind.CALL
         if FLIP in system:
-            return (self.phase_since + t.flip_delay, TimerKind.FLIP)
+            return TimerKind.FLIP
         if CLOSE in system:
-            return (self.phase_since + t.slap_time, TimerKind.CLOSE)
+            return TimerKind.CLOSE
         if STALL in system:
-            return (self.progress_at + t.stall_time, TimerKind.STALL)
+            return TimerKind.STALL
         return None
+
+    def _compute(self) -> Due | None:
+        kind = self._kind
+        if kind is None:
+            return None
+        if kind is _STALL:
+            return (self.progress_at + self._stall_time, kind)
+        return (self.phase_since + self._waits[kind], kind)
+
+
+_STALL = TimerKind.STALL
+#: the action a timer makes when it runs out (H2's calls: ``Timers.actions``)
+_TIMER_ACTIONS = {TimerKind.FLIP: FLIP, TimerKind.CLOSE: CLOSE, TimerKind.STALL: STALL}
 
 
 __all__ = [

@@ -815,19 +815,26 @@ class ServerNode:
         """Pair the queue once (the waves task calls this every few seconds)."""
         if not self.queue or self.draining:
             return
-        wave = run_wave(list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS)
+        # A wave over hundreds of players takes tens of milliseconds: it runs off
+        # the event loop (the matches' ticks go on; threads share the GIL every 5 ms).
+        wave = await asyncio.to_thread(
+            run_wave, list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS
+        )
         for a, b in wave.pairs:
+            if a not in self.queue or b not in self.queue:
+                continue  # one of them left the queue while the wave ran
             entry = self.queue.pop(a)
-            self.queue.pop(b, None)
+            self.queue.pop(b)
             pa, pb = self.players.get(a), self.players.get(b)
             if pa is None or pb is None:
                 continue
             await self.start_match(entry.pool, (pa, pb))
+            await asyncio.sleep(0)  # let the running matches tick between new ones
         for who, level in wave.to_bots:
-            entry = self.queue.pop(who)
+            waiting = self.queue.pop(who, None)
             player = self.players.get(who)
-            if player is not None:
-                await self.start_match(entry.pool, (player, level))
+            if waiting is not None and player is not None:
+                await self.start_match(waiting.pool, (player, level))
         self.lobby_changed()
 
     async def start_match(

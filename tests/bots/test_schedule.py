@@ -1,11 +1,12 @@
-"""The simulator's Spit kernel plays exactly the game the arbiter plays.
+"""The simulator's scheduler plays exactly the game the arbiter plays.
 
 Every game here is played twice from the same seeds: through the reference
-path (``SpitGame`` + ``Arbiter`` + ``Bot`` agents on a manual clock, as the app
-plays) and on ``SpitKernel``. The result, the whole timed action log and the
-engine's final state (the kernel's game rebuilt by the engine from its log)
-must be identical. The kernel re-implements the rules and the arbiter's
-ordering for speed; these tests are what keeps it honest.
+path (the engine + ``Arbiter`` + ``Bot`` agents on a manual clock, as the app
+plays) and by ``Scheduler``. The result, the whole timed action log and the
+engine's final state must be identical. Both use the one engine and the one
+input queue and timers (``realtime.order``, ``realtime.timers``); the
+scheduler has its own loop and shows Spit bots the game's visible state
+instead of an observation, and these tests are what keeps those honest.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spit.bots import LEVELS, Reaction, make_bot
+from spit.bots.schedule import Scheduler, Stuck
 from spit.bots.sim import (
     GameResult,
     Seat,
@@ -28,7 +30,6 @@ from spit.bots.sim import (
     play_game,
     play_with,
 )
-from spit.bots.spit_kernel import KernelUnsupported, SpitKernel
 from spit.engine import Kind, SpitGame
 from spit.realtime.arbiter import Timing
 
@@ -62,6 +63,7 @@ def played(
     round_limit: int | None = None,
     timing: Timing | None = None,
     reference: bool = False,
+    mode: str = "spit",
 ) -> Played:
     kept: dict[str, Any] = {}
 
@@ -72,23 +74,24 @@ def played(
 
     parsed = (Seat.parse(seats[0]), Seat.parse(seats[1]))
     result = play_game(
-        parsed, "spit", variants, seed, index, timing, round_limit, hook, reference=reference
+        parsed, mode, variants, seed, index, timing, round_limit, hook, reference=reference
     )
     return Played(result, kept["log"], kept["fingerprint"])
 
 
-def assert_same_game(reference: Played, kernel: Played) -> None:
-    assert kernel.result == reference.result
-    assert len(kernel.log) == len(reference.log)
-    for i, (mine, theirs) in enumerate(zip(kernel.log, reference.log, strict=True)):
+def assert_same_game(reference: Played, scheduled: Played) -> None:
+    assert scheduled.result == reference.result
+    assert len(scheduled.log) == len(reference.log)
+    for i, (mine, theirs) in enumerate(zip(scheduled.log, reference.log, strict=True)):
         assert mine == theirs, f"action {i} differs"
-    assert kernel.fingerprint == reference.fingerprint
+    assert scheduled.fingerprint == reference.fingerprint
 
 
-def assert_kernel_matches(seats: tuple[str, str], seed: int, index: int = 0, **kw: Any) -> None:
+def assert_paths_match(seats: tuple[str, str], seed: int, index: int = 0, **kw: Any) -> None:
+    """The arbiter and the scheduler play the same game."""
     reference = played(seats, seed, index, reference=True, **kw)
-    kernel = played(seats, seed, index, **kw)
-    assert_same_game(reference, kernel)
+    scheduled = played(seats, seed, index, **kw)
+    assert_same_game(reference, scheduled)
 
 
 @pytest.mark.parametrize(("p1", "p2"), PAIRS)
@@ -97,7 +100,7 @@ def test_every_level_pair_and_variant_plays_the_same_game(
     p1: str, p2: str, variants: tuple[str, ...]
 ) -> None:
     for index in range(2):
-        assert_kernel_matches((p1, p2), seed=31, index=index, variants=variants)
+        assert_paths_match((p1, p2), seed=31, index=index, variants=variants)
 
 
 @pytest.mark.parametrize(
@@ -111,15 +114,15 @@ def test_every_level_pair_and_variant_plays_the_same_game(
 )
 def test_mixed_strategy_and_reaction_seats_play_the_same_game(seats: tuple[str, str]) -> None:
     for index in range(3):
-        assert_kernel_matches(seats, seed=5, index=index)
-        assert_kernel_matches(seats, seed=5, index=index, variants=("V1", "V2", "V3"))
+        assert_paths_match(seats, seed=5, index=index)
+        assert_paths_match(seats, seed=5, index=index, variants=("V1", "V2", "V3"))
 
 
 @pytest.mark.parametrize("round_limit", [1, 2, 3])
 @pytest.mark.parametrize("variants", [(), ("V4",), ("V1", "V2")], ids="-".join)
 def test_h4_round_limits_end_the_same_way(round_limit: int, variants: tuple[str, ...]) -> None:
     for index in range(3):
-        assert_kernel_matches(
+        assert_paths_match(
             ("hard", "medium"), seed=8, index=index, variants=variants, round_limit=round_limit
         )
 
@@ -135,7 +138,7 @@ def test_h4_round_limits_end_the_same_way(round_limit: int, variants: tuple[str,
 def test_other_timings_give_the_same_game(timing: Timing) -> None:
     for seats in [("easy", "easy"), ("expert", "medium"), ("hard:easy", "expert")]:
         for variants in [(), ("V2",), ("V4",)]:
-            assert_kernel_matches(seats, seed=2, index=1, variants=variants, timing=timing)
+            assert_paths_match(seats, seed=2, index=1, variants=variants, timing=timing)
 
 
 def test_v2_choices_that_run_out_of_time_take_the_same_pile() -> None:
@@ -143,7 +146,7 @@ def test_v2_choices_that_run_out_of_time_take_the_same_pile() -> None:
     chooser's own on equal piles (both happen in these games)."""
     timing = Timing(slap_time=0.05)
     for index in range(24):
-        assert_kernel_matches(
+        assert_paths_match(
             ("easy", "medium"), seed=12, index=index, variants=("V2",), timing=timing
         )
 
@@ -250,7 +253,7 @@ seats_drawn = st.builds(lambda s, r: s if s == r else f"{s}:{r}", seat_names, se
     variants=st.sets(st.sampled_from(["V1", "V2", "V3", "V4"])).map(lambda v: tuple(sorted(v))),
     round_limit=st.one_of(st.none(), st.integers(1, 6)),
 )
-def test_drawn_games_are_the_same_on_the_kernel(
+def test_drawn_games_are_the_same_through_the_scheduler(
     seed: int,
     index: int,
     p1: str,
@@ -258,40 +261,47 @@ def test_drawn_games_are_the_same_on_the_kernel(
     variants: tuple[str, ...],
     round_limit: int | None,
 ) -> None:
-    assert_kernel_matches((p1, p2), seed, index, variants=variants, round_limit=round_limit)
+    assert_paths_match((p1, p2), seed, index, variants=variants, round_limit=round_limit)
 
 
-def test_the_engine_refuses_a_log_the_kernel_got_wrong() -> None:
-    """The game handed to ``on_finish`` is rebuilt by the engine, which checks every action."""
-    game = new_game("spit", (), derive_seed(4, 0, "game"))
-    bots = {p: make_bot("medium", p, seed=p) for p in (0, 1)}
-    kernel = SpitKernel(game, (bots[0], bots[1]))
-    kernel.run()
-    kernel.replayed(new_game("spit", (), derive_seed(4, 0, "game")))  # the right log is fine
-    # The same call twice in a row: the second is refused (called already, or no spit due).
-    i = next(i for i, (_, a) in enumerate(kernel.log) if a.kind is Kind.CALL)
-    kernel.log.insert(i + 1, kernel.log[i])
-    with pytest.raises(RuntimeError, match="refuses"):
-        kernel.replayed(game)
+@pytest.mark.parametrize("variants", [(), ("P1b",), ("V3",)], ids="-".join)
+def test_speed_games_are_the_same_through_the_scheduler(variants: tuple[str, ...]) -> None:
+    """Speed's bots see observations in both (they hide the hand): the same games."""
+    for seats in [("easy", "medium"), ("hard", "expert"), ("expert:easy", "medium:hard")]:
+        for index in range(3):
+            assert_paths_match(seats, seed=9, index=index, variants=variants, mode="speed")
 
 
-def test_a_broken_kernel_game_is_a_simulation_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def never(self: SpitKernel, max_steps: int = 0) -> None:
-        raise RuntimeError("the game is stuck in phase play")
+def test_a_stuck_game_is_a_simulation_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(self: Scheduler, max_steps: int = 0) -> None:
+        raise Stuck("the game is stuck in phase play")
 
-    monkeypatch.setattr(SpitKernel, "run", never)
+    monkeypatch.setattr(Scheduler, "run", never)
     with pytest.raises(SimulationError, match="game 3"):
         play_game((Seat.parse("easy"), Seat.parse("easy")), index=3)
 
 
-def test_the_kernel_starts_only_from_a_fresh_spit_game_between_spit_bots() -> None:
+def test_a_game_that_does_not_end_within_its_steps_is_stuck() -> None:
     bots = (make_bot("hard", 0), make_bot("hard", 1))
-    played_game = SpitGame(seed=1)
-    played_game.apply(played_game.legal_actions(0)[0])
-    with pytest.raises(KernelUnsupported):
-        SpitKernel(played_game, bots)
-    with pytest.raises(KernelUnsupported):
-        SpitKernel(SpitGame(seed=1), (bots[1], bots[0]))
-    speed_bots = (make_bot("hard", 0, mode="speed"), make_bot("hard", 1, mode="speed"))
-    with pytest.raises(KernelUnsupported):
-        SpitKernel(SpitGame(seed=1), speed_bots)
+    with pytest.raises(Stuck, match="within 10 steps"):
+        Scheduler(SpitGame(seed=1), bots).run(max_steps=10)
+
+
+def test_the_scheduler_plays_on_from_a_game_under_way() -> None:
+    """A game with actions already applied: the scheduler's log is the rest of it."""
+    game = new_game("spit", (), derive_seed(6, 0, "game"))
+    game.apply(game.legal_actions(0)[0])
+    bots = (make_bot("medium", 0, seed=1), make_bot("medium", 1, seed=2))
+    scheduler = Scheduler(game, bots)
+    scheduler.run()
+    assert game.over
+    assert [a for _, a in scheduler.log] == game.actions[1:]
+    assert scheduler.moves == sum(1 for a in game.actions[1:] if a.kind in (Kind.PLAY, Kind.MOVE))
+
+
+def test_the_scheduler_needs_a_bot_for_each_player_in_order() -> None:
+    bots = (make_bot("hard", 0), make_bot("hard", 1))
+    with pytest.raises(ValueError, match="player 0"):
+        Scheduler(SpitGame(seed=1), (bots[1], bots[0]))
+    with pytest.raises(ValueError, match="player 0"):
+        Scheduler(SpitGame(seed=1), bots[:1])
