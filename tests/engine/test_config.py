@@ -30,7 +30,7 @@ def test_from_variants_any_combination() -> None:
 
 
 def test_unknown_variant_is_refused_with_the_choices() -> None:
-    with pytest.raises(ConfigError, match="V1, V2, V3, V4"):
+    with pytest.raises(ConfigError, match="four-stocks, choose-pile, alternating-colours, scoring"):
         SpitConfig.from_variants(["V5"])
 
 

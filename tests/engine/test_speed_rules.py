@@ -424,8 +424,12 @@ def test_v3_alternating_colours_in_speed() -> None:
     game = opened(SpeedConfig(alternating_colours=True), deck)
     assert RED[parse_card("7D")] and RED[parse_card("6H")] and not RED[parse_card("6S")]
     assert game.legal_actions(0) == [play(0, 1, 0)]  # only the black six
-    with pytest.raises(IllegalAction, match="other colour"):
+    with pytest.raises(IllegalAction) as refused:
         game.apply(play(0, 0, 0))
+    assert str(refused.value) == "6♥ is not of the other colour than 7♦"  # issue 21 defect 6
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(play(0, 2, 0))
+    assert str(refused.value) == "8♦ is not of the other colour than 7♦"
     game.apply(play(0, 1, 0))
     assert game.piles[0][-1] == parse_card("6S")
     plain = opened(SpeedConfig(), deck)

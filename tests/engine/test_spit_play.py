@@ -265,6 +265,25 @@ def test_v3_still_needs_one_rank_apart() -> None:
     assert play(0, 0, 0) not in game.legal_actions(0)
 
 
+def test_v3_refusal_names_only_the_failed_condition() -> None:
+    """Issue 21 defect 6: 8♦ on 9♦ is one rank from it; only the colour is wrong."""
+    game = opened(
+        make_game(
+            ["8D", "8C", "AD", "4C", "5C"],
+            DEAD,
+            "9D",
+            "KD",
+            config=SpitConfig(alternating_colours=True),
+        )
+    )
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(play(0, 0, 0))
+    assert str(refused.value) == "8♦ is not of the other colour than 9♦"
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(play(0, 2, 0))
+    assert str(refused.value) == "A♦ is not one rank above or below 9♦"
+
+
 def test_h6_stall_is_treated_as_a_stalemate() -> None:
     # Player 0 could still play 8H, but the stall time ran out: R13 applies.
     game = opened(make_game(["8H", "2C", "3C", "4C", "5C"], DEAD, "7C 9C", "KD QD"))

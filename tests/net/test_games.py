@@ -182,12 +182,17 @@ async def test_host_quitting_mid_game_keeps_the_game_to_resume() -> None:
             bot_guest(host, 0, "spit"), bot_guest(host, 1, "spit")
         )
         run = asyncio.create_task(host.run())
-        await r1.wait_for(lambda m: m["t"] == "events" and m["by"] is not None)
+        # a card played: a game left after only the opening calls is not kept (issue 21)
+        await r1.wait_for(lambda m: m["t"] == "events" and (m.get("action") or [""])[0] == "play")
         await host.close("the host quit the game")
         run.cancel()
         saved = list_saved_games()
         assert len(saved) == 1 and saved[0].replay is not None
         assert saved[0].replay.final.fingerprint() == game.fingerprint()
+        # both seats played from elsewhere: a resume says it goes on at one keyboard
+        assert [p.remote for p in saved[0].replay.meta.players] == [True, True]
+        assert "over the network" in saved[0].describe()
+        assert saved[0].columns()["players"].count("(remote)") == 2
         for guest in (g1, g2):
             await asyncio.wait_for(guest.done.wait(), 5)
             assert guest.ended == "the host quit the game"

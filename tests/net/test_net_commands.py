@@ -16,7 +16,10 @@ from spit.cli import main
         (["join", "127.0.0.1:7788", "abc", "--bot", "easy"], "join code has 18 letters"),
         (["join", "127.0.0.1:7788", "abcde-fghjk-mnpq-rstv", "--bot", "wizard"], "unknown level"),
         (["join", "127.0.0.1:1", "abcde-fghjk-mnpq-rstv", "--bot", "easy"], "cannot reach"),
-        (["host", "--headless", "--mode", "speed", "--variant", "V1"], "Speed takes V3"),
+        (
+            ["host", "--headless", "--mode", "speed", "--variant", "V1"],
+            "Speed takes long-deal, alternating-colours",
+        ),
     ],
 )
 def test_bad_network_commands_say_why(
@@ -52,7 +55,10 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        (["host", "--mode", "speed", "--variant", "V1"], "Speed takes V3"),
+        (
+            ["host", "--mode", "speed", "--variant", "V1"],
+            "Speed takes long-deal, alternating-colours",
+        ),
         (["host", "--variant", "V9"], "unknown variant"),
         (["host", "--allow-key", "/nonexistent/key.pub"], "cannot read the key file"),
         (["join", "127.0.0.1:7788", "abcde-fghjk-mnpq-rstv", "--key", "/nonexistent"], "key"),

@@ -188,6 +188,21 @@ async def test_spit_join_name_reaches_the_host() -> None:
     await asyncio.wait_for(body(), LIMIT)
 
 
+async def test_a_guest_cannot_take_the_other_players_name_in_another_case() -> None:
+    """Issue 21 defect 2: two players of one name make every message ambiguous."""
+
+    async def body() -> None:
+        async with hosted(new_game("spit", (), 4)) as host:
+            taken, before = host.match.names
+            app = joining_app(host, name=f"  {taken.upper()} ")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                await pilot.pause(0.2)
+                assert host.match.names == (taken, before)
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
 async def test_title_menu_opens_host_and_join() -> None:
     async def body() -> None:
         from textual.widgets import OptionList

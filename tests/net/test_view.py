@@ -87,6 +87,26 @@ def test_a_press_shows_at_once_then_a_refused_play_snaps_back_with_the_reason() 
     assert "Player 1 played" in v0.news
 
 
+def test_a_spit_race_lost_over_the_network_reads_as_it_does_locally() -> None:
+    """Issue 21 defect 10: a guest who lost a Spit race was told "10♠ is not one rank
+    above or below Q♣"; at one keyboard it reads "too late, Player 1 put ... first"."""
+    clock = FakeClock()
+    game, mine, theirs = race_position("spit")
+    match, v0, v1 = seated(game, clock)
+    clock.now += 0.1
+    match.tick(clock.now)
+    v0.press(v0.keymap.key(0, Row(mine.target), mine.source), at=clock.now)
+    clock.now += 0.01
+    v1.press(v1.keymap.key(1, Row(theirs.target), theirs.source), at=clock.now)
+    clock.now += 0.2
+    match.tick(clock.now)
+    v1.tick(clock.now)
+    assert v1.flash is not None and v1.flash.player == 1
+    pile = "left" if mine.target == 0 else "right"
+    assert v1.flash.text.startswith("Player 2: too late, Player 1 put ")
+    assert v1.flash.text.endswith(f" on the {pile} pile first")
+
+
 def test_both_players_keys_play_for_the_guests_seat() -> None:
     clock = FakeClock()
     game = new_game("spit", (), 6)

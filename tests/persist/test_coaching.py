@@ -62,7 +62,7 @@ def test_coach_prints_the_last_game_and_json(capsys: pytest.CaptureFixture[str])
     assert main(["coach"]) == 0
     out = capsys.readouterr().out
     assert "Computer (easy):" in out and "plays like easy" in out
-    assert "reaction: median" in out and "missed chances:" in out
+    assert "playable: median" in out and "missed chances:" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert main(["coach", str(replay_dir() / "g4.json"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -145,7 +145,7 @@ def test_speed_coaching_leaves_out_calls_and_slaps() -> None:
     play_game((Seat.parse("hard"), Seat.parse("medium")), mode="speed", seed=2, on_finish=finish)
     game, times = kept[0]
     lines = coach_game(game, times, (EASY, EXPERT)).lines()
-    assert sum(1 for line in lines if "reaction: median" in line) == 2
+    assert sum(1 for line in lines if "playable: median" in line) == 2
     assert not any("spit call" in line or "slap" in line for line in lines)
 
 

@@ -113,7 +113,8 @@ def test_resume_lists_several_games_and_picks_one_by_number_or_id(capsys):
     assert "mode" in lines[1] and "players" in lines[1] and "score" in lines[1]
     assert lines[2].split()[:4] == ["1", "b-speed", "Speed", "-"]
     assert "Ann vs Bob" in lines[2]
-    assert lines[3].split()[:5] == ["2", "a-spit", "Spit", "V1", "V4"]
+    assert lines[3].split()[:5] == ["2", "a-spit", "Spit", "four", "stocks,"]
+    assert "match to 100" in lines[3]  # the variants in words (issue 21)
     assert "Ann vs Computer (hard)" in lines[3] and "0-0" in lines[3]
     assert lines[4].split()[:2] == ["3", "c-bad"] and "unreadable: not valid JSON" in lines[4]
     assert launched == []
@@ -171,3 +172,21 @@ def test_file_names_never_send_control_characters_to_the_terminal(playout, capsy
         out, err = capsys.readouterr()
         assert "evil" in out + err, argv
         assert "\x1b" not in out + err and "\x07" not in out + err, (argv, out, err)
+
+
+def test_the_names_and_numbers_spit_replay_lists_are_accepted(playout, capsys, monkeypatch):
+    """Issue 21 defect 7: the list showed bare names that --verify and coach refused."""
+    game, times = playout(SpitConfig(round_limit=30), seed=9)
+    path = save_replay(game, times, new_meta((ANN, HARD)))
+    monkeypatch.chdir(paths.replay_dir().parent)  # not the replay folder: a bare name is not a path
+    assert main(["replay"]) == 0
+    listing = capsys.readouterr().out
+    line = next(line for line in listing.splitlines() if path.name in line)
+    assert line.split()[0] == "1"  # numbered
+    for named in (path.name, path.stem, "1"):
+        assert main(["replay", "--verify", named]) == 0
+        assert capsys.readouterr().out.startswith("ok")
+        assert main(["coach", named]) == 0
+        assert capsys.readouterr().out.startswith(path.name)
+    assert main(["replay", "--verify", "2"]) == 1  # there is no second one
+    assert "2" in capsys.readouterr().out

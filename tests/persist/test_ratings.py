@@ -265,6 +265,7 @@ def test_stats_json_has_ratings_and_head_to_head(capsys):
         "games",
         "trend",
         "trend_games",
+        "provisional",
     }
     assert ann["mode"] == "spit" and ann["games"] == 2
     low, high = ann["interval"]

@@ -16,9 +16,12 @@ from spit.engine import SpitConfig, SpitGame
 from spit.store import paths
 from spit.store.replays import PlayerInfo, new_meta, replay_data
 from spit.store.resume import (
+    MAX_SAVED,
+    PRUNE_AFTER,
     SAVE_AFTER,
     SAVE_EVERY,
     GameKeeper,
+    cards_held,
     delete_saved_game,
     find_saved_game,
     list_saved_games,
@@ -28,6 +31,17 @@ from spit.store.resume import (
 
 META = new_meta((PlayerInfo("Ann"), PlayerInfo("bot", "easy")))
 V4 = SpitConfig(scoring=True, target_score=60)
+
+
+def started(game: SpitGame) -> SpitGame:
+    """``game`` after the opening calls and its first card: a game worth keeping."""
+    for _ in range(100):  # calls (the opening, stalemates) until a card can be played
+        legal = game.legal_actions(0) + game.legal_actions(1)
+        cards = [a for a in legal if a.kind.name in ("PLAY", "MOVE")]
+        game.apply(cards[0] if cards else legal[0])
+        if cards:
+            return game
+    raise AssertionError("no card was ever playable")
 
 
 @pytest.fixture
@@ -121,18 +135,18 @@ def test_a_single_game_is_kept_too(playout):
     (entry,) = list_saved_games()
     assert entry.replay.final.fingerprint() == game.fingerprint()
     columns = entry.columns()
-    assert columns["mode"] == "Spit" and columns["round"] == "1" and columns["score"] == "-"
+    assert columns["mode"] == "Spit" and columns["round"] == "1"
+    held = tuple(cards_held(game, p) for p in (0, 1))
+    assert columns["score"] == f"{held[0]}-{held[1]} cards"  # a single game: cards held
     assert columns["players"] == "Ann vs Computer (easy)"
 
 
 def test_a_new_game_never_overwrites_an_unfinished_one():
-    first, second = SpitGame(SpitConfig(), seed=1), SpitGame(SpitConfig(), seed=2)
-    for game in (first, second):
-        game.apply(game.legal_actions(0)[0])
+    first, second = started(SpitGame(SpitConfig(), seed=1)), started(SpitGame(SpitConfig(), seed=2))
     same_start = new_meta(META.players)  # both started in the same second
     keepers = [GameKeeper(same_start), GameKeeper(same_start)]
-    assert keepers[0].save(first, [0.5]) is None
-    assert keepers[1].save(second, [0.7]) is None
+    assert keepers[0].save(first, [0.5] * len(first.actions)) is None
+    assert keepers[1].save(second, [0.7] * len(second.actions)) is None
     assert keepers[0].path != keepers[1].path
     games = list_saved_games()
     assert sorted(g.replay.final.seed for g in games) == [1, 2]
@@ -162,8 +176,8 @@ def test_two_games_saving_at_once_get_their_own_files():
 
 
 def test_a_failed_first_save_leaves_no_empty_file(monkeypatch):
-    game = SpitGame(SpitConfig(), seed=1)
-    game.apply(game.legal_actions(0)[0])
+    game = started(SpitGame(SpitConfig(), seed=1))
+    times = [0.5] * len(game.actions)
 
     def boom(*_args):
         raise OSError(28, "No space left on device")
@@ -171,9 +185,9 @@ def test_a_failed_first_save_leaves_no_empty_file(monkeypatch):
     keeper = GameKeeper(META)
     with monkeypatch.context() as patch:
         patch.setattr("spit.store.paths.os.replace", boom)
-        assert keeper.save(game, [0.5]) == "game not saved: No space left on device"
+        assert keeper.save(game, times) == "game not saved: No space left on device"
     assert saved_files() == [] and not keeper.saved
-    assert keeper.save(game, [0.5]) is None and keeper.saved
+    assert keeper.save(game, times) is None and keeper.saved
     assert [g.ok for g in list_saved_games()] == [True]
 
 
@@ -280,10 +294,66 @@ def test_a_game_is_saved_after_its_first_action_and_then_every_few_seconds():
         game.apply(game.legal_actions(0)[0] if game.legal_actions(0) else game.legal_actions(1)[0])
         times.append(at)
         assert keeper.update(game, times) is None
-        (entry,) = list_saved_games()
-        return len(entry.replay.timed)
+        entries = list_saved_games()
+        return len(entries[0].replay.timed) if entries else 0
 
-    assert act(0.4) == 1  # the first action is saved at once
-    assert act(0.9) == 1  # half a second later: not yet
-    assert act(0.4 + SAVE_AFTER - 0.1) == 1
-    assert act(0.4 + SAVE_AFTER + 0.1) == 4  # SAVE_AFTER seconds went by: saved
+    assert act(0.2) == 0 and act(0.3) == 0  # the opening calls alone are not kept
+    assert act(0.4) == 3  # the first card played is saved at once
+    assert act(0.9) == 3  # half a second later: not yet
+    assert act(0.4 + SAVE_AFTER - 0.1) == 3
+    assert act(0.4 + SAVE_AFTER + 0.1) == 6  # SAVE_AFTER seconds went by: saved
+
+
+def test_a_game_left_after_only_the_opening_calls_is_not_kept():
+    """Issue 21 defect 13: every abandoned game became a save, even with no card played."""
+    game = SpitGame(SpitConfig(), seed=1)
+    keeper = GameKeeper(META)
+    for p in (0, 1):
+        game.apply(game.legal_actions(p)[0])
+        assert keeper.save(game, [0.5] * len(game.actions)) is None
+    assert list_saved_games() == [] and not keeper.saved
+    started(game)
+    assert keeper.save(game, [0.5] * len(game.actions)) is None and keeper.saved
+
+
+def test_only_the_newest_few_unfinished_games_are_kept():
+    """Issue 21 defect 13: one evening left 14 entries in "Resume a game"."""
+    broken = paths.saved_dir() / "broken.json"
+    broken.parent.mkdir(parents=True, exist_ok=True)
+    broken.write_text("{nope")  # unreadable: kept, to be looked at or deleted
+    os.utime(broken, (1e9, 1e9))
+    ids = []
+    long_ago = time.time() - 10 * PRUNE_AFTER
+    for seed in range(MAX_SAVED + 3):
+        game = started(SpitGame(SpitConfig(), seed=seed))
+        keeper = GameKeeper(META)
+        assert keeper.save(game, [float(seed)] * len(game.actions)) is None
+        os.utime(keeper.path, (long_ago + seed, long_ago + seed))  # each newer than the last
+        ids.append(keeper.path.name.removesuffix(".json"))
+    kept = list_saved_games()
+    assert [g.id for g in kept if g.ok] == ids[::-1][:MAX_SAVED]
+    assert [g.id for g in kept if not g.ok] == ["broken"]
+
+
+def test_a_game_saved_a_moment_ago_elsewhere_is_never_removed():
+    """A game being played in another terminal (or by a server) saves every few seconds:
+    however many there are, a new game's first save leaves them alone."""
+    paths_of = []
+    for seed in range(MAX_SAVED + 2):
+        keeper = GameKeeper(META)
+        game = started(SpitGame(SpitConfig(), seed=seed))
+        assert keeper.save(game, [float(seed)] * len(game.actions)) is None
+        paths_of.append(keeper.path)
+    assert all(path.exists() for path in paths_of)
+    assert len(list_saved_games()) == MAX_SAVED + 2
+
+
+def test_a_saved_game_is_described_by_players_mode_cards_and_time():
+    game = started(SpitGame(SpitConfig(four_stocks=True), seed=2))
+    keeper = GameKeeper(META)
+    assert keeper.save(game, [0.5 * i for i in range(len(game.actions))]) is None
+    (saved,) = list_saved_games()
+    held = f"{cards_held(game, 0)}-{cards_held(game, 1)} cards"
+    words = saved.describe()
+    assert words.startswith("Spit (four stocks): Ann vs Computer (easy), round 1, ")
+    assert held in words and " played, saved " in words

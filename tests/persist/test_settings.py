@@ -1,11 +1,12 @@
 """The settings file: round trips, mistakes reported by line, defaults for bad parts."""
 
+import re
 import tomllib
 from pathlib import Path
 
 import pytest
 import tomlkit
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from spit.play.keys import ACTIONS, DEFAULT_KEYS, check_key, keymap_problems
@@ -14,6 +15,7 @@ from spit.store.settings import (
     Settings,
     dumps_settings,
     load_settings,
+    same_name,
     save_settings,
 )
 
@@ -55,6 +57,7 @@ names = st.text(min_size=1, max_size=24).filter(lambda t: t.isprintable() and t 
 
 @given(names, names)
 def test_any_name_round_trips_through_the_file(tmp_path_factory, one: str, two: str):
+    assume(not same_name(one, two))  # two players of one name are refused (issue 21)
     path = tmp_path_factory.mktemp("names") / "c.toml"
     save_settings(Settings(names=(one, two)), path)
     assert load_settings(path) == (Settings(names=(one, two)), [])
@@ -341,6 +344,17 @@ def test_a_file_tomlkit_reads_but_is_not_toml_is_written_afresh(tmp_path: Path):
     assert "Cannot overwrite a value" in load_settings(path)[1][0]
     save_settings(Settings(names=("Ann", "Bob")), path)
     assert load_settings(path) == (Settings(names=("Ann", "Bob")), [])
+
+
+def test_the_file_names_variants_in_words_or_by_rule_id(tmp_path):
+    """Issue 21: players name the variants in words; the rule ids stay accepted."""
+    path = tmp_path / "c.toml"
+    path.write_text('[game]\nvariants = ["four-stocks", "V3", "nine"]\n')
+    settings, warnings = load_settings(path)
+    assert settings.variants == ("V1", "V3")
+    (warning,) = warnings
+    assert "'nine'" in warning and "four-stocks, choose-pile" in warning
+    assert not re.search(r"\b[RVPH][0-9]+\b", warning.replace(str(path), ""))
 
 
 def test_H8_fumble_settings_round_trip_and_make_the_games_timing(tmp_path: Path):

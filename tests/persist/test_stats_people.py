@@ -96,3 +96,23 @@ def test_h5_and_score_results_with_or_without_a_winner_are_kept() -> None:
         assert status.saved
     results, skipped = load_results()
     assert len(results) == 4 and skipped == 0
+
+
+def test_few_games_give_provisional_ratings_marked_and_explained(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 21 defect 11: after 3 games the winner of 2 could be rated below the loser,
+    with nothing to say that such ratings are rough guesses."""
+    bob = PlayerInfo("Bob")
+    add(ANN, bob, 0, 1)
+    add(ANN, bob, 1, 2)
+    add(ANN, bob, 0, 3)
+    assert main(["stats", "--no-charts"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.strip().startswith(("│ Ann", "│ Bob"))]
+    ratings = [line for line in rows if " spit " in line]
+    assert len(ratings) >= 2 and all("?" in line for line in ratings[:2])
+    assert "provisional" in " ".join(out.split())
+    assert main(["stats", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert all(r["provisional"] for r in data["ratings"])

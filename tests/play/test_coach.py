@@ -60,7 +60,7 @@ def test_a_card_played_on_the_other_pile_is_not_missed_and_a_quick_loss_is_not_s
 
 def test_chances_only_count_what_the_player_could_play_and_each_opponent_play_beats_them() -> None:
     # Player 1 plays the 15-card chain onto pile 0, one card every 0.5 s after a 1 s start.
-    # Each chain card becomes possible with the play before it, so every reaction is the gap.
+    # Each chain card becomes possible with the play before it, so every reaction is the gap...
     # Player 2 never moves; their tops 2D 3D 4D 5D 10D fit the chain's pile tops 9H (10D),
     # JH (10D), AH (2D), 2H (3D), 3H (2D, 4D), 4H (3D, 5D), 5H (4D), 6H (5D): 10 chances,
     # each beaten by player 1's next card.
@@ -69,7 +69,8 @@ def test_chances_only_count_what_the_player_could_play_and_each_opponent_play_be
     timed = [(t, play(0, stock, 0)) for t, (stock, _) in zip(times, CHAIN5_PLAYS, strict=True)]
     result = analyse(start, timed)
     assert [p.card for p in result.plays] == [parse_card(n) for _, n in CHAIN5_PLAYS]
-    assert [round(p.reaction, 6) for p in result.plays] == [1.0] + [0.5] * 14
+    # ... except AH, which fitted player 2's KD from the start: timed from then (issue 21)
+    assert [round(p.reaction, 6) for p in result.plays] == [1.0] + [0.5] * 5 + [4.0] + [0.5] * 8
     assert [m.reason for m in result.misses if m.player == 1] == [BEATEN] * 10
     assert sorted(m.card for m in result.misses) == sorted(
         parse_cards("10D 10D 2D 3D 2D 4D 3D 5D 4D 5D")
@@ -96,6 +97,41 @@ def test_a_player_who_never_slaps_is_counted() -> None:
     result = analyse(start, timed)
     assert [(s.player, s.pile) for s in result.slaps] == [(0, 1), (1, None)]
     assert result.summary(1).missed_slaps == 1
+
+
+def test_v2_a_choice_not_made_is_no_late_slap_and_a_choice_is_no_slap() -> None:
+    """Issue 21 defect 19: after a V2 game the box said "0 slaps, ..., 4 too late"."""
+    from spit.engine import SpitConfig, choose
+    from spit.store.coaching import PlayerReport, player_lines
+
+    def report(analysis, player: int, label: str) -> PlayerReport:
+        return PlayerReport(label, analysis.summary(player), None)
+
+    v2 = SpitConfig(choose_pile=True)
+    timed = [(1.0 + 0.5 * i, play(0, s, 0)) for i, (s, _) in enumerate(CHAIN5_PLAYS)]
+    waited = analyse(chain_game(11, v2), [*timed, (11.0, CLOSE)])  # the smaller pile, by V2
+    assert waited.slaps == []
+    summary = waited.summary(0)
+    assert (summary.slaps, summary.missed_slaps, summary.choices) == (0, 0, 0)
+    assert player_lines(report(waited, 0, "Ann"))[-1] == "  no slaps"
+    chose = analyse(chain_game(11, v2), [*timed, (8.5, choose(0, 1))])
+    summary = chose.summary(0)
+    assert (summary.slaps, summary.choices, summary.right_choices) == (0, 1, 1)
+    assert player_lines(report(chose, 0, "Ann"))[-1] == "  1 pile choice, 1 of the smaller pile"
+
+
+def test_a_reaction_is_timed_from_when_the_card_could_first_be_played() -> None:
+    """Issue 21 defect 12: a card playable on one pile, played on the other just after
+    an opponent's card made it fit there too, gave a "reaction" of a few milliseconds."""
+    start = opened(
+        make_game(["8H", "2C", "3C", "4C", "JC"], ["7S", "2D", "3D", "4D", "QD"], "6C", "9D")
+    )
+    # 8H fits the 9D from the start; at 3.0 s player 2's 7S on the 6C makes it fit there too
+    result = analyse(start, [(3.0, play(1, 0, 0)), (3.005, play(0, 0, 0))])
+    mine = [p for p in result.plays if p.player == 0]
+    assert [(p.card, p.pile) for p in mine] == [(parse_card("8H"), 0)]
+    assert mine[0].reaction == pytest.approx(3.005)
+    assert result.summary(0).fastest_reaction == pytest.approx(3.005)
 
 
 def test_stalemate_calls_are_timed_from_the_start_of_each_stalemate() -> None:

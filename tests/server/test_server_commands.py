@@ -114,7 +114,7 @@ def test_online_with_nobody_listening_says_so(tmp_path: Path) -> None:
 
 def test_a_server_variant_is_checked_by_its_mode(tmp_path: Path) -> None:
     done = _spit("server", "--variant", "spit:V9", "--data-dir", str(tmp_path), home=tmp_path)
-    assert done.returncode == 2 and "unknown Spit variant" in done.stderr
+    assert done.returncode == 2 and "unknown variant 'V9'; Spit takes four-stocks" in done.stderr
     done = _spit("server", "--variant", "V3", "--data-dir", str(tmp_path), home=tmp_path)
     assert done.returncode == 2 and "MODE:VARIANT" in done.stderr
 

@@ -229,7 +229,7 @@ async def test_the_board_shows_again_after_a_too_small_terminal(clock: FakeClock
             if width < 80:
                 assert "needs at least 80x24" in shot
             else:
-                assert "left pile (P1)" in shot and "spit cards" in shot, (width, height)
+                assert "left pile (Player 1)" in shot and "spit cards" in shot, (width, height)
 
 
 async def test_boxes_over_a_too_small_board_fit_the_terminal(clock: FakeClock) -> None:

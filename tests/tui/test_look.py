@@ -159,8 +159,8 @@ async def test_names_on_the_keys_screen(clock: FakeClock, name: str) -> None:
         await pilot.pause()
         table = app.screen.query_one(DataTable)
         label = table.columns["p0"].label.plain  # type: ignore[index]
-        assert label == fit(f"P1 {name}", 18)
-        assert label.startswith(f"P1 {name}") or label.endswith("…")
+        assert label == fit(f"1: {name}", 18)
+        assert label.startswith(f"1: {name}") or label.endswith("…")
 
 
 @pytest.mark.parametrize("page", ["rules", "help"])

@@ -13,13 +13,13 @@ from textual.widgets import Checkbox, Input, Select
 from tui_helpers import screen_of
 
 from spit.engine import get_mode, mode_names
+from spit.engine.rule_words import VARIANT_WORDS
 from spit.store.settings import OPPONENTS, PERSON, load_settings, save_settings
 from spit.store.settings import Settings as UserSettings
 from spit.tui.app import AppDependencies, SpitApp
 from spit.tui.dealer import Opening
 from spit.tui.launch import configured_app
 from spit.tui.setup import (
-    VARIANT_WORDS,
     GameChoice,
     SetupError,
     SetupScreen,
@@ -100,8 +100,8 @@ def test_names_and_targets_that_cannot_be_played_are_refused_with_a_reason() -> 
 def test_every_offered_rule_has_its_line_in_words() -> None:
     for mode in mode_names():
         for v in rule_variants(get_mode(mode)):
-            label, line = VARIANT_WORDS[v]
-            assert label and line and not RULE_ID.search(label + line)
+            words = VARIANT_WORDS[v]
+            assert words.label and words.line and not RULE_ID.search(words.label + words.line)
 
 
 def _app(clock: FakeClock) -> SpitApp:

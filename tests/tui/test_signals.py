@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from spit.engine import Action, call
 from spit.store.resume import list_saved_games
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -68,10 +69,24 @@ def drain(fd: int, seen: bytearray, proc: subprocess.Popen[bytes], timeout: floa
             return
 
 
+def first_play_of_seed(seed: int) -> tuple[Action, str]:
+    """The first card play after the opening of ``spit play --seed SEED``, and its key."""
+    from spit.engine import Kind, SpitConfig, SpitGame
+    from spit.play.keys import KeyMap, Row
+
+    game = SpitGame(SpitConfig(), seed=seed)
+    game.apply(call(0))
+    game.apply(call(1))
+    action = next(a for a in game.legal_actions(0) + game.legal_actions(1) if a.kind is Kind.PLAY)
+    row = Row.LEFT if action.target == 0 else Row.RIGHT
+    return action, KeyMap.default().key(action.player, row, action.source)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_saves_the_game_and_restores_the_terminal(
     signum: int, isolated_dirs: Path
 ) -> None:
+    first_play, first_card = first_play_of_seed(5)
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(os.environ, PYTHONPATH=str(SRC), TERM="xterm-256color", COLUMNS="80", LINES="24")
@@ -90,6 +105,10 @@ def test_a_signal_saves_the_game_and_restores_the_terminal(
         assert read_until(master, b"call SPIT!", seen, 30), seen[-400:]
         os.write(master, b"1")
         assert read_until(master, b"called", seen, 10), "player 1's call never showed"
+        os.write(master, b"0")
+        assert read_until(master, b"New cards", seen, 10), "the opening spit never showed"
+        os.write(master, first_card.encode())  # a game with a card played is kept
+        assert read_until(master, b" played ", seen, 10), "the card never showed"
         mark = len(seen)
         os.kill(proc.pid, signum)
         drain(master, seen, proc, 15)
@@ -105,7 +124,7 @@ def test_a_signal_saves_the_game_and_restores_the_terminal(
     # ... and the save is there, resumable, holding player 1's call
     (saved,) = list_saved_games()
     assert saved.ok and saved.replay.final.seed == 5
-    assert [a.player for a in saved.replay.final.actions] == [0]
+    assert saved.replay.final.actions == [call(0), call(1), first_play]
     if signum != signal.SIGHUP:  # (after a hang-up nobody can read the terminal)
         assert b"saved" in after and b"spit resume" in after
 

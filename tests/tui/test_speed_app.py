@@ -58,3 +58,24 @@ async def test_p4_side_piles_turn_after_the_flip_delay(clock: FakeClock) -> None
         assert "side piles turned" in region(app, "news")
         await pilot.press("q")  # 8S onto the 7C that just turned up
         assert game.piles[0][-1] == parse_cards("8S")[0]
+
+
+async def test_p4_cards_the_side_piles_turned_are_marked_as_nobodys_play(
+    clock: FakeClock,
+) -> None:
+    """Issue 21, defect 9: the who-played-here mark is for a player's card only."""
+    app = make_app(clock, stuck_speed, start="speed", timing=Timing(flip_delay=1.0))
+    async with app.run_test(size=SIZE) as pilot:
+        session = screen_of(app).session
+        await pilot.press("1", "0")
+        await pilot.pause()
+        assert session.landed == {}  # the centre cards turned up: nobody played them
+        clock.advance(1.0)
+        screen_of(app).run_tick()
+        await pilot.pause()
+        assert session.game.phase is Phase.PLAY
+        assert session.landed == {}
+        assert "◀" not in region(app, "centre")
+        await pilot.press("q")  # player 1's 8S onto the 7C: that one is marked
+        await pilot.pause()
+        assert session.landed[0].player == 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
-from tui_helpers import make_app, play_from_menu, screen_of
+from tui_helpers import make_app, play_from_menu, region, screen_of
 
 from spit.bots import Bot, make_strategy
 from spit.engine import Kind, Phase
@@ -120,11 +120,15 @@ async def test_match_me_plays_at_the_players_own_fitted_speed(clock: FakeClock) 
         assert bot.strategy.name == make_strategy("expert").name
         assert session.names[1] == "Computer (like Ann)"
         assert session.levels == {1: "me:Ann"}
+        assert "as fast as Ann" in region(app, "news")
     app = make_app(clock, opponents={1: "me:Zed"}, bot_seed=1)
     async with app.run_test(size=SIZE):  # nobody's games: the default, medium's speed
         session = screen_of(app).session
         assert session.agents[1].reaction == REACTIONS["medium"]
         assert session.names[1] == "Computer (like Zed)"
+        # issue 21 defect 8: it says so, and at which speed it plays
+        news = region(app, "news")
+        assert "Too few saved plays of Zed" in news and "medium level's speed" in news
 
 
 def test_unknown_match_me_level_is_refused(clock: FakeClock) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+from collections import defaultdict
 from collections.abc import Callable
 
 from rich.text import Text
@@ -106,3 +109,24 @@ def region(app: SpitApp, name: str) -> str:
 def board_text(app: SpitApp, name: str) -> Text:
     """The text a board region shows, on whatever screen has a board."""
     return app.screen.query_one(Board).text(name)
+
+
+_TEXT = re.compile(
+    r'<text[^>]*?x="([0-9.]+)"[^>]*?clip-path="url\(#[^)]*-line-([0-9]+)\)"[^>]*>([^<]*)</text>'
+)
+
+
+def screen_text(app: SpitApp) -> str:
+    """What the terminal shows, line by line, read back from Textual's screenshot."""
+    svg = app.export_screenshot()
+    lines: dict[int, dict[int, str]] = defaultdict(dict)
+    for x, line, chunk in _TEXT.findall(svg):
+        text = html.unescape(chunk).replace("\xa0", " ").replace("\n", "")
+        lines[int(line)][round(float(x) / 12.2)] = text
+    out = []
+    for number in sorted(lines):
+        row = ""
+        for column, chunk in sorted(lines[number].items()):
+            row = row.ljust(column) + chunk
+        out.append(row)
+    return "\n".join(out)

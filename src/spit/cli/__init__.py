@@ -21,9 +21,10 @@ from spit.cli import net as net_commands
 from spit.cli import persist as persist_commands
 from spit.cli import server as server_commands
 from spit.cli.coach import add_coach_parser
-from spit.cli.parsing import CommandParser, parse_variants
+from spit.cli.parsing import CommandParser
 from spit.cli.sim import add_sim_parser
 from spit.cli.tournament import add_tournament_parser
+from spit.cli.variants import parse_variants, variant_help
 from spit.engine import mode_names
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 Handler = Callable[[argparse.Namespace], int]
 
 
-#: The variants each game takes (Speed has only V3, alternating colours).
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -43,7 +43,7 @@ def _seed(text: str) -> int:
     return value
 
 
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
+def _add_game_options(parser: argparse.ArgumentParser, modes: tuple[str, ...] = ("spit",)) -> None:
     parser.add_argument(
         "--seed",
         type=_seed,
@@ -54,8 +54,8 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
         "--variant",
         action="append",
         default=argparse.SUPPRESS,
-        metavar="VN",
-        help="Spit variant V1..V4; repeat or give a comma list (--variant V1,V3)",
+        metavar="NAME",
+        help=variant_help(modes),
     )
 
 
@@ -201,39 +201,53 @@ def _add_vs(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_play(sub: Subparsers) -> None:
-    parser = sub.add_parser("play", help="play Spit, two players at one keyboard")
+    parser = sub.add_parser(
+        "play",
+        help="play Spit, two players at one keyboard",
+        description="Play Spit: five stocks each, two spit piles, everyone at once. Two "
+        "players at one keyboard, or against the computer (--vs).",
+    )
     _add_game_options(parser)
     parser.add_argument(
         "--target",
         type=_target,
         default=argparse.SUPPRESS,
         metavar="N",
-        help="play a V4 scoring match that ends at N points (turns V4 on)",
+        help="play a scoring match that ends at N points, lowest total wins",
     )
     _add_vs(parser)
     parser.set_defaults(handler=_cmd_play)
 
 
 def _add_speed(sub: Subparsers) -> None:
-    parser = sub.add_parser("speed", help="play Speed, two players at one keyboard")
-    _add_game_options(parser)
+    parser = sub.add_parser(
+        "speed",
+        help="play Speed, two players at one keyboard",
+        description="Play Speed: a hidden hand of five, a draw pile, side piles that turn "
+        "when both are stuck. Two players at one keyboard, or against the computer (--vs).",
+    )
+    _add_game_options(parser, ("speed",))
     _add_vs(parser)
     parser.add_argument(
-        "--long-deal", action="store_true", help="side piles of 5 and 20 cards each (P1b)"
+        "--long-deal", action="store_true", help="the long deal: side piles of 5, 20 cards each"
     )
     parser.add_argument(
         "--target",
         type=_target,
         default=argparse.SUPPRESS,
         metavar="N",
-        help="play a P7 match to N points instead of a single game",
+        help="play a match to N points instead of a single game",
     )
     parser.set_defaults(handler=_cmd_speed)
 
 
 def _add_watch(sub: Subparsers) -> None:
-    parser = sub.add_parser("watch", help="watch two computer players play each other")
-    _add_game_options(parser)
+    parser = sub.add_parser(
+        "watch",
+        help="watch two computer players play each other",
+        description="Watch two computer players play each other (nothing is kept to resume).",
+    )
+    _add_game_options(parser, mode_names())
     parser.add_argument(
         "--p1",
         type=_level,
@@ -248,7 +262,9 @@ def _add_watch(sub: Subparsers) -> None:
         "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
     )
     parser.add_argument(
-        "--long-deal", action="store_true", help="Speed: side piles of 5 and 20 cards each (P1b)"
+        "--long-deal",
+        action="store_true",
+        help="Speed: the long deal (side piles of 5, 20 cards each)",
     )
     parser.set_defaults(handler=_cmd_watch)
 
@@ -258,15 +274,13 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     from rich.markdown import Markdown
 
     from spit.play.keys import KeyMap
-    from spit.play.texts import SPIT_RULES, keys_text, to_ascii
+    from spit.play.texts import SPIT_RULES, keys_text, plain_markdown, to_ascii
 
-    if args.ascii:  # the Markdown as it is: readable, and plain ASCII
-        print(to_ascii(SPIT_RULES))
-        print(to_ascii(keys_text(KeyMap.default())))
+    page = SPIT_RULES + "\n" + keys_text(KeyMap.default())
+    if args.ascii:  # plain text: headings underlined, tables in columns, ASCII only
+        print(to_ascii(plain_markdown(page)), end="")
         return 0
-    console = Console()
-    console.print(Markdown(SPIT_RULES))
-    console.print(Markdown(keys_text(KeyMap.default())))
+    Console().print(Markdown(page))
     return 0
 
 
@@ -277,12 +291,21 @@ def _cmd_tutorial(args: argparse.Namespace) -> int:
 
 
 def _add_tutorial(sub: Subparsers) -> None:
-    parser = sub.add_parser("tutorial", help="learn the rules by playing short lessons")
+    parser = sub.add_parser(
+        "tutorial",
+        help="learn the rules by playing short lessons",
+        description="Learn the rules by playing short lessons, then a game against the "
+        "computer.",
+    )
     parser.set_defaults(handler=_cmd_tutorial)
 
 
 def _add_rules(sub: Subparsers) -> None:
-    parser = sub.add_parser("rules", help="print the rules and the default keys")
+    parser = sub.add_parser(
+        "rules",
+        help="print the rules and the default keys",
+        description="Print the rules of Spit and Speed, their variants and the default keys.",
+    )
     parser.set_defaults(handler=_cmd_rules)
 
 
@@ -340,9 +363,11 @@ def _plain_stdout() -> bool:
 
     Whatever else cannot be encoded is then written as ``?``, never a traceback.
     """
-    from spit.play.texts import can_encode
+    from spit.play.texts import can_encode, locale_takes_unicode
 
     stream = sys.stdout
+    if not locale_takes_unicode(os.environ):
+        return True  # the terminal expects ASCII, whatever Python made of the locale
     if can_encode(getattr(stream, "encoding", None)):
         return False
     reconfigure = getattr(stream, "reconfigure", None)

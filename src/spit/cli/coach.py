@@ -26,6 +26,10 @@ def cmd_coach(args: argparse.Namespace) -> int:
     from spit.store.replays import ReplayFileError, load_replay
 
     path: Path | None = args.replay
+    if path is not None:  # a name or number as 'spit replay' lists them, or a path
+        from spit.store.replay_list import find_replay
+
+        path = find_replay(path)
     if path is None:
         path = last_replay()
         if path is None:
@@ -82,10 +86,17 @@ def _moment_number(text: str) -> int:
 def add_coach_parser(sub: Subparsers, launch: Launcher | None = None) -> None:
     """Register ``spit coach`` (``launch``: opens the replay viewer, for ``--at``)."""
     parser = sub.add_parser(
-        "coach", help="reaction times, missed chances and slaps of a saved game"
+        "coach",
+        help="reaction times, missed chances and slaps of a saved game",
+        description="How fast each player was in a saved game: reaction times, missed "
+        "chances, spit calls and slaps.",
     )
     parser.add_argument(
-        "replay", nargs="?", type=Path, default=None, help="a replay file (default: the last game)"
+        "replay",
+        nargs="?",
+        type=Path,
+        default=None,
+        help="a replay: a file, or a name or number from 'spit replay' (default: the last game)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from spit.cli.variants import variant_help
+
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
 
@@ -63,8 +65,8 @@ def register(
     host.add_argument(
         "--variant",
         action="append",
-        metavar="VN",
-        help="a variant of the game: V1..V4 for Spit, V3 for Speed (repeat or give a comma list)",
+        metavar="NAME",
+        help=variant_help(),
     )
     host.add_argument("--seed", type=int, default=None, help="deal from this seed")
     host.add_argument(
@@ -138,7 +140,7 @@ def _fail(text: str) -> int:
 
 
 def _variants(args: argparse.Namespace) -> tuple[str, ...]:
-    from spit.cli.parsing import parse_variants
+    from spit.cli.variants import parse_variants
 
     return parse_variants(args.variant, args.mode)
 

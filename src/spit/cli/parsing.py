@@ -6,8 +6,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
-from spit.engine.config import VARIANT_FIELDS
-
 
 class CommandParser(argparse.ArgumentParser):
     """A sub-command's parser. ``one_line_errors``: a bad option is one line, no usage block."""
@@ -27,27 +25,3 @@ class CommandParser(argparse.ArgumentParser):
 if TYPE_CHECKING:
     #: what ``add_subparsers`` returns, typed (not subscriptable at run time)
     Subparsers: TypeAlias = argparse._SubParsersAction[CommandParser]
-
-
-#: the variants each game's ``--variant`` takes
-GAME_VARIANTS = {"spit": tuple(VARIANT_FIELDS), "speed": ("V3",)}
-
-
-def parse_variants(values: list[str] | None, mode: str = "spit") -> tuple[str, ...]:
-    """``--variant V1 --variant v3,V4`` -> ('V1', 'V3', 'V4'), checked for ``mode``."""
-    valid = GAME_VARIANTS.get(mode, GAME_VARIANTS["spit"])
-    out: list[str] = []
-    for value in values or []:
-        for part in value.split(","):
-            name = part.strip().upper()
-            if not name:
-                continue
-            if name not in valid:
-                known = "unknown" if name not in GAME_VARIANTS["spit"] else f"{mode} has no"
-                raise argparse.ArgumentTypeError(
-                    f"{known} variant {part.strip()!r}; {mode.capitalize()} takes "
-                    f"{', '.join(valid)}"
-                )
-            if name not in out:
-                out.append(name)
-    return tuple(out)

@@ -38,7 +38,10 @@ def register(
     """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
     launchers = launchers or {}
     stats = subparsers.add_parser(
-        "stats", help="ratings, wins, losses, streaks, head-to-head records and fastest wins"
+        "stats",
+        help="ratings, wins, losses, streaks, head-to-head records and fastest wins",
+        description="Ratings, wins, losses, streaks, head-to-head records and fastest wins "
+        "of the games played here, with a player's charts.",
     )
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.add_argument(
@@ -52,13 +55,18 @@ def register(
     stats.add_argument("--no-charts", action="store_true", help="only the tables")
     stats.set_defaults(handler=cmd_stats)
 
-    replay = subparsers.add_parser("replay", help="watch or check saved replays")
+    replay = subparsers.add_parser(
+        "replay",
+        help="watch or check saved replays",
+        description="List the saved replays, watch one, or check them (--verify).",
+    )
     replay.add_argument(
         "files",
         nargs="*",
         type=Path,
         metavar="FILE",
-        help="replay file(s); without one, list the saved replays and where they are kept",
+        help="replay file(s), or a name or number from the list; without one, list the "
+        "saved replays and where they are kept",
     )
     replay.add_argument(
         "--verify",
@@ -126,25 +134,32 @@ def print_standings(standings: Standings, console: Console) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from spit.store.standings import TREND_GAMES
+    from spit.store.standings import PROVISIONAL_RD, TREND_GAMES
 
     if standings.ratings:
         table = Table(title="Ratings (Glicko-2)", title_justify="left")
         table.caption = (
             f"± is two rating deviations (95%); trend: change over the last {TREND_GAMES} games"
         )
+
         for name in ("Name", "Mode", "Rating", "±", "Trend", "Games"):
             table.add_column(name, justify="left" if name in ("Name", "Mode") else "right")
         for r in standings.ratings:
             table.add_row(
                 escape(r.name),
                 r.mode,
-                f"{r.rating:.0f}",
+                r.shown,
                 f"{2 * r.rd:.0f}",
                 f"{_signed(r.trend)} ({r.trend_games})",
                 str(r.games),
             )
         console.print(table)
+        if any(r.provisional for r in standings.ratings):
+            console.print(
+                "? marks a provisional rating: after few games it is a rough guess "
+                f"(± over {2 * PROVISIONAL_RD:.0f}), one game can move it by a hundred points "
+                "or more, and the order of two such ratings says little yet."
+            )
     if standings.head_to_head:
         table = Table(title="Head to head", title_justify="left")
         for name in ("Name", "Opponent", "Mode", "Won", "Lost", "Drawn"):
@@ -229,6 +244,7 @@ def replay_time(text: str) -> float:
 def cmd_replay(args: argparse.Namespace) -> int:
     """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches;
     ``spit replay`` lists the saved replays (``--verify`` alone checks them all)."""
+    from spit.store.replay_list import find_replay, saved_replays
     from spit.store.replays import ReplayFileError, load_replay, verify_file
 
     if getattr(args, "races", False):
@@ -237,13 +253,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return 2
         return list_races(args.files, getattr(args, "ascii", False))
     if not args.files:
-        from spit.store.replay_list import saved_replays
-
-
         entries = saved_replays()
         if not args.verify:
             return list_replays(entries, getattr(args, "ascii", False))
         args.files = [entry.path for entry in entries]
+    else:  # the names and numbers the list shows, as well as paths
+        entries = saved_replays()
+        args.files = [find_replay(path, entries) for path in args.files]
     if args.verify:
         failed = 0
         for path in args.files:
@@ -326,22 +342,25 @@ def list_replays(entries: list[SavedReplay], ascii_only: bool = False) -> int:
         print(f"No saved replays yet. Finished games are saved in {folder}")
         return 0
     print(f"Saved replays in {folder} (newest first):")
-    for entry in entries:
+    width = len(str(len(entries)))
+    for n, entry in enumerate(entries, start=1):
         who = f"{entry.players}, " if entry.players else ""
         name = printable(entry.path.name)
-        line = f"  {name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
+        line = f"  {n:>{width}}  {name}  {entry.date}  {entry.mode or '?'}: {who}{entry.result}"
         print(to_ascii(line) if ascii_only else line)
-    print("Watch one with: spit replay FILE")
+    print("Watch one with 'spit replay N' (its number) or 'spit replay NAME';")
+    print("check it with 'spit replay --verify N', coaching with 'spit coach N'.")
     return 0
 
 
-COLUMNS = ("mode", "variants", "players", "round", "score", "date")
+COLUMNS = ("mode", "variants", "players", "round", "score", "played", "date")
 HEADINGS = {
     "mode": "mode",
     "variants": "variants",
     "players": "players",
     "round": "round",
-    "score": "score",
+    "score": "score or cards",
+    "played": "played",
     "date": "saved",
 }
 

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from spit.cli.variants import variant_lists
+
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
 
@@ -146,9 +148,9 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "--variant",
         action="append",
         default=[],
-        metavar="MODE:VN",
-        help="an optional rule every match of a mode is played with, e.g. spit:V3 "
-        "(repeat for more)",
+        metavar="MODE:NAME",
+        help="an optional rule every match of a mode is played with, e.g. "
+        f"spit:alternating-colours ({variant_lists()}); repeat for more",
     )
     server.add_argument(
         "--no-door", action="store_true", help="refuse plain ssh (only spit online may play)"
@@ -274,17 +276,24 @@ def _cmd_server(args: argparse.Namespace) -> int:
 
 
 def _server_variants(values: list[str]) -> dict[str, tuple[str, ...]]:
-    """``["spit:V3", "spit:V1"]`` -> ``{"spit": ("V1", "V3")}``, checked by each mode."""
-    from spit.engine import get_mode, mode_names
+    """``["spit:alternating-colours", "spit:V1"]`` -> ``{"spit": ("V1", "V3")}``:
+    each rule named in words or by its id, checked by its mode."""
+    from spit.cli.variants import parse_variants
+    from spit.engine import mode_names
 
     chosen: dict[str, set[str]] = {}
     for value in values:
         mode, _, variant = value.partition(":")
         mode = mode.strip().lower()
         if mode not in mode_names() or not variant.strip():
-            raise ValueError(f"--variant {value!r}: give MODE:VARIANT, e.g. spit:V3")
-        get_mode(mode).config([variant])  # ValueError (ConfigError) naming the choices
-        chosen.setdefault(mode, set()).add(variant.strip().upper())
+            raise ValueError(
+                f"--variant {value!r}: give MODE:VARIANT, e.g. spit:alternating-colours"
+            )
+        try:
+            ids = parse_variants([variant], mode)  # naming the mode's choices if unknown
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(str(exc)) from None
+        chosen.setdefault(mode, set()).update(ids)
     return {mode: tuple(sorted(names)) for mode, names in chosen.items()}
 
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from spit.bots import DEFAULT_LEVEL, LEVELS, MODES
 from spit.cli.parsing import CommandParser
+from spit.cli.variants import variant_help, variant_word
+from spit.engine.rule_words import MOVES, ROUND_LIMIT, variants_in_words
 
 if TYPE_CHECKING:
     # rich's progress bar, the simulator and the replays load only when ``spit sim`` runs
@@ -134,8 +136,9 @@ def add_sim_parser(subparsers: Subparsers) -> CommandParser:
         "--variant",
         action="append",
         default=[],
-        metavar="V",
-        help="a rules variant (Spit: V1..V4, Speed: V3, P1b); repeat for several",
+        type=variant_word,
+        metavar="NAME",
+        help=variant_help(more="repeat for several"),
     )
     add_jobs_argument(parser)
     parser.add_argument(
@@ -156,7 +159,7 @@ def summary_table(summary: Summary) -> Table:
     """The figures of a simulation as a rich table."""
     from rich.table import Table
 
-    variants = " ".join(summary.variants) or "none"
+    variants = variants_in_words(summary.variants, none="none")
     table = Table(title=f"{summary.mode}: {summary.seats[0]} vs {summary.seats[1]}")
     table.caption = f"variants: {variants}, seed {summary.seed}"
     table.add_column("figure")
@@ -165,12 +168,12 @@ def summary_table(summary: Summary) -> Table:
     games = summary.games
     rows = [
         ("games", f"{games}"),
-        (f"wins P1 ({summary.seats[0]})", f"{wins[0]} ({wins[0] / games:.1%})"),
-        (f"wins P2 ({summary.seats[1]})", f"{wins[1]} ({wins[1] / games:.1%})"),
+        (f"wins player 1 ({summary.seats[0]})", f"{wins[0]} ({wins[0] / games:.1%})"),
+        (f"wins player 2 ({summary.seats[1]})", f"{wins[1]} ({wins[1] / games:.1%})"),
         ("draws", f"{summary.draws}"),
-        ("games ended by H4 round limit", f"{summary.round_limit_games}"),
+        (f"games ended by the {ROUND_LIMIT}", f"{summary.round_limit_games}"),
         ("mean rounds", f"{summary.rounds_mean:.2f}"),
-        ("mean moves (plays + R10 moves)", f"{summary.moves_mean:.1f}"),
+        (f"mean moves (plays + {MOVES})", f"{summary.moves_mean:.1f}"),
         ("mean simulated length (s)", f"{summary.seconds_mean:.1f}"),
         ("games per second", f"{summary.games_per_s:.1f}"),
     ]

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from spit.bots import MODES
 from spit.cli.parsing import CommandParser
 from spit.cli.sim import _games, _seed, add_jobs_argument, progress_bar
+from spit.cli.variants import variant_help, variant_word
+from spit.engine.rule_words import variants_in_words
 
 if TYPE_CHECKING:
     # rich's tables and the simulator load only when ``spit tournament`` runs
@@ -55,7 +57,12 @@ def add_tournament_parser(subparsers: Subparsers) -> CommandParser:
     )
     parser.add_argument("--mode", choices=MODES, default="spit", help="the game to play")
     parser.add_argument(
-        "--variant", action="append", default=[], metavar="V", help="a rules variant; repeat"
+        "--variant",
+        action="append",
+        default=[],
+        type=variant_word,
+        metavar="NAME",
+        help=variant_help(more="repeat for several"),
     )
     add_jobs_argument(parser)
     parser.add_argument(
@@ -65,21 +72,31 @@ def add_tournament_parser(subparsers: Subparsers) -> CommandParser:
     return parser
 
 
+def _with_share(count: int, games: int) -> str:
+    """``7 (70%)``: a count and its share of the games."""
+    return f"{count} ({count / games:.0%})" if games else str(count)
+
+
 def results_table(result: Tournament) -> Table:
     """Each pairing's wins and draws."""
     from rich.table import Table
 
-    variants = " ".join(result.variants) or "none"
+    variants = variants_in_words(result.variants, none="none")
     table = Table(title=f"{result.mode} round-robin, {result.games} games per pairing")
     table.caption = f"variants: {variants}, seed {result.seed}"
-    table.add_column("P1")
-    table.add_column("P2")
-    table.add_column("P1 wins", justify="right")
-    table.add_column("P2 wins", justify="right")
+    table.add_column("player 1")
+    table.add_column("player 2")
+    table.add_column("player 1 wins", justify="right")
+    table.add_column("player 2 wins", justify="right")
     table.add_column("draws", justify="right")
     for p in result.pairings:
-        share = p.p1_wins / p.games if p.games else 0.0
-        table.add_row(p.p1, p.p2, f"{p.p1_wins} ({share:.0%})", str(p.p2_wins), str(p.draws))
+        table.add_row(
+            p.p1,
+            p.p2,
+            _with_share(p.p1_wins, p.games),
+            _with_share(p.p2_wins, p.games),
+            _with_share(p.draws, p.games),
+        )
     return table
 
 

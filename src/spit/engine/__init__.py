@@ -10,7 +10,7 @@ doctest by tests/engine/test_doctest.py):
 >>> game.phase
 <Phase.PLAY: 'play'>
 >>> [action.describe() for action in game.legal_actions(0)]
-['P1 plays slot 1 on pile 2']
+['player 1 plays slot 1 on pile 2']
 >>> game.apply(game.legal_actions(0)[0])[0]
 CardPlayed(player=0, source=0, pile=1, card=16)
 """

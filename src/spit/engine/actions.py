@@ -46,7 +46,7 @@ class Action(NamedTuple):
 
     def describe(self) -> str:
         """Short words for logs and messages."""
-        who = "system" if self.player == SYSTEM else f"P{self.player + 1}"
+        who = "the game" if self.player == SYSTEM else f"player {self.player + 1}"
         k = self.kind
         if k is Kind.PLAY:
             return f"{who} plays slot {self.source + 1} on pile {self.target + 1}"

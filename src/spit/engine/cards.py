@@ -79,6 +79,21 @@ def adjacency_masks(alternating_colours: bool) -> tuple[int, ...]:
     return ADJACENT_ALTERNATING_MASKS if alternating_colours else ADJACENT_MASKS
 
 
+def misfit_reason(c: int, top: int, alternating_colours: bool) -> str:
+    """Why card ``c`` may not go on ``top``, naming only the condition it fails.
+
+    >>> misfit_reason(card("8", "D"), card("9", "D"), True)
+    '8♦ is not of the other colour than 9♦'
+    >>> misfit_reason(card("5", "C"), card("9", "D"), True)
+    '5♣ is not one rank above or below 9♦'
+    """
+    if not ADJACENT[top * DECK_SIZE + c]:
+        return f"{card_name(c)} is not one rank above or below {card_name(top)}"
+    if alternating_colours and RED[top] == RED[c]:
+        return f"{card_name(c)} is not of the other colour than {card_name(top)}"
+    return f"{card_name(c)} fits {card_name(top)}"
+
+
 def card(rank: int | str, suit: int | str) -> int:
     """Build a card id from a rank (1-13 or 'A'..'K') and a suit (0-3 or 'C', 'D', 'H', 'S')."""
     if isinstance(rank, str):

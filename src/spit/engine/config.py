@@ -97,7 +97,10 @@ class SpitConfig:
         for v in variants:
             vid = v.strip().upper()
             if vid not in VARIANT_FIELDS:
-                raise ConfigError(f"unknown variant {v!r}; choose from V1, V2, V3, V4")
+                from spit.engine.rule_words import variant_names
+
+                choices = variant_names(VARIANT_FIELDS)
+                raise ConfigError(f"unknown variant {v!r}; choose from {choices}")
             ids.add(vid)
         return cls(
             four_stocks="V1" in ids,

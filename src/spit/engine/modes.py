@@ -68,8 +68,10 @@ class Mode:
         for v in variants:
             name = ids.get(v.strip().upper())
             if name is None:
-                choices = ", ".join(self.variants)
-                raise ConfigError(f"unknown {self.title} variant {v!r}; choose from {choices}")
+                from spit.engine.rule_words import variant_names
+
+                choices = variant_names(self.variants)
+                raise ConfigError(f"{self.title} has no variant {v!r}; choose from {choices}")
             flags[name] = True
         try:
             return self.config_class(**flags)

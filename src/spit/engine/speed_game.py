@@ -14,7 +14,7 @@ from typing import ClassVar, NamedTuple
 
 from spit.engine.actions import FLIP, PLAYERS, STALL, SYSTEM, Action, Kind, call, play
 from spit.engine.base import Game, Phase
-from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, card_name
+from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_rows, misfit_reason
 from spit.engine.config import SPEED_VARIANT_FIELDS, SpeedConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
@@ -53,8 +53,8 @@ _KIND_PLAY = Kind.PLAY
 _new = tuple.__new__  # builds an event NamedTuple without its Python-level __new__
 
 _WAIT_REASON = {
-    Phase.OPENING: "wait until both players are ready (P2)",
-    Phase.STALEMATE: "it is a stalemate: wait for the side piles to turn (P4)",
+    Phase.OPENING: "wait until both players are ready",
+    Phase.STALEMATE: "it is a stalemate: wait for the side piles to turn",
     Phase.GAME_OVER: "the game is over",
 }
 
@@ -334,9 +334,9 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
         phase = self.phase
         if self._check_sender(kind, p):
             if kind is Kind.STALL and phase is not Phase.PLAY:
-                raise IllegalAction("a stall can only be declared during play (H6)")
+                raise IllegalAction("a stall can only be declared during play")
             if kind is Kind.FLIP and phase is not Phase.STALEMATE:
-                raise IllegalAction("the side piles turn only in a stalemate (P4)")
+                raise IllegalAction("the side piles turn only in a stalemate")
             if kind is Kind.CLOSE:
                 raise IllegalAction("Speed has no slap or choice window to close")
             return
@@ -352,11 +352,7 @@ class SpeedGame(Game[SpeedConfig, SpeedObservation]):
                 raise IllegalAction(f"hand slot {s + 1} is empty")
             top = self.piles[t][-1]
             if not self._rows[top][c]:
-                if self.config.alternating_colours:
-                    rule = "one rank from, and the other colour than,"
-                else:
-                    rule = "one rank above or below"
-                raise IllegalAction(f"{card_name(c)} is not {rule} {card_name(top)}")
+                raise IllegalAction(misfit_reason(c, top, self.config.alternating_colours))
         elif kind is Kind.CALL:
             if phase is not Phase.OPENING:
                 raise IllegalAction("the game is under way: there is nothing to be ready for")
@@ -557,7 +553,7 @@ register_mode(
         reserve_name="draw pile",
         lowest_score_wins=False,
         match_rule=(
-            "P7: the winner scores the cards left in the loser's draw pile; first to {target}."
+            "The winner scores the cards left in the loser's draw pile; first to {target}."
         ),
         private_hand=True,
         observer_class="spit.engine.speed_observer:SpeedObserver",

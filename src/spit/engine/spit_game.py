@@ -19,7 +19,14 @@ from spit.engine.actions import (
     slap,
 )
 from spit.engine.base import Game, Phase
-from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_masks, adjacency_rows, card_name
+from spit.engine.cards import (
+    DECK_SIZE,
+    NO_CARD_FITS,
+    adjacency_masks,
+    adjacency_rows,
+    card_name,
+    misfit_reason,
+)
 from spit.engine.config import VARIANT_FIELDS, SpitConfig
 from spit.engine.errors import ConfigError, IllegalAction
 from spit.engine.events import (
@@ -434,7 +441,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             return reason
         if kind >= _K_CLOSE:
             if kind is _K_STALL and phase is not _PLAYING:
-                return "a stall can only be declared during play (H6)"
+                return "a stall can only be declared during play"
             if kind is _K_CLOSE and phase not in (_SLAP, _CHOOSE):
                 return "there is no slap or choice window to close"
             if kind is _K_FLIP:
@@ -456,7 +463,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if phase not in (_OPENING, _STALEMATE):
                 return "no spit is due: it is not a stalemate"
             if not self.spit[p]:
-                return "you have no spit cards to spit (H2)"
+                return "you have no spit cards to spit"
             if self.called[p]:
                 return "you have already called spit!"
         elif kind is _K_SLAP:
@@ -470,7 +477,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if phase is not _CHOOSE:
                 return "there is no pile to choose now"
             if p != self.chooser:
-                return "only the player who emptied their layout chooses (V2)"
+                return "only the player who emptied their layout chooses"
             if t not in (0, 1):
                 return f"there is no spit pile {t + 1}"
         else:  # pragma: no cover - every Kind is handled above
@@ -478,13 +485,12 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         return None
 
     def _misfit(self, card: int, pile: int) -> str:
-        """Why ``card`` may not go on spit pile ``pile`` (R7, R8, V3)."""
-        if self.config.alternating_colours:
-            rule = "one rank from, and the other colour than,"
-        else:
-            rule = "one rank above or below"
+        """Why ``card`` may not go on spit pile ``pile`` (R7, R8, V3): only the
+        condition it fails is named."""
         top = self.pile_tops[pile]
-        return f"{card_name(card)} is not {rule} {'nothing' if top is None else card_name(top)}"
+        if top is None:
+            return f"{card_name(card)} is not one rank above or below nothing"
+        return misfit_reason(card, top, self.config.alternating_colours)
 
     # -------------------------------------------------------------- performing
 
@@ -821,7 +827,7 @@ register_mode(
         side_piles=False,
         reserve_name="spit cards",
         lowest_score_wins=True,
-        match_rule="V4: a point per card still held; the match ends at {target}, lowest wins.",
+        match_rule="A point per card still held; the match ends at {target}, lowest wins.",
         observer_class="spit.engine.spit_observer:SpitObserver",
         match_variant="V4",
     )

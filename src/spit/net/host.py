@@ -33,6 +33,7 @@ from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import CHOOSE_TIMEOUT, Match
 from spit.net.stamping import Stamper
 from spit.realtime.arbiter import Clock, Timing
+from spit.store.settings import same_name
 from spit.store.writer import Writer
 
 log = logging.getLogger("spit.net")
@@ -341,12 +342,11 @@ class Host:
         if not self._record or self._archiver is not None:
             return
         from spit.store.archive import Archiver
-        from spit.store.replays import PlayerInfo
 
         self._writer = Writer("spit-host-writer")
         archiver = Archiver(
             self.match.arbiter,
-            [PlayerInfo(n) for n in self.match.names],
+            self._players(self.match.names),
             writer=self._writer,
             on_saved=lambda: self._log_saved(archiver),
         )
@@ -657,7 +657,8 @@ class Host:
             conn.close("the game is over", tell=True)
             return False
         name = _clean_name(msg.get("name"))
-        if name and not self.match.started and name not in self.match.names:
+        taken = any(same_name(name, other) for other in self.match.names)
+        if name and not self.match.started and not taken:
             self.match.seats[seat].name = name
         conn.seat = seat
         self.match.attach(seat, conn, conn.stamper, now)
@@ -792,14 +793,14 @@ class Host:
     def _replay_json(self) -> dict[str, Any]:
         from dataclasses import replace
 
-        from spit.store.replays import PlayerInfo, h8_record, new_meta, replay_data
+        from spit.store.replays import h8_record, new_meta, replay_data
 
         arbiter = self.match.arbiter
         meta = (
             self._archiver.meta
             if self._archiver is not None
             else replace(
-                new_meta([PlayerInfo(n) for n in self.match.names]),
+                new_meta(self._players(self.match.names)),
                 h8=h8_record(arbiter.timing, arbiter.fumbles, arbiter.start_time),
             )
         )
@@ -809,9 +810,15 @@ class Host:
             times = [0.0] * (len(game.actions) - len(times)) + times
         return replay_data(game, times, meta, self._audit())
 
+    def _players(self, names: tuple[str, str]) -> list[Any]:
+        """The players as replays and saves keep them: the guests' seats are remote."""
+        from spit.store.replays import PlayerInfo
+
+        return [PlayerInfo(n, remote=i in self.remote_seats) for i, n in enumerate(names)]
+
     def _save(self) -> str:
         """Keep the unfinished game in the host's saved games (``spit resume``)."""
-        from spit.store.replays import PlayerInfo, new_meta
+        from spit.store.replays import new_meta
         from spit.store.resume import new_save_path, save_game
 
         try:
@@ -821,7 +828,7 @@ class Host:
                     raise OSError(problem)
                 path = self._archiver.save_path
             else:
-                meta = new_meta([PlayerInfo(n) for n in self.match.names])
+                meta = new_meta(self._players(self.match.names))
                 path = save_game(self.game, self._times(), meta, new_save_path(self.game, meta))
         except (OSError, ValueError) as exc:
             return f"the match could not be saved on the host: {exc}"

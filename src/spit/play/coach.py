@@ -10,7 +10,11 @@ exactly their legal plays.
   moment it became possible (the card was turned up or drawn, or a pile's new
   top made it fit, or play resumed after a spit) and stays open while it
   stays possible.
-- A *reaction* is the time from a chance opening to the key press that took it.
+- A *reaction* is the time from the moment the played card could first be
+  played (on either pile, without a break since) to the key press that played
+  it: a card that fitted one pile for a while and is played on the other just
+  after the opponent's card made it fit there too was not a reaction of a few
+  milliseconds.
 - A *missed chance* is one that closed without being taken: the opponent
   played on that pile first (``beaten``), or it stayed open longer than
   ``MISS_AFTER`` seconds (``slow``). A card the player played on the other
@@ -97,6 +101,8 @@ class Slap:
     pile: int | None
     delay: float | None
     sizes: tuple[int, int]
+    #: a V2 choice of a pile, not a slap
+    choice: bool = False
 
     @property
     def right(self) -> bool:
@@ -130,7 +136,8 @@ class Analysis:
         reactions = self.reactions(player)
         misses = [m for m in self.misses if m.player == player]
         calls = [c for c in self.calls if c.player == player]
-        slaps = [s for s in self.slaps if s.player == player]
+        slaps = [s for s in self.slaps if s.player == player and not s.choice]
+        choices = [s for s in self.slaps if s.player == player and s.choice]
         minutes = self.play_time / 60.0
         slap_delays = [s.delay for s in slaps if s.delay is not None]
         return PlayerSummary(
@@ -148,6 +155,8 @@ class Analysis:
             right_slaps=sum(1 for s in slaps if s.right),
             missed_slaps=sum(1 for s in slaps if s.pile is None),
             median_slap=statistics.median(slap_delays) if slap_delays else None,
+            choices=len(choices),
+            right_choices=sum(1 for s in choices if s.right),
             fumbles=self.fumbles[player],
         )
 
@@ -171,6 +180,9 @@ class PlayerSummary:
     missed_slaps: int
     median_slap: float | None
     fumbles: int = 0
+    #: V2: piles chosen (not slapped), and how many of them the smaller
+    choices: int = 0
+    right_choices: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form (times rounded to milliseconds)."""
@@ -227,6 +239,9 @@ def analyse(
     result = Analysis(game.mode, duration, 0.0)
     result.fumbles = (sum(1 for p in fumblers if p == 0), sum(1 for p in fumblers if p == 1))
     opened: dict[tuple[int, int, int], float] = dict.fromkeys(chances(game), 0.0)
+    # when each (player, card) became playable on some pile, and has stayed so since:
+    # a reaction is timed from here (the card's chance on the other pile may be newer)
+    playable: dict[tuple[int, int], float] = dict.fromkeys(((p, c) for p, c, _ in opened), 0.0)
     stalemate_since = 0.0
     slap_since = 0.0
     slap_sizes = (0, 0)
@@ -240,22 +255,27 @@ def analyse(
         kind = action.kind
         if kind is Kind.SLAP or kind is Kind.CHOOSE:
             slapped.add(action.player)
-            result.slaps.append(Slap(action.player, action.target, at - slap_since, slap_sizes))
-        elif kind is Kind.CLOSE:
-            due = (0, 1) if phase is Phase.SLAP else (getattr(game, "chooser", None),)
-            for p in due:
-                if p is not None and p not in slapped:
+            delay = at - slap_since
+            chose = kind is Kind.CHOOSE
+            result.slaps.append(Slap(action.player, action.target, delay, slap_sizes, chose))
+        elif kind is Kind.CLOSE and phase is Phase.SLAP:
+            # a slap not made is late; a V2 choice not made gives the smaller pile (no fault)
+            for p in (0, 1):
+                if p not in slapped:
                     result.slaps.append(Slap(p, None, None, slap_sizes))
         elif kind is Kind.CALL and phase is Phase.STALEMATE:
             result.calls.append(Call(action.player, at, at - stalemate_since))
         events = game.apply(action)
         played = next((e for e in events if isinstance(e, CardPlayed)), None)
         if played is not None:
-            key = (played.player, played.card, played.pile)
-            result.plays.append(
-                Play(played.player, played.card, played.pile, at, at - opened.get(key, at))
-            )
+            since = playable.get((played.player, played.card), at)
+            result.plays.append(Play(played.player, played.card, played.pile, at, at - since))
         now = chances(game)
+        cards = {(p, c) for p, c, _ in now}
+        for gone in [k for k in playable if k not in cards]:
+            del playable[gone]
+        for card_key in cards:
+            playable.setdefault(card_key, at)
         for key in [k for k in opened if k not in now]:
             since = opened.pop(key)
             player, card, pile = key

@@ -137,14 +137,21 @@ class GameController:
         elif was and not self.pauses:
             self.session.resume(now)
 
-    def resumed(self) -> str:
+    def resumed(self, hosted: bool = False) -> str:
         """A resumed game: say where it stands (on the news line too), e.g.
-        'Resumed: round 3, score 12–20'."""
+        'Resumed: round 3, score 12–20'; for a game that was ``hosted`` over the
+        network, also that it goes on here, at one keyboard."""
         session = self.session
         game = session.game
         scores = game.scores
         score = f", score {scores[0]}–{scores[1]}" if game.is_match else ""
         notice = f"Resumed: round {game.round_no}{score}"
+        if hosted:
+            names = " and ".join(session.names)
+            notice += (
+                f". It was a network game: it goes on here, {names} both at this keyboard. "
+                "To play it over the network again, leave and host a new game."
+            )
         session.announce(notice)
         return notice
 

@@ -188,7 +188,7 @@ class Narrator:
             scores = self.game.scores
             self._round = RoundSummary(
                 self.game.round_no,
-                "Stuck for good with equal cards: a drawn game, no points (H5)",
+                "Stuck for good with equal cards: a drawn game, no points",
                 totals=(scores[0], scores[1]),
             )
         elif isinstance(event, (Dealt, GameOver)) and self._round is not None:
@@ -257,7 +257,10 @@ class Narrator:
             else:
                 self.news = f"{names[event.player]} called spit!"
         elif isinstance(event, Spat):
-            self.landed[event.pile] = Landed(event.player, now + LANDED_TIME)
+            if self.game.info.side_piles:  # Speed's centre and side cards: nobody's play
+                self.landed.pop(event.pile, None)
+            else:  # a Spit spit card is its player's own
+                self.landed[event.pile] = Landed(event.player, now + LANDED_TIME)
             if not self.game.info.side_piles:
                 self.news = "SPIT! New cards on the spit piles"
             elif outcome.action.kind is Kind.FLIP:

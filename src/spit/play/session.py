@@ -110,6 +110,19 @@ class Session:
         ("ctrl+q", "save+quit"),
     )
 
+    @property
+    def footer_keys(self) -> tuple[tuple[str, str], ...]:
+        """``FOOTER_KEYS`` as they are true now: ctrl+q only quits where nothing is kept
+        (two computers playing, or a game that is not recorded)."""
+        if self.keeps_progress:
+            return self.FOOTER_KEYS
+        return tuple((k, "quit" if w == "save+quit" else w) for k, w in self.FOOTER_KEYS)
+
+    @property
+    def keeps_progress(self) -> bool:
+        """True if an unfinished game is saved on leaving or quitting (to resume it)."""
+        return self.archiver is not None and self.archiver.keep_progress
+
     #: the player drawn at the bottom of the board (a network guest: their own seat)
     bottom_player: int = 0
     #: seconds of play before this session (a resumed game's), for the game clock

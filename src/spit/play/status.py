@@ -84,4 +84,17 @@ def status_text(
         chooser = getattr(game, "chooser", None)
         who = names[chooser] if chooser is not None else "The winner"
         return f"{who} chooses a pile: top row left, home row right{secs}"
-    return f"{result_text(game, names)} Enter: play again, Escape: menu."
+    return with_keys(result_text(game, names))
+
+
+#: How wide the status line is (the board's width).
+STATUS_WIDTH = 80
+
+
+def with_keys(result: str, width: int = STATUS_WIDTH) -> str:
+    """The result with what Enter and Esc do, in as many words as ``width`` has room for."""
+    for keys in ("Enter: play again, Esc: menu.", "Enter: again, Esc: menu.", "(Enter/Esc)"):
+        line = f"{result} {keys}"
+        if len(line) <= width:
+            return line
+    return result

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import re
+import textwrap
 import unicodedata
+from collections.abc import Mapping
 
+from spit.engine import get_mode
+from spit.engine.rule_words import VARIANT_WORDS
 from spit.play.keys import KeyMap, Row
 
-SPIT_RULES = """\
+
+def _variant_lines(mode: str) -> str:
+    """One Markdown bullet per optional rule of ``mode``, in words (from the registry)."""
+    return "\n".join(
+        f"* **{VARIANT_WORDS[v].label}**: {VARIANT_WORDS[v].line}." for v in get_mode(mode).variants
+    )
+
+
+SPIT_RULES = f"""\
 # Spit
 
 Two players race to get rid of their cards. Each has **five stocks** (1 to 5
@@ -29,8 +42,9 @@ cards, the top one face up) and a face-down pile of **spit cards**.
 * With 15 cards or fewer you get no spit cards: only your opponent's pile is
   used. **Win** by having no cards at all at the end of such a round.
 
-Variants: V1 four stocks, V2 the winner chooses a pile, V3 alternating
-colours, V4 scoring to 100 (lowest wins).
+Variants (any mix, in Settings or with `--variant`):
+
+{_variant_lines("spit")}
 
 # Speed
 
@@ -39,6 +53,11 @@ press a key when ready; two centre cards turn up. Play hand cards one rank
 up or down onto either pile; your hand refills from your draw pile. When
 both are stuck the **side piles** turn a card onto each pile. First to play
 every card wins. Fumbles cost a moment here too.
+
+Variants:
+
+{_variant_lines("speed")}
+* **match to N** (`--target N`): {get_mode("speed").match_rule.format(target="N")}
 """
 
 
@@ -134,6 +153,79 @@ def printable(text: object) -> str:
     """``text`` with every control character shown as ``?``: a file name or an
     error about one, printed to a terminal, must not be read as escape codes."""
     return "".join("?" if unicodedata.category(c) == "Cc" else c for c in str(text))
+
+
+def locale_takes_unicode(environ: Mapping[str, str]) -> bool:
+    """False when the locale the environment names cannot show the suits.
+
+    Python reads ``LC_ALL=C`` as UTF-8 (its UTF-8 mode) and turns ``LANG=C``
+    into ``LC_CTYPE=C.UTF-8`` (locale coercion), so its streams claim UTF-8
+    although the terminal was told to expect ASCII: ask the variables
+    themselves, in the order the C library does (``LC_ALL``, ``LC_CTYPE``,
+    ``LANG``). A locale that names no character set (``en_GB``) is taken to
+    take Unicode.
+    """
+    chosen = [environ.get(name, "") for name in ("LC_ALL", "LC_CTYPE", "LANG")]
+    effective = next((value for value in chosen if value), "")
+    plain = ("C", "POSIX")
+    if not chosen[0] and chosen[1] == "C.UTF-8" and chosen[2] in plain:
+        return False  # Python's own coercion of LANG=C, not the terminal's choice
+    if effective in ("", *plain):  # nothing set is the C locale too
+        return False
+    codeset = effective.partition(".")[2].partition("@")[0]
+    return not codeset or can_encode(codeset)
+
+
+def plain_markdown(text: str) -> str:
+    """The Markdown of the rules and keys pages as plain text that reads well:
+    headings underlined, ``-`` bullets, tables in aligned columns, no ``*`` or
+    backticks. For terminals that get ASCII (then pass it through ``to_ascii``)."""
+    out: list[str] = []
+    table: list[list[str]] = []
+
+    def flush_table() -> None:
+        if not table:
+            return
+        widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+        for n, row in enumerate(table):
+            cells = (cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+            out.append("  ".join(cells).rstrip())
+            if n == 0:
+                out.append("  ".join("-" * w for w in widths))
+        out.append("")
+        table.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("|"):
+            cells = [_inline(c.strip()) for c in stripped.strip("|").split("|")]
+            if not all(set(c) <= {"-", ":"} for c in cells):
+                table.append(cells)
+            continue
+        flush_table()
+        heading = re.match(r"^(#+)\s+(.*)$", stripped)
+        if heading:
+            title = _inline(heading.group(2))
+            if out and out[-1]:
+                out.append("")
+            out += [title, ("=" if len(heading.group(1)) == 1 else "-") * len(title)]
+            continue
+        bullet = stripped.startswith("* ")
+        if bullet:
+            line = line.replace("* ", "- ", 1)
+        indent = "  " if bullet or line.startswith("  ") else ""
+        out.append(textwrap.fill(_inline(line), 79, subsequent_indent=indent) if line else "")
+    flush_table()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip() + "\n"
+
+
+def _inline(text: str) -> str:
+    """A Markdown line without its emphasis and code marks."""
+    return re.sub(r"\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|`([^`]*)`", _unmark, text)
+
+
+def _unmark(match: re.Match[str]) -> str:
+    return next(group for group in match.groups() if group is not None)
 
 
 def can_encode(encoding: str | None, sample: str = "♠♥♦♣╭─│") -> bool:

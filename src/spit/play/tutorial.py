@@ -66,8 +66,9 @@ class Lesson:
     then: tuple[Action, ...] = ()
 
     def heading(self) -> str:
-        """The lesson's title with its rules: ``Turn the corner (R8)``."""
-        return f"{self.title} ({self.rules})"
+        """The lesson's title as players read it (``rules`` holds its rule ids,
+        for the code and the tests: a player reads words)."""
+        return self.title
 
     def judge(self, game: AnyGame, key: str, keymap: KeyMap) -> Verdict:
         """What pressing ``key`` in ``game`` (this lesson's position) means."""
@@ -311,7 +312,7 @@ LESSONS: tuple[Lesson, ...] = (
         task="Play your 8♥ (stock 2) on the 7♣ of the left pile: press {left2}.",
         hint="A card one rank above or below a pile's top may go on it. Top row: left pile.",
         expected=_plays((1, 0)),
-        success="Played! The card below is turned up at once (R9). Enter: next lesson.",
+        success="Played! The card below is turned up at once. Enter: next lesson.",
         wrong={
             play(0, 1, 1): "The right pile shows K♦: an 8 is not next to a king. Try {left2}.",
         },
@@ -376,7 +377,7 @@ LESSONS: tuple[Lesson, ...] = (
         task="6 cards: no spit cards, one pile. Play 4♠ (stock 2) on the 5♣: {right2}.",
         hint="Empty your layout first and you take nothing: with no cards at all you win.",
         expected=_plays((1, 1)),
-        success="Played. In a one-pile round there is no slap (R19). Enter: next lesson.",
+        success="Played. In a one-pile round there is no slap. Enter: next lesson.",
         wrong={
             play(0, 1, 0): "Only the right pile is used this round: play it there with {right2}.",
         },

@@ -32,7 +32,7 @@ from spit.store.replays import (
     new_meta,
     times_from_log,
 )
-from spit.store.resume import GameKeeper
+from spit.store.resume import GameKeeper, played_a_card
 from spit.store.writer import Writer
 
 if TYPE_CHECKING:
@@ -85,8 +85,9 @@ class Archiver:
 
     @property
     def begun(self) -> bool:
-        """True once the game has a move (a resumed game has begun already)."""
-        return bool(self.arbiter.game.actions)
+        """True once a card was played or moved (a resumed game has begun already):
+        a game left after only the opening calls is not kept."""
+        return self.keeper.saved or played_a_card(self.arbiter.game)
 
     @property
     def meta(self) -> ReplayMeta:

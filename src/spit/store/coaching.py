@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spit.bots import DEFAULT_LEVEL
 from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction, typical_delay
 from spit.bots.reaction import Reaction
 from spit.engine import Action, AnyGame, ConfigError, get_mode
@@ -103,7 +104,11 @@ def player_lines(report: PlayerReport, calls_and_slaps: bool = True) -> list[str
     """
     s = report.summary
     level = f"plays like {report.closest_level}" if report.closest_level else "too few plays"
-    reaction = f"  reaction: median {_secs(s.median_reaction)}, fastest {_secs(s.fastest_reaction)}"
+    # timed from when the played card could first be played (see play/coach.py)
+    reaction = (
+        f"  reaction from when playable: median {_secs(s.median_reaction)}, "
+        f"fastest {_secs(s.fastest_reaction)}"
+    )
     if s.fumbles:
         reaction += f"; {_count(s.fumbles, 'fumble')}"
     lines = [
@@ -115,12 +120,17 @@ def player_lines(report: PlayerReport, calls_and_slaps: bool = True) -> list[str
     calls = f"{_count(s.calls, 'spit call')}, {s.late_calls} late" if s.calls else "no spit calls"
     if s.calls:
         calls += f" (median {_secs(s.median_call)})"
+    chose = f"{_count(s.choices, 'pile choice')}, {s.right_choices} of the smaller pile"
     if s.slaps or s.missed_slaps:
         slaps = f"{_count(s.slaps, 'slap')}, {s.right_slaps} on the smaller pile"
-        if s.median_slap is not None:
+        if s.median_slap is not None and not s.choices:
             slaps += f" (median {_secs(s.median_slap)})"
         if s.missed_slaps:
             slaps += f", {s.missed_slaps} too late"
+        if s.choices:
+            slaps += f"; {_count(s.choices, 'pile choice')}"
+    elif s.choices:  # V2: the pile was chosen, never slapped
+        slaps = chose
     else:
         slaps = "no slaps"
     if calls_and_slaps:
@@ -298,6 +308,16 @@ class MatchMe:
     def label(self) -> str:
         """The level as kept in replays and records: ``me:NAME``."""
         return f"{ME_PREFIX}{self.profile.name}"
+
+    def describe(self) -> str:
+        """How fast it plays, in words, for the board when the game starts."""
+        name, n = self.profile.name, self.profile.reactions
+        if self.profile.fitted:
+            return f"The computer plays as fast as {name} in {n} saved plays ({self.strategy}-like)"
+        return (
+            f"Too few saved plays of {name} to copy ({n} of {MIN_SAMPLES}): "
+            f"the computer plays at the {DEFAULT_LEVEL} level's speed"
+        )
 
 
 def match_me(name: str, directory: Path | None = None) -> MatchMe:

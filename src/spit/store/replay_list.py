@@ -87,3 +87,24 @@ def _sort_key(iso: str) -> str:
         return datetime.fromisoformat(iso).astimezone().isoformat()
     except ValueError:
         return iso
+
+
+def find_replay(given: Path, entries: list[SavedReplay] | None = None) -> Path:
+    """The replay a person named: a path to a file, a name as ``spit replay`` lists it
+    (with or without ``.json``), or its number in that list (1 is the newest).
+
+    A name that is none of these comes back as it was, so that opening it gives
+    the usual "no such file" message.
+    """
+    if given.is_file():
+        return given
+    text = str(given)
+    if given.parent != Path("."):  # a path somewhere else: only that file is meant
+        return given
+    listed = entries if entries is not None else saved_replays()
+    if text.isdigit() and 1 <= int(text) <= len(listed):
+        return listed[int(text) - 1].path
+    for entry in listed:
+        if text in (entry.path.name, entry.path.stem):
+            return entry.path
+    return given

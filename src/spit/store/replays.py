@@ -53,6 +53,8 @@ class PlayerInfo:
 
     name: str
     bot: str | None = None
+    #: this side played from another machine (a network guest of a hosted game)
+    remote: bool = False
 
     @property
     def label(self) -> str:
@@ -69,7 +71,10 @@ class PlayerInfo:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
-        return {"name": self.name, "bot": self.bot}
+        out: dict[str, Any] = {"name": self.name, "bot": self.bot}
+        if self.remote:  # only then: older versions read the files as before
+            out["remote"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,7 +511,7 @@ def _meta(value: Any) -> ReplayMeta:
             raise ReplayFileError(f"bad player name {_quoted(name)}")
         if bot is not None and (not isinstance(bot, str) or not 0 < len(bot) <= MAX_NAME):
             raise ReplayFileError(f"bad bot level {_quoted(bot)}")
-        infos.append(PlayerInfo(name, bot))
+        infos.append(PlayerInfo(name, bot, remote=p.get("remote") is True))
     date = value.get("date")
     if not isinstance(date, str):
         raise ReplayFileError("meta.date must be a date string")

@@ -21,13 +21,15 @@ import contextlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spit.engine import AnyGame
+from spit.engine import AnyGame, Kind
+from spit.engine.rule_words import rules_in_words
 from spit.store.paths import PRIVATE_FILE, atomic_write, match_path, private_dir, saved_dir
 
 if TYPE_CHECKING:
@@ -46,6 +48,11 @@ __all__ = [
     "save_game",
 ]
 
+#: At most this many unfinished games are kept: a new game's first save removes the
+#: oldest beyond it (a file that cannot be read is kept, to be looked at or deleted).
+MAX_SAVED = 5
+#: ... but only games whose file has not changed for this many seconds.
+PRUNE_AFTER = 600.0
 #: A game in progress is saved again once this many actions were made since the last save.
 SAVE_EVERY = 20
 #: ... or when this many seconds of play went by since the last save (or none yet)
@@ -84,19 +91,26 @@ class SavedGame:
                 "players": "unreadable",
                 "round": "",
                 "score": "",
+                "played": "",
                 "date": date,
             }
         game = self.replay.final
-        variants = " ".join(game.config.variants)
-        scores = game.scores
-        score = f"{scores[0]}-{scores[1]}" if game.is_match else ""
+        variants = rules_in_words(game.config.variants, game.is_match, game.config.target_score)
+        if game.is_match:
+            score = f"{game.scores[0]}-{game.scores[1]}"
+        else:  # a single game: the cards each player still holds
+            score = f"{cards_held(game, 0)}-{cards_held(game, 1)} cards"
+        played = self.replay.timed[-1][0] if self.replay.timed else 0.0
         return {
             "id": self.id,
             "mode": game.info.title,
             "variants": variants or "-",
-            "players": " vs ".join(p.label for p in self.replay.meta.players),
+            "players": " vs ".join(
+                p.label + (" (remote)" if p.remote else "") for p in self.replay.meta.players
+            ),
             "round": str(game.round_no),
-            "score": score or "-",
+            "score": score,
+            "played": f"{int(played) // 60}:{int(played) % 60:02d}",
             "date": date,
         }
 
@@ -105,11 +119,29 @@ class SavedGame:
         c = self.columns()
         if self.replay is None:
             return f"{c['id']}: unreadable ({self.problem})"
-        score = f", score {c['score']}" if c["score"] != "-" else ""
-        variants = f" {c['variants']}" if c["variants"] != "-" else ""
+        variants = f" ({c['variants']})" if c["variants"] != "-" else ""
+        hosted = any(p.remote for p in self.replay.meta.players)
+        where = ", was over the network: resumes at this keyboard" if hosted else ""
         return (
-            f"{c['mode']}{variants}: {c['players']}, round {c['round']}{score}, saved {c['date']}"
+            f"{c['mode']}{variants}: {c['players']}, round {c['round']}, {c['score']}, "
+            f"{c['played']} played, saved {c['date']}{where}"
         )
+
+
+def cards_held(game: AnyGame, player: int) -> int:
+    """Every card a player still holds: face up, under them, and face down aside."""
+    placed = sum((top is not None) + under for top, under in game.columns(player))
+    return placed + game.reserve_size(player)
+
+
+#: The actions that make a game worth keeping (calls alone do not).
+_PROGRESS = (Kind.PLAY, Kind.MOVE, Kind.SLAP, Kind.CHOOSE)
+
+
+def played_a_card(game: AnyGame) -> bool:
+    """True once a card was played or moved, or a round ended (a slap, a new deal):
+    a game left after only the opening calls is not worth keeping."""
+    return game.round_no > 1 or any(action.kind in _PROGRESS for action in game.actions)
 
 
 def _saved_at(path: Path) -> datetime | None:
@@ -330,6 +362,8 @@ class GameKeeper:
         """
         if game.over or not game.actions or len(game.actions) == self.saved_actions:
             return None
+        if self.path is None and not played_a_card(game):
+            return None  # only calls so far: nothing to come back to
         last = (self.saved_round, self.saved_actions)
         self.saved_round, self.saved_actions = game.round_no, len(game.actions)
         self.saved_at = session_times[-1] if session_times else 0.0
@@ -348,6 +382,33 @@ class GameKeeper:
         path = self.path
         return lambda: self._write(path, data, last, first)
 
+    def _prune(self) -> None:
+        """Keep ``MAX_SAVED`` unfinished games: remove the oldest others beyond it.
+
+        Only files left alone for ``PRUNE_AFTER`` seconds go (a game being played
+        elsewhere, in another terminal or by a server, saves every few seconds),
+        and only readable ones; the files are sorted by their dates, and only
+        those to remove are read.
+        """
+        if self.path is None:
+            return
+        dated: list[tuple[float, Path]] = []
+        with contextlib.suppress(OSError):
+            for path in self.path.parent.iterdir():
+                if path.suffix != ".json" or path.name.startswith(".") or path == self.path:
+                    continue
+                with contextlib.suppress(OSError):
+                    dated.append((path.stat().st_mtime, path))
+        dated.sort(reverse=True)
+        now = time.time()
+        for mtime, path in dated[MAX_SAVED - 1 :]:
+            if now - mtime < PRUNE_AFTER:
+                continue
+            old = read_saved_game(path)
+            if old.ok:
+                with contextlib.suppress(OSError):
+                    delete_saved_game(old)
+
     def _clear_job(self) -> str | None:
         self.clear()
         return None
@@ -362,6 +423,8 @@ class GameKeeper:
                 self._give_back_name()
             return self._failed(exc, last)
         self.problem = None
+        if first:
+            self._prune()
         return None
 
     def _give_back_name(self) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
+from spit.engine.rule_words import variant_id, variant_names
 from spit.play.keys import (
     ACTIONS,
     check_key,
@@ -102,6 +103,12 @@ class Settings:
         )
 
 
+def same_name(a: str, b: str) -> bool:
+    """True if two players' names are the same to a reader (case and spaces aside):
+    two players may not share one, or messages and records cannot tell them apart."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
 def _number(value: object, low: float, high: float) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
@@ -138,12 +145,54 @@ def load_settings(path: Path | str | None = None) -> tuple[Settings, list[str]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return Settings(), [f"{path}: {exc}; using defaults"]
+        salvaged = salvage(text)
+        if salvaged is None:
+            return Settings(), [f"{path}: {exc}; using defaults"]
+        text, dropped = salvaged
+        data = tomllib.loads(text)
+        skipped = [f"{path}, line {n}: {reason}; that line is ignored" for n, reason in dropped]
     except RecursionError:
         return Settings(), [f"{path}: nested too deeply; using defaults"]
+    else:
+        skipped = []
     reader = _Reader(path, text)
     settings = reader.read(data)
-    return settings, reader.in_line_order()
+    return settings, skipped + reader.in_line_order()
+
+
+#: How many unreadable lines ``salvage`` sets aside before it gives up on a file.
+MAX_BAD_LINES = 20
+#: What ``salvage`` writes before a line it could not read, when the file is saved.
+BAD_LINE_MARK = "# spit could not read this line: "
+_AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def salvage(text: str) -> tuple[str, list[tuple[int, str]]] | None:
+    """``text`` with each line TOML cannot read turned into a comment, and those
+    lines' numbers and problems; None if that does not make it valid TOML.
+
+    So a mistake on one line of the settings file costs that line, not the
+    whole file.
+    """
+    import tomllib
+
+    lines = text.splitlines()
+    dropped: list[tuple[int, str]] = []
+    for _ in range(MAX_BAD_LINES):
+        try:
+            tomllib.loads("\n".join(lines))
+        except tomllib.TOMLDecodeError as exc:
+            found = _AT_LINE.search(str(exc))
+            number = int(found.group(1)) if found else 0
+            if not 1 <= number <= len(lines) or lines[number - 1].startswith(BAD_LINE_MARK):
+                return None
+            dropped.append((number, _AT_LINE.sub("", str(exc)).strip()))
+            lines[number - 1] = BAD_LINE_MARK + lines[number - 1]
+        except RecursionError:
+            return None
+        else:
+            return "\n".join(lines) + ("\n" if text.endswith("\n") else ""), dropped
+    return None
 
 
 class _Reader:
@@ -206,6 +255,13 @@ class _Reader:
             ("auto_spit", "slap_time", "repeat_window", "fumble_time", "race_margin"),
         )
         names = tuple(self.name(players, f"player{p + 1}", defaults.names[p]) for p in (0, 1))
+        if same_name(names[0], names[1]):
+            other = next(n for n in defaults.names[::-1] if not same_name(n, names[0]))
+            self.warn(
+                "players.player2",
+                f"the same name as player 1 ({names[1]!r}); using {other!r}",
+            )
+            names = (names[0], other)
         return Settings(
             names=(names[0], names[1]),
             keys=self.keys(self.table(data, "keys")),
@@ -273,15 +329,19 @@ class _Reader:
             return default
         value = table["variants"]
         if not isinstance(value, list):
-            self.warn("game.variants", f'must be a list such as ["V1", "V3"], got {shown(value)}')
+            self.warn(
+                "game.variants",
+                f'must be a list such as ["four-stocks", "scoring"], got {shown(value)}',
+            )
             return default
         chosen: list[str] = []
         for item in value:
-            v = item.strip().upper() if isinstance(item, str) else None
+            v = variant_id(item) if isinstance(item, str) else None  # a word or a rule id
             if v not in VARIANTS:
                 self.warn(
                     "game.variants",
-                    f"unknown variant {shown(item)} ignored (choose from {', '.join(VARIANTS)})",
+                    f"unknown variant {shown(item)} ignored "
+                    f"(choose from {variant_names(VARIANTS)})",
                 )
             elif v not in chosen:
                 chosen.append(v)
@@ -420,11 +480,40 @@ def save_settings(settings: Settings, path: Path | str | None = None) -> Path:
     """
     path = Path(path) if path is not None else config_path()
     try:
-        old = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
-    except (OSError, ValueError):  # missing, unreadable, too big, not UTF-8: start afresh
-        old = None
+        raw: bytes | None = read_capped(path, MAX_CONFIG_BYTES)
+    except (OSError, ValueError):  # missing, unreadable, too big: start afresh
+        raw = None
+    old = None
+    if raw is not None:
+        try:
+            old = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            old = None
+        if old is None or not _is_toml(old):
+            # never write over what could not be read without keeping it
+            atomic_write(backup_path(path), raw, private=False)
+            salvaged = None if old is None else salvage(old)
+            old = None if salvaged is None else salvaged[0]
     atomic_write(path, dumps_settings(settings, old), private=False)
     return path
+
+
+def backup_path(path: Path) -> Path:
+    """Where ``save_settings`` keeps a settings file it could not read: ``NAME.bak``."""
+    return path.with_name(path.name + ".bak")
+
+
+def unreadable(path: Path | str | None = None) -> bool:
+    """True if the settings file exists but is not valid TOML (saving it keeps a copy)."""
+    path = Path(path) if path is not None else config_path()
+    try:
+        raw = read_capped(path, MAX_CONFIG_BYTES)
+    except (OSError, ValueError):
+        return False
+    try:
+        return not _is_toml(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return True
 
 
 def _values(settings: Settings) -> dict[str, dict[str, Any]]:

@@ -33,6 +33,9 @@ from spit.store.records import (
     rated_game,
 )
 
+#: A rating whose deviation is above this is provisional (shown with a "?"):
+#: so few games that one more can move it by a hundred points or more.
+PROVISIONAL_RD = 110.0
 #: The trend is the change over this many of a person's latest rated games.
 TREND_GAMES = 10
 
@@ -49,6 +52,17 @@ class PlayerRating:
     games: int
     trend: float
     trend_games: int
+
+    @property
+    def provisional(self) -> bool:
+        """True while the rating is still a rough guess: its deviation is above
+        ``PROVISIONAL_RD`` (a new player's is 350; a few games bring it down)."""
+        return self.rd > PROVISIONAL_RD
+
+    @property
+    def shown(self) -> str:
+        """The rating as players read it: ``1510``, or ``1510?`` while provisional."""
+        return f"{self.rating:.0f}" + ("?" if self.provisional else "")
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -68,6 +82,7 @@ class PlayerRating:
             "games": self.games,
             "trend": round(self.trend, 1),
             "trend_games": self.trend_games,
+            "provisional": self.provisional,
         }
 
 

@@ -27,7 +27,7 @@ from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Recorder, Session
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Timing
 from spit.store.paths import config_path
-from spit.store.settings import BOT_LEVELS, save_settings
+from spit.store.settings import BOT_LEVELS, backup_path, save_settings, unreadable
 from spit.store.settings import Settings as UserSettings
 from spit.tui.render import Palette, palette_named
 
@@ -100,12 +100,21 @@ SaveSettings = Callable[[UserSettings], Path]
 def write_settings(save: SaveSettings, user: UserSettings) -> tuple[Path | None, str | None]:
     """Write ``user`` with ``save``: (the file, None), or (None, why it was not saved);
     when saved but its keys cannot be used, (the file, that problem)."""
+    broken = unreadable()
     try:
         path = save(user)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return None, f"cannot write {config_path()} ({reason})"
-    return path, keymap_from_user(user)[1]
+    problems = [keymap_from_user(user)[1]]
+    if broken and backup_path(path).exists():
+        problems.insert(
+            0,
+            f"the old file had lines spit could not read: it is kept as {backup_path(path)}, "
+            "and those lines are kept as comments",
+        )
+    found = [p for p in problems if p]
+    return path, "; ".join(found) if found else None
 
 
 @dataclass
@@ -318,6 +327,7 @@ class Dealer:
             h8 = resumed.meta.h8
             timing = replace(timing, fumble_time=0.0) if h8 is None else h8.timing(timing)
         levels: dict[int, str] = {}
+        notes: list[str] = []
         if opponents:
             for player, level in opponents.items():
                 bot_seed = self.deps.bot_seed
@@ -339,6 +349,7 @@ class Dealer:
                     )
                     names[player] = computer_name(f"like {person}")[:MAX_NAME]
                     level = like.label[:MAX_NAME]
+                    notes.append(like.describe())
                 else:
                     agents[player] = self.deps.bot_factory(
                         level, player, bot_seed + player, game.mode
@@ -353,7 +364,7 @@ class Dealer:
             players = player_infos(shown, levels, agents)
             people = len(agents) < 2  # two computers playing: nothing to resume
             recorder = self._recorder(players, resumed, on_saved, keep_progress=people)
-        return Session.local(
+        session = Session.local(
             game,
             keymap=self.settings.keymap,
             timing=timing,
@@ -364,6 +375,9 @@ class Dealer:
             recorder=recorder,
             time_offset=resumed.duration if resumed is not None else 0.0,
         )
+        if notes:  # how a "match me" computer plays, on the news line at the start
+            session.announce("; ".join(notes))
+        return session
 
     def _recorder(
         self,

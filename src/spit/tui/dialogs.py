@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from spit.engine.rule_words import STANDARD_DEAL, variant_label
 from spit.play.session import RoundSummary
 from spit.realtime.timers import MAX_FUMBLE_TIME
 from spit.store.settings import (
@@ -19,6 +20,7 @@ from spit.store.settings import (
     PALETTE_NAMES,
     SPEED_DEALS,
     VARIANTS,
+    same_name,
 )
 from spit.store.settings import Settings as UserSettings
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
@@ -26,7 +28,31 @@ from spit.tui.messages import SettingsChanged
 from spit.tui.remap import KeysScreen
 from spit.tui.render import PALETTES
 
-__all__ = ["RoundScreen", "SettingsScreen", "WarningsScreen"]
+__all__ = ["RoundScreen", "SettingsScreen", "StateCheckbox", "WarningsScreen"]
+
+
+class StateCheckbox(Checkbox):
+    """A checkbox whose box shows its state in characters, not only in colour:
+    ``[X]`` when on, ``[ ]`` when off, readable in plain text and NO_COLOR."""
+
+    BUTTON_LEFT = "["
+    BUTTON_RIGHT = "]"
+
+    def __init__(
+        self, label: str, value: bool = False, *, id: str | None = None, compact: bool = False
+    ) -> None:
+        super().__init__(label, value, id=id, compact=compact)
+        self.BUTTON_INNER = self._inner(value)
+
+    @staticmethod
+    def _inner(value: bool) -> str:
+        return "X" if value else " "
+
+    def watch_value(self) -> None:
+        """Show the new state in the box, then let Checkbox post its message."""
+        self.BUTTON_INNER = self._inner(self.value)
+        super().watch_value()
+        self.refresh()
 
 
 class WarningsScreen(ModalScreen[None]):
@@ -150,7 +176,7 @@ FIELDS = (
     ("repeat_window", "Held-key window (s)"),
     ("fumble_time", "Fumble time (s)"),
     ("race_margin", "Race margin (s)"),
-    ("spit_target", "V4 match target"),
+    ("spit_target", "Spit match target"),
     ("speed_target", "Speed match target"),
     ("palette", "Card colours"),
     ("effects", "Board effects"),
@@ -158,7 +184,7 @@ FIELDS = (
 )
 #: The fields chosen from a list (a Select each), with each choice's words.
 CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
-    "speed_deal": (("standard (P1)", "standard"), ("long (P1b)", "long")),
+    "speed_deal": ((STANDARD_DEAL, "standard"), (variant_label("P1b"), "long")),
     "bot_level": tuple((level, level) for level in BOT_LEVELS),
     "palette": tuple((PALETTES[name].label, name) for name in PALETTE_NAMES),
     "effects": (("on", "on"), ("off (reduce motion)", "off")),
@@ -169,12 +195,12 @@ HINTS = {
     "speed_deal": "side piles of 10 or 5",
     "bot_level": "against the computer",
     "auto_spit": 'seconds (0-30) or "off"',
-    "slap_time": "0.5 to 30 seconds (H3)",
+    "slap_time": "0.5 to 30 seconds",
     "repeat_window": "0 to 2 seconds (0: off)",
     "fumble_time": "0 to 2 seconds (0: off)",
     "race_margin": "0 to 2 seconds",
-    "spit_target": "lowest total wins",
-    "speed_target": "0: single games (P7)",
+    "spit_target": "scoring match: lowest total wins",
+    "speed_target": "0: single games",
     "palette": "light: the whole screen",
     "effects": "a played card's slot and pile light up",
     "sound": "on a stalemate, a spit, a game's end",
@@ -227,7 +253,9 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="setting-row"):
                 yield Label("Spit variants", classes="setting-label")
                 for v in VARIANTS:
-                    yield Checkbox(v, v in user.variants, id=f"variant-{v}", compact=True)
+                    yield StateCheckbox(
+                        variant_label(v), v in user.variants, id=f"variant-{v}", compact=True
+                    )
             for key, label in FIELDS:
                 with Horizontal(classes="setting-row"):
                     yield Label(label, classes="setting-label")
@@ -271,10 +299,13 @@ class SettingsScreen(Screen[None]):
         palette = self.value("palette")
         if palette not in PALETTE_NAMES:
             raise SettingsError(f"Card colours: choose from {', '.join(PALETTE_NAMES)}")
+        names = (_name(self.value("name1"), "Player 1"), _name(self.value("name2"), "Player 2"))
+        if same_name(*names):
+            raise SettingsError("the two players need different names")
         auto_text = self.value("auto_spit").lower()
         auto = None if auto_text == "off" else _number(auto_text, "Auto-spit", 0.0, 30.0)
         return user.with_changes(
-            names=(_name(self.value("name1"), "Player 1"), _name(self.value("name2"), "Player 2")),
+            names=names,
             variants=tuple(v for v in VARIANTS if self.query_one(f"#variant-{v}", Checkbox).value),
             speed_deal=speed_deal,
             bot_level=level,
@@ -285,7 +316,7 @@ class SettingsScreen(Screen[None]):
             ),
             fumble_time=_number(self.value("fumble_time"), "Fumble time", 0.0, MAX_FUMBLE_TIME),
             race_margin=_number(self.value("race_margin"), "Race margin", 0.0, MAX_FUMBLE_TIME),
-            spit_target=_whole(self.value("spit_target"), "V4 match target", 1, MAX_TARGET),
+            spit_target=_whole(self.value("spit_target"), "Spit match target", 1, MAX_TARGET),
             speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
             palette=palette,
             reduce_motion=self.value("effects") == "off",

@@ -63,6 +63,18 @@ def configured_app(
 EXIT_NO_TERMINAL = 2
 
 
+#: The commands that print and need no terminal, as the message without one names them.
+NO_TERMINAL_NEEDED = (
+    "spit rules",
+    "stats",
+    "sim",
+    "tournament",
+    "coach",
+    "replay --verify",
+    "resume --list",
+)
+
+
 def terminal_problem() -> str | None:
     """Why the app cannot run here (input or output is not a terminal), or None."""
     streams = (("input", sys.stdin), ("output", sys.stdout), ("error output", sys.stderr))
@@ -74,8 +86,8 @@ def terminal_problem() -> str | None:
         if not ok:
             return (
                 f"spit needs a terminal to play in, and its {name} is not one "
-                "(redirected or piped). Run it in a terminal window; rules, stats, sim "
-                "and replay --verify need none."
+                "(redirected or piped). Run it in a terminal window; "
+                f"{', '.join(NO_TERMINAL_NEEDED)} need none."
             )
     return None
 

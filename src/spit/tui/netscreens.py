@@ -30,6 +30,7 @@ from spit.net.host import Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
 from spit.tui.confirm import ConfirmScreen
+from spit.tui.dialogs import StateCheckbox
 from spit.tui.screens import GameScreen
 from spit.tui.widgets.board import LineKey
 
@@ -417,7 +418,7 @@ class JoinScreen(Screen[None]):
             yield Input(
                 self.code, placeholder="join code, e.g. abcde-fghjk-mnpq-rstv", id="join-code"
             )
-            yield Checkbox("only watch", self.watch_only, id="join-watch")
+            yield StateCheckbox("only watch", self.watch_only, id="join-watch")
             yield Static("", id="join-note")
             yield Static("Enter: join   Esc: back", classes="hint")
 

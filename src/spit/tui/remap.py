@@ -86,8 +86,8 @@ class KeysScreen(Screen[None]):
         names = user.names
         table.add_column("Action", key="action")
         # a name is what someone typed: plain Text, never markup; cut at a word with "…"
-        table.add_column(Text(fit(f"P1 {names[0]}", 18)), key="p0")
-        table.add_column(Text(fit(f"P2 {names[1]}", 18)), key="p1")
+        table.add_column(Text(fit(f"1: {names[0]}", 18)), key="p0")
+        table.add_column(Text(fit(f"2: {names[1]}", 18)), key="p1")
         for action in ACTIONS:
             table.add_row(_label(action), "", "", key=action)
         self.refresh_cells()

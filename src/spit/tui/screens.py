@@ -132,7 +132,7 @@ class GameScreen(Screen[None]):
             return
         self.start(session)
         if resumed is not None:
-            self.show_resumed()
+            self.show_resumed(any(p.remote for p in resumed.meta.players))
 
     def start(self, session: Session) -> None:
         """Play ``session`` on this board (a new controller; the screen's pauses carry over)."""
@@ -154,12 +154,16 @@ class GameScreen(Screen[None]):
         self.check_size()
         self.run_tick()
 
-    def show_resumed(self) -> None:
-        """Say where a resumed game stands; it waits on the pause box until a player goes on."""
+    def show_resumed(self, hosted: bool = False) -> None:
+        """Say where a resumed game stands; it waits on the pause box until a player goes on.
+
+        ``hosted``: it was a network game; it goes on here, at this keyboard, and the
+        box says so before anyone plays (space goes on, Esc leaves).
+        """
         controller = self.controller
         if controller is None:
             return
-        notice = controller.resumed()
+        notice = controller.resumed(hosted)
         self._set_paused("user", True)
         self.app.push_screen(PauseScreen(notice), self._after_pause)
 
@@ -395,6 +399,11 @@ class GameScreen(Screen[None]):
     @property
     def quit_note(self) -> str | None:
         """A line for the terminal if the app quits now, besides the saved-game line."""
+        session = self.session
+        if session is None or session.game.over or session.keeps_progress:
+            return None
+        if len(session.agents) == 2:
+            return "spit: a game between two computer players is not kept to resume."
         return None
 
     @property

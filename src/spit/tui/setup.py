@@ -23,19 +23,12 @@ from spit.bots import LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import all_modes, get_mode, mode_names
 from spit.engine.modes import Mode
+from spit.engine.rule_words import VARIANT_WORDS
 from spit.store.settings import MAX_NAME, MAX_TARGET, OPPONENTS, PERSON, VARIANTS
 from spit.store.settings import Settings as UserSettings
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import PlayRequested, SettingsChanged
 
-#: The optional rules in words: a few words and one line saying what each does.
-VARIANT_WORDS: dict[str, tuple[str, str]] = {
-    "V1": ("four stocks", "layouts of four stocks (10 cards) instead of five"),
-    "V2": ("choose, don't slap", "who empties their layout picks a pile; no slap"),
-    "V3": ("alternating colours", "a card must also be the other colour than the pile"),
-    "V4": ("scoring match", "a point per card still held each round; lowest total wins"),
-    "P1b": ("long deal", "side piles of 5 cards, 20 cards to each player"),
-}
 #: Speed's long deal: kept as ``speed_deal = "long"`` in the settings, not in ``variants``.
 LONG_DEAL = "P1b"
 
@@ -242,8 +235,9 @@ class SetupScreen(Screen[None]):
         await box.remove_children()
         rows = []
         for v in rule_variants(info):
-            label, line = VARIANT_WORDS.get(v, (v, ""))
-            rows.append(Checkbox(f"{label}: {line}", v in ticked, name=v, compact=True))
+            words = VARIANT_WORDS.get(v)
+            text = f"{words.label}: {words.line}" if words is not None else v
+            rows.append(Checkbox(text, v in ticked, name=v, compact=True))
         await box.mount_all(rows)
         self.query_one("#setup-target-hint", Label).update(match_words(info))
 

@@ -29,6 +29,7 @@ from textual.style import Style as TextualStyle
 from textual.widget import Widget
 
 from spit.engine import Phase
+from spit.engine.rule_words import rules_in_words
 from spit.play.effects import EffectKind, Effects, Mark
 from spit.play.keys import Row
 from spit.play.session import PILE_NAMES, Session
@@ -418,11 +419,11 @@ class RegionKey(Protocol):
 
 
 class TopKey(NamedTuple):
-    """The top bar: the game, the round, the game clock, the variants."""
+    """The top bar: the game, the round, the game clock, the optional rules in words."""
 
     title: str
     round_no: int
-    variants: tuple[str, ...]
+    variants: str
     clock: str = ""  #: the game time, ``1:23``
 
     def text(self, scale: Scale = SMALL) -> Text:
@@ -432,7 +433,7 @@ class TopKey(NamedTuple):
         if self.clock:
             out.append(f"  time {self.clock}", "bold")
         if self.variants:
-            out.append("  variants " + " ".join(self.variants), DIM)
+            out.append("  " + self.variants, DIM)
         return out
 
 
@@ -619,6 +620,15 @@ def _slots(session: Session, p: int, marks: tuple[Mark, ...] = ()) -> list[Slot]
 _SLOT_GLOW = frozenset({EffectKind.FROM, EffectKind.TO})
 
 
+def landed_marks(names: tuple[str, str]) -> tuple[str, str]:
+    """The short words beside a pile for who just played on it: the first three
+    letters of each name, or the players' numbers when those are the same."""
+    short = (names[0][:3], names[1][:3])
+    if short[0].casefold() == short[1].casefold():
+        return ("#1", "#2")
+    return short
+
+
 def _centre_key(
     session: Session, palette: Palette, marks: tuple[Mark, ...] = ()
 ) -> CentreKey:
@@ -627,27 +637,30 @@ def _centre_key(
     side_piles = game.info.side_piles
     landed = session.landed
     piles = []
+    who = landed_marks(session.names)
     for j in (0, 1):
         pile = game.piles[j]
         came = landed.get(j)
-        label = f"{PILE_NAMES[j]} pile" if side_piles else f"{PILE_NAMES[j]} pile (P{j + 1})"
+        label = f"{PILE_NAMES[j]} pile"
+        if not side_piles:  # a Spit pile belongs to the player who started it (R5)
+            label += f" ({fit(session.names[j], 10)})"
         on_it = [m for m in marks if m.pile == j]
         glow = any(m.kind is EffectKind.TO for m in on_it)
         lost = next((m.player for m in on_it if m.kind is EffectKind.LOST_RACE), None)
         taker = next((m.player for m in on_it if m.kind is EffectKind.TAKEN), None)
         note = None
         if taker is not None:  # where the pile went: down to the bottom player, or up
-            note = f"{'▼' if taker == me else '▲'} to P{taker + 1}"
+            note = f"{'▼' if taker == me else '▲'} to {who[taker]}"
         piles.append(
             PileShow(
                 pile[-1] if pile else None,
                 len(pile),
                 label,
-                f"P{came.player + 1}" if came else None,
+                who[came.player] if came else None,
                 game.pile_in_use(j),
                 face_down=not pile and game.centre_face_down(),
                 glow=glow or taker is not None,
-                lost_by=None if lost is None else f"P{lost + 1}",
+                lost_by=None if lost is None else who[lost],
                 note=note,
             )
         )
@@ -753,7 +766,10 @@ def board_keys(
     them = 1 - me
     return {
         "topbar": TopKey(
-            game.info.title, game.round_no, game.config.variants, clock_text(session.game_time(now))
+            game.info.title,
+            game.round_no,
+            rules_in_words(game.config.variants, game.is_match, game.config.target_score),
+            clock_text(session.game_time(now)),
         ),
         "p2-info": _info_key(session, them, palette),
         "p2-cards": CardsKey(tuple(_slots(session, them, marks)), True, palette),
@@ -763,5 +779,5 @@ def board_keys(
         "status": LineKey(session.status(now), "bold yellow"),
         "news": LineKey(session.news),
         "flash": flash_key(session),
-        "footer": FooterKey(session.FOOTER_KEYS),
+        "footer": FooterKey(session.footer_keys),
     }
