@@ -236,8 +236,9 @@ class SetupScreen(Screen[None]):
         rows = []
         for v in rule_variants(info):
             words = VARIANT_WORDS.get(v)
-            text = f"{words.label}: {words.line}" if words is not None else v
-            rows.append(Checkbox(text, v in ticked, name=v, compact=True))
+            rows.append(Checkbox(words.label if words else v, v in ticked, name=v, compact=True))
+            if words is not None:  # what it does, in one line under its box
+                rows.append(Static(Text(words.line), classes="setup-rule"))
         await box.mount_all(rows)
         self.query_one("#setup-target-hint", Label).update(match_words(info))
 
