@@ -113,7 +113,10 @@ async def test_the_hosts_save_of_a_running_game_and_a_kept_replay_are_private(
             bot_guest(host, 0, "spit"), bot_guest(host, 1, "spit")
         )
         run = asyncio.create_task(host.run())
-        await r0.wait_for(lambda m: m["t"] == "events" and m["by"] is not None)
+        # a game is kept once a card was played or moved (not for the opening calls)
+        await r0.wait_for(
+            lambda m: m["t"] == "events" and (m.get("action") or [""])[0] in ("play", "move")
+        )
         await host.close("the host quit the game")
         run.cancel()
         (saved,) = list_saved_games()

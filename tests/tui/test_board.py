@@ -202,7 +202,7 @@ async def test_a_slap_shows_which_pile_went_to_whom_and_the_cards_dealt_back() -
         screen = screen_of(app)
         await pilot.press("a")  # Player 1 slaps the right pile
         await pilot.pause()
-        assert "▼ to #1" in region(app, "centre").split("\n")[0]  # down to Player 1 (#1: both "Pla")
+        assert "▼ to #1" in region(app, "centre").split("\n")[0]  # down to Player 1 (#1)
         clock.advance(5.0)  # the slap time runs out: the piles are taken, the round dealt
         screen.run_tick()
         await pilot.pause()
