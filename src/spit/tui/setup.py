@@ -233,7 +233,7 @@ class SetupScreen(Screen[None]):
         info = get_mode(mode)
         box = self.query_one("#setup-variants", Vertical)
         await box.remove_children()
-        rows = []
+        rows: list[Checkbox | Static] = []
         for v in rule_variants(info):
             words = VARIANT_WORDS.get(v)
             rows.append(Checkbox(words.label if words else v, v in ticked, name=v, compact=True))
