@@ -53,6 +53,13 @@ NOT_FOR_THE_FIRST_BOARD = (
     "spit.tui.viewer",
     "hashlib",
     "spit.play.views",  # Protocols for the type checker only
+    # the title menu's first-start check, the setup screen, the tutorial's lesson list,
+    # the last table of a finished game and the coach's moments
+    "spit.store.firstrun",
+    "spit.tui.setup",
+    "spit.tui.lessons",
+    "spit.play.endtable",
+    "spit.tui.moments",
 )
 
 

@@ -147,3 +147,66 @@ def test_speed_coaching_leaves_out_calls_and_slaps() -> None:
     lines = coach_game(game, times, (EASY, EXPERT)).lines()
     assert sum(1 for line in lines if "playable: median" in line) == 2
     assert not any("spit call" in line or "slap" in line for line in lines)
+
+
+def _game_with_moments(folder: Path) -> Path:
+    """A bot game's replay with a person in seat 1 (so that their moments are shown)."""
+    people = (PlayerInfo("Ann"), PlayerInfo("X", "expert"))
+    simulated("easy", "expert", 5, people, folder)
+    return folder / "g5.json"
+
+
+def test_coach_lists_the_moments_and_opens_the_replay_at_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spit.store.coaching import coach_replay
+    from spit.store.replays import load_replay
+    from spit.tui import launch
+
+    path = _game_with_moments(replay_dir())
+    coaching = coach_replay(load_replay(path))
+    assert coaching.moments and {m.player for m in coaching.moments} == {0}  # Ann's only
+    assert main(["coach", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann: moments to watch again" in out
+    first = coaching.moments[0]
+    assert f"  1. {first.words()}" in out
+    assert f"Watch one in the replay: spit coach {path} --at N" in out
+    assert max(len(line) for line in out.splitlines() if str(path) not in line) <= 80
+    assert json.loads(_json(path, capsys))["moments"][0]["at"] == round(first.at, 3)
+
+    opened: list[object] = []
+    monkeypatch.setattr(launch, "run", lambda app: opened.append(app) or 0)
+    last = len(coaching.moments)
+    assert main(["coach", str(path), "--at", str(last)]) == 0
+    (app,) = opened
+    moment = coaching.moments[last - 1]
+    assert app.opening.replay is not None and app.opening.replay_at == moment.at
+    assert app.opening.replay_note == moment.words()
+    assert main(["coach", str(path), "--at", str(last + 1)]) == 2
+    assert f"this game has moments 1 to {last}" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["coach", str(path), "--at", "0"])
+    assert "numbered from 1" in capsys.readouterr().err
+
+
+def _json(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["coach", str(path), "--json"]) == 0
+    return capsys.readouterr().out
+
+
+def test_replay_at_a_time_opens_the_viewer_there(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spit.tui import launch
+
+    path = _game_with_moments(replay_dir())
+    opened: list[object] = []
+    monkeypatch.setattr(launch, "run", lambda app: opened.append(app) or 0)
+    assert main(["replay", str(path), "--at", "0:02"]) == 0
+    assert opened[0].opening.replay_at == 2.0  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit):
+        main(["replay", str(path), "--at", "soon"])
+    assert "'soon' is not a time" in capsys.readouterr().err
+    assert main(["replay", str(path), "--at", "9:00:00"]) == 2
+    assert "this replay is" in capsys.readouterr().err and len(opened) == 1

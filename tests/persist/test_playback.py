@@ -44,3 +44,19 @@ def test_playing_to_the_end_reaches_the_final_fingerprint_and_restart(replay):
     pb.restart()
     assert pb.index == 0 and pb.game.actions == []
     assert pb.wait() == 0.0
+
+
+def test_seek_applies_every_action_up_to_a_time_forwards_or_back(replay):
+    pb = Playback(replay)
+    applied = pb.seek(1.1)  # actions at 0.0, 0.25 ... 1.0
+    assert len(applied) == 5 and pb.index == 5 and pb.position == 1.1
+    pb.advance(3.0)
+    pb.seek(0.5)  # back: dealt again, then 0.0, 0.25, 0.5
+    assert pb.index == 3 and pb.position == 0.5
+    fresh = replay.fresh_start()
+    for _, action in replay.timed[:3]:
+        fresh.apply(action)
+    assert pb.game.fingerprint() == fresh.fingerprint()
+    pb.seek(replay.duration + 60.0)  # past the end: the end
+    assert pb.done and pb.position == replay.duration
+    assert pb.game.fingerprint() == replay.final.fingerprint()

@@ -186,3 +186,68 @@ def parse_deck(p0: str, p1: str, centre: str) -> list[int]:
             cards.append(rest.pop(0))
         deck += cards
     return deck
+
+
+def _hand_made() -> tuple[object, list[tuple[float, object]]]:
+    """The replay of the first test: its reactions and misses are known exactly."""
+    start = make_game(["8H", "9H", "QC", "AC", "4C"], ["9S", "3D", "4D", "5D", "JD"], "7C", "KD")
+    timed = [
+        (1.0, call(0)),
+        (1.2, call(1)),
+        (1.9, play(0, 0, 0)),
+        (2.4, play(1, 0, 0)),
+        (4.0, play(0, 2, 1)),
+    ]
+    return start, timed
+
+
+def test_moments_are_the_costliest_misses_then_the_slowest_plays_each_where_it_opened() -> None:
+    from spit.play.coach import MISSED, SLOW_PLAY, moments
+
+    start, timed = _hand_made()
+    analysis = analyse(start, timed)  # type: ignore[arg-type]
+    found = moments(start, timed, analysis, [0])  # type: ignore[arg-type]
+    # player 1 left AC open 2.8 s (from 1.2, on KD) and 9H 0.5 s (from 1.9, on 8H, beaten);
+    # of their plays only QC (2.8 s after it fitted KD at 1.2) is slow; 8H (0.7 s) is not
+    assert [(m.kind, m.card, m.onto, round(m.at, 6), round(m.seconds, 6)) for m in found] == [
+        (MISSED, parse_card("AC"), parse_card("KD"), 1.2, 2.8),
+        (MISSED, parse_card("9H"), parse_card("8H"), 1.9, 0.5),
+        (SLOW_PLAY, parse_card("QC"), parse_card("KD"), 1.2, 2.8),
+    ]
+    assert [m.words() for m in found] == [
+        "at 0:01 you could have played A♣ on K♦ for 2.8 s",
+        "at 0:01 you could have played 9♥ on 8♥ for 0.5 s, then beaten to it",
+        "at 0:01 you took 2.8 s to play Q♣ on K♦",
+    ]
+    assert moments(start, timed, analysis, [1]) == []  # player 2: no miss, no slow play
+    assert len(moments(start, timed, analysis, [0], each=1)) == 2
+
+
+def test_at_most_three_moments_of_each_kind_the_costliest_first() -> None:
+    from spit.play.coach import MISSED, Analysis, Miss, Play, moments
+
+    start, timed = _hand_made()
+    analysis = Analysis("spit", 5.0, 5.0)
+    analysis.misses = [Miss(0, parse_card("AC"), 1, 0.1 * i, 0.1 * i + i, SLOW) for i in range(6)]
+    analysis.plays = [Play(0, parse_card("QC"), 1, 4.0, 1.0 + i) for i in range(5)]
+    found = moments(start, timed, analysis, [0])  # type: ignore[arg-type]
+    missed = [m.seconds for m in found if m.kind == MISSED]
+    slow = [m.seconds for m in found if m.kind != MISSED]
+    assert missed == pytest.approx([5.0, 4.0, 3.0]) and slow == pytest.approx([5.0, 4.0, 3.0])
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("1:23", 83.0), ("83", 83.0), ("83.5", 83.5), ("1:00:05", 3605.0)]
+)
+def test_a_replay_time_is_read_as_minutes_and_seconds_or_seconds(text: str, seconds: float) -> None:
+    from spit.play.coach import parse_clock
+
+    assert parse_clock(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "x", "1:", "1:75", "-3", "1::2", "nan"])
+def test_a_bad_replay_time_is_refused_with_a_message(text: str) -> None:
+    from spit.play.coach import parse_clock
+
+    with pytest.raises(ValueError, match="is not a time"):
+        parse_clock(text)

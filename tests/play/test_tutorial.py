@@ -92,6 +92,33 @@ def test_the_positions_show_what_their_rules_say() -> None:
     assert {a.kind.name for a in slot.legal_actions(0)} == {"MOVE"}
 
 
+def test_R13_the_spit_lesson_plays_the_spit_it_describes() -> None:
+    """The lesson about calling spit shows what the call does: after player 1's call,
+    player 2 calls, each turns a spit card onto their own pile, and play resumes with
+    the cards its words name."""
+    from spit.engine import card_name
+
+    lesson = next(lesson for lesson in LESSONS if lesson.rules == "R12, R13")
+    game = lesson.build()
+    assert isinstance(game, SpitGame)
+    game.apply(sorted(lesson.expected)[0])
+    for action in lesson.then:
+        game.apply(action)
+    assert game.phase is Phase.PLAY
+    tops = [card_name(pile[-1]) for pile in game.piles]
+    for name in tops:
+        assert name in lesson.success
+    assert any(a.kind.name == "PLAY" for a in game.legal_actions(0))
+
+
+def test_R18_the_small_layout_lesson_says_15_cards_or_fewer() -> None:
+    """RULES.md's R18: "15 cards or fewer" get no spit cards; the lesson says the same
+    (it said "fewer than 15", which leaves out exactly 15)."""
+    lesson = next(lesson for lesson in LESSONS if lesson.rules.startswith("R18"))
+    assert "15 cards or fewer" in lesson.title
+    assert "fewer than 15" not in lesson.title.lower()
+
+
 def test_H8_a_lesson_teaches_fumbles() -> None:
     (lesson,) = [lesson for lesson in LESSONS if lesson.rules == "H8"]
     game = lesson.build()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
-from tui_helpers import make_app, playable, region, screen_of, stuck, to_slap
+from tui_helpers import make_app, play_from_menu, playable, region, screen_of, stuck, to_slap
 
 from spit.engine import Phase, SpitGame, card
 from spit.realtime.arbiter import Timing
@@ -17,8 +17,7 @@ async def test_title_menu_starts_a_spit_game(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, TitleScreen)
-        await pilot.press("enter")  # the first entry: Play Spit
-        await pilot.pause()
+        await play_from_menu(pilot)  # Play Spit, then Start on the setup screen
         assert isinstance(app.screen, GameScreen)
         assert app.screen.session.game.mode == "spit"
         await pilot.press("escape")  # back to the menu
@@ -36,8 +35,7 @@ async def test_a_game_the_command_opened_gives_way_to_the_title_menu_built_then(
         await pilot.press("escape")  # nothing played: leaves at once
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
-        await pilot.press("enter")  # Play Spit, from the menu this time
-        await pilot.pause()
+        await play_from_menu(pilot)  # Play Spit, from the menu this time
         assert isinstance(app.screen, GameScreen)
         await pilot.press("escape")
         await pilot.pause()

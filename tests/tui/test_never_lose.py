@@ -9,7 +9,7 @@ import signal
 
 from tests.support import FakeClock
 from textual.widgets import OptionList
-from tui_helpers import make_app, playable, screen_of
+from tui_helpers import make_app, play_from_menu, playable, screen_of
 
 from spit.engine import Phase, card
 from spit.play.keys import KeyMap
@@ -40,8 +40,7 @@ async def start_playing(app: SpitApp, pilot) -> GameScreen:
 async def test_esc_on_the_board_asks_and_game_keys_cannot_answer(clock: FakeClock) -> None:
     app = make_app(clock, playable, start=None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")  # Play Spit
-        await pilot.pause()
+        await play_from_menu(pilot)  # Play Spit
         screen = await start_playing(app, pilot)
         game = screen.session.game
         await pilot.press("escape")
@@ -66,8 +65,7 @@ async def test_esc_on_the_board_asks_and_game_keys_cannot_answer(clock: FakeCloc
 async def test_esc_leaves_at_once_when_nothing_would_be_lost(clock: FakeClock) -> None:
     app = make_app(clock, playable, start=None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")
-        await pilot.pause()
+        await play_from_menu(pilot)
         assert isinstance(app.screen, GameScreen)  # dealt, nobody has pressed a key
         await pilot.press("escape")
         await pilot.pause()
@@ -178,11 +176,7 @@ async def test_a_new_game_never_overwrites_an_unfinished_one(clock: FakeClock) -
     async with app.run_test(size=SIZE) as pilot:
         fingerprints = []
         for _ in range(2):
-            menu = app.screen.query_one("#menu", OptionList)
-            ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-            menu.highlighted = ids.index("spit")
-            await pilot.press("enter")
-            await pilot.pause()
+            await play_from_menu(pilot)
             game = (await start_playing(app, pilot)).session.game
             fingerprints.append(game.fingerprint())
             clock.advance(1.0)
@@ -241,8 +235,7 @@ async def test_leaving_asks_again_when_the_game_cannot_be_saved(clock: FakeClock
     saved_dir().write_text("a file where the saved-games folder should be")
     app = make_app(clock, playable, start=None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")
-        await pilot.pause()
+        await play_from_menu(pilot)
         screen = await start_playing(app, pilot)
         await pilot.press("escape", "enter")  # save and leave... but it cannot be saved
         await pilot.pause()

@@ -11,6 +11,8 @@ from spit import cli
 from spit.play.keys import KeyMap
 from spit.play.tutorial import LESSONS, keys_for, texts
 from spit.tui.app import SpitApp
+from spit.tui.lessons import LessonsScreen
+from spit.tui.setup import SetupScreen
 from spit.tui.tutorial import TutorialScreen
 from spit.tui.widgets.board import Board
 
@@ -59,9 +61,18 @@ async def test_walk_every_lesson_then_play_easy(clock: FakeClock) -> None:
             await pilot.press(right)
             assert screen.done
             assert line(screen, "flash") == "✓ " + texts(lesson.success, KEYMAP)
-            assert session.game.actions[-1] in lesson.expected
+            learner = session.game.actions[-1 - len(lesson.then)]
+            assert learner in lesson.expected
+            assert tuple(session.game.actions[len(session.game.actions) - len(lesson.then) :]) == (
+                lesson.then
+            )
             await pilot.press("enter")
             await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)  # the last lesson leads to the game's setup
+        assert setup.choice.mode == "spit" and setup.choice.opponent == "easy"
+        await pilot.press("enter")  # Start is in focus: the game chosen first
+        await pilot.pause()
         game_screen = screen_of(app)
         assert game_screen.mode == "spit" and game_screen.opponents == {1: "easy"}
 
@@ -129,7 +140,69 @@ async def test_esc_from_the_game_after_spit_tutorial_lands_on_the_title_menu(
             await pilot.press(keys_for(sorted(lesson.expected)[0], session.game, KEYMAP)[0])
             await pilot.press("enter")
             await pilot.pause()
+        await pilot.press("enter")  # the setup screen: start the game chosen first
+        await pilot.pause()
         screen_of(app)
         await pilot.press("escape")  # nobody has played yet: leaves at once
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
+
+
+async def test_the_lesson_list_picks_skips_and_replays_lessons(clock: FakeClock) -> None:
+    """Tab lists the lessons (done ones marked), Enter plays the one picked; the arrows
+    skip ahead or go back a lesson, done or not; Backspace starts this one again."""
+    app = make_app(clock, start="tutorial")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = tutorial_of(app)
+        session = screen.session
+        assert session is not None
+        await pilot.press(keys_for(sorted(screen.lesson.expected)[0], session.game, KEYMAP)[0])
+        assert screen.done
+        await pilot.press("tab")
+        await pilot.pause()
+        listing = app.screen
+        assert isinstance(listing, LessonsScreen)
+        lessons = listing.query_one("#lessons", OptionList)
+        labels = [str(lessons.get_option_at_index(i).prompt) for i in range(lessons.option_count)]
+        assert len(labels) == len(LESSONS)
+        assert labels[0].startswith("✓ 1.") and labels[1].startswith("  2.")
+        assert all(LESSONS[i].title in labels[i] for i in range(len(LESSONS)))
+        lessons.highlighted = 4
+        await pilot.press("enter")
+        await pilot.pause()
+        assert tutorial_of(app) is screen and screen.index == 4 and not screen.done
+        await pilot.press("right")  # skip lesson 5
+        assert screen.index == 5
+        await pilot.press("left", "left")
+        assert screen.index == 3
+        session = screen.session
+        assert session is not None
+        fresh = screen.lesson.build().fingerprint()
+        await pilot.press(keys_for(sorted(screen.lesson.expected)[0], session.game, KEYMAP)[0])
+        assert screen.done and session.game.fingerprint() != fresh
+        await pilot.press("backspace")  # this lesson again, from its start
+        assert screen.index == 3 and not screen.done
+        assert screen.session is not None and screen.session.game.fingerprint() == fresh
+        await pilot.press("tab")
+        await pilot.pause()
+        await pilot.press("escape")  # the list goes, the lesson stays
+        await pilot.pause()
+        assert tutorial_of(app) is screen and screen.index == 3
+
+
+async def test_the_spit_lesson_shows_the_spit_on_the_board(clock: FakeClock) -> None:
+    """Lesson 4: once player 1 has called, player 2 calls too and the spit happens:
+    the new cards show on both piles, as the lesson's words say."""
+    app = make_app(clock, start="tutorial")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = tutorial_of(app)
+        index = next(i for i, lesson in enumerate(LESSONS) if "spit" in lesson.title.lower())
+        assert index == 3
+        screen.go_to(index)
+        await pilot.pause()
+        before = line(screen, "centre")
+        await pilot.press(KEYMAP.calls[0])
+        await pilot.pause()
+        centre = line(screen, "centre")
+        assert centre != before and "10♣" in centre and "10♦" in centre
+        assert "10♣" in line(screen, "flash") and "10♦" in line(screen, "flash")

@@ -3,36 +3,21 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
-from tui_helpers import make_app, region, screen_of
+from tui_helpers import make_app, play_from_menu, region, screen_of
 
 from spit.bots import Bot, make_strategy
 from spit.engine import Kind, Phase
 from spit.store.settings import Settings as UserSettings
-from spit.tui.screens import GameScreen, LevelScreen
+from spit.tui.screens import GameScreen
+from spit.tui.title import TitleScreen
 
 SIZE = (80, 24)
-
-
-async def _choose_from_title(pilot, entry: str, level: str) -> None:
-    from textual.widgets import OptionList
-
-    menu = pilot.app.screen.query_one("#menu", OptionList)
-    ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-    menu.highlighted = ids.index(entry)
-    await pilot.press("enter")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, LevelScreen)
-    levels = pilot.app.screen.query_one("#levels", OptionList)
-    names = [levels.get_option_at_index(i).id for i in range(levels.option_count)]
-    levels.highlighted = names.index(level)
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 async def test_title_menu_starts_spit_against_the_chosen_level(clock: FakeClock) -> None:
     app = make_app(clock, start=None, bot_seed=5)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose_from_title(pilot, "vs-spit", "hard")
+        await play_from_menu(pilot, "spit", "hard")
         screen = screen_of(app)
         session = screen.session
         assert screen.mode == "spit" and screen.opponents == {1: "hard"}
@@ -44,30 +29,32 @@ async def test_title_menu_starts_spit_against_the_chosen_level(clock: FakeClock)
 
 
 async def test_the_level_choice_offers_match_me(clock: FakeClock) -> None:
-    """docs/playing.md promises "match me" in the app's level choice."""
+    """docs/playing.md promises "match me" in the app's choice of opponent."""
     app = make_app(clock, start=None, bot_seed=5)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose_from_title(pilot, "vs-spit", "match-me")
+        await play_from_menu(pilot, "spit", "match-me")
         screen = screen_of(app)
         assert screen.opponents == {1: "match-me"}
         assert screen.session.names[1] == "Computer (like Player 1)"
         assert isinstance(screen.session.agents[1], Bot)
 
 
-async def test_level_choice_can_be_cancelled(clock: FakeClock) -> None:
+async def test_the_setup_can_be_left_without_playing(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
     async with app.run_test(size=SIZE) as pilot:
         from textual.widgets import OptionList
 
+        from spit.tui.setup import SetupScreen
+
         menu = app.screen.query_one("#menu", OptionList)
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-        menu.highlighted = ids.index("vs-speed")
+        menu.highlighted = ids.index("speed")
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, LevelScreen)
+        assert isinstance(app.screen, SetupScreen)
         await pilot.press("escape")
         await pilot.pause()
-        assert not isinstance(app.screen, (LevelScreen, GameScreen))
+        assert isinstance(app.screen, TitleScreen)
 
 
 async def test_watching_two_bots_plays_by_itself_to_the_end(clock: FakeClock) -> None:

@@ -62,6 +62,31 @@ async def written(app: SpitApp, pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+async def play_from_menu(
+    pilot: Pilot[None], mode: str = "spit", opponent: str | None = None
+) -> None:
+    """From the title menu: the game's entry, then Start on the setup screen (with
+    ``opponent`` chosen there first, if given)."""
+    from textual.widgets import OptionList, Select
+
+    from spit.tui.setup import SetupScreen
+
+    app = pilot.app
+    menu = app.screen.query_one("#menu", OptionList)
+    ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+    menu.highlighted = ids.index(mode)
+    await pilot.press("enter")
+    await pilot.pause()
+    setup = app.screen
+    assert isinstance(setup, SetupScreen), type(setup).__name__
+    if opponent is not None:
+        setup.query_one("#setup-opponent", Select).value = opponent
+        await pilot.pause()
+    setup.query_one("#setup-start").focus()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 def playable() -> SpitGame:
     return deal(*PLAYABLE)
 

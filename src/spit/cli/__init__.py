@@ -136,6 +136,10 @@ def _add_persist(sub: Subparsers) -> None:
     persist_commands.register(sub, {"replay": _launch_replay, "resume": _launch_resume})
 
 
+def _add_coach(sub: Subparsers) -> None:
+    add_coach_parser(sub, launch=_launch_replay)  # --at N opens the replay viewer there
+
+
 def _launch_host(args: argparse.Namespace) -> int:
     _tui()
     from spit.tui.launch import launch_host
@@ -317,7 +321,7 @@ COMMANDS: list[Callable[[Subparsers], object]] = [
     _add_persist,
     _add_net,
     _add_server,
-    add_coach_parser,
+    _add_coach,
 ]
 
 

@@ -78,6 +78,12 @@ def register(
         action="store_true",
         help="list every close race of a network game: both presses, who won and why",
     )
+    replay.add_argument(
+        "--at",
+        type=replay_time,
+        metavar="TIME",
+        help="open the replay paused at this time (1:23, or seconds)",
+    )
     replay.set_defaults(handler=cmd_replay, launch=launchers.get("replay"))
 
     resume = subparsers.add_parser(
@@ -225,6 +231,16 @@ def print_charts(stats: Stats, player: str | None, mode: str, ascii_only: bool =
     print(charts_text(load_chart_data(player, mode), ascii_only=ascii_only))
 
 
+def replay_time(text: str) -> float:
+    """``--at``'s value: a replay time such as ``1:23`` or ``83`` (seconds)."""
+    from spit.play.coach import parse_clock
+
+    try:
+        return parse_clock(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """``spit replay --verify FILE...`` checks; ``spit replay FILE`` watches;
     ``spit replay`` lists the saved replays (``--verify`` alone checks them all)."""
@@ -260,6 +276,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ReplayFileError as exc:
         print(f"spit: {printable(exc)}", file=sys.stderr)
         return 1
+    at: float | None = getattr(args, "at", None)
+    if at is not None and at > replay.duration:
+        from spit.play.texts import clock_text
+
+        length = clock_text(replay.duration)
+        print(f"spit: --at {clock_text(at)}: this replay is {length} long", file=sys.stderr)
+        return 2
     launch: Launcher | None = getattr(args, "launch", None)
     if launch is None:
         ok, line = verify_file(args.files[0])

@@ -294,3 +294,143 @@ def analyse(
             slap_sizes = _pile_sizes(game)
             slapped = set()
     return result
+
+
+# ------------------------------------------------------------------ moments
+
+#: How many moments of each kind (missed chances, slow reactions) a player is shown.
+MOMENTS_EACH = 3
+#: A play is a moment to watch again only from this reaction time (seconds).
+SLOW_REACTION = 1.0
+MISSED = "missed"
+SLOW_PLAY = "slow"
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A moment of a game worth watching again, at replay time ``at``.
+
+    ``kind`` is ``MISSED``: at ``at`` ``card`` of ``player`` came to fit ``pile``
+    (whose top was ``onto``), and that chance stayed open ``seconds`` without
+    being taken (``beaten``: the opponent played on that pile first); or
+    ``SLOW_PLAY``: at ``at`` the card could be played, and it was played onto
+    ``onto`` on ``pile`` ``seconds`` later (the reaction, as ``analyse`` times it).
+    """
+
+    kind: str
+    player: int
+    card: int
+    pile: int
+    onto: int | None
+    at: float
+    seconds: float
+    beaten: bool = False
+
+    def words(self) -> str:
+        """The moment in one line, said to the player: ``at 1:23 you could have ...``."""
+        from spit.engine import card_name
+        from spit.play.texts import clock_text
+
+        when = clock_text(self.at)
+        card = card_name(self.card)
+        onto = f" on {card_name(self.onto)}" if self.onto is not None else ""
+        if self.kind == MISSED:
+            tail = ", then beaten to it" if self.beaten else ""
+            return f"at {when} you could have played {card}{onto} for {self.seconds:.1f} s{tail}"
+        return f"at {when} you took {self.seconds:.1f} s to play {card}{onto}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form (times rounded to milliseconds)."""
+        return {
+            "kind": self.kind,
+            "player": self.player,
+            "card": self.card,
+            "pile": self.pile,
+            "onto": self.onto,
+            "at": round(self.at, 3),
+            "seconds": round(self.seconds, 3),
+            "beaten": self.beaten,
+            "words": self.words(),
+        }
+
+
+def parse_clock(text: str) -> float:
+    """A replay time typed as ``1:23``, ``83`` or ``83.5`` (seconds); ValueError if not."""
+    parts = text.strip().split(":")
+    if not 1 <= len(parts) <= 3 or any(not p.strip() for p in parts):
+        raise ValueError(f"{text!r} is not a time (give 1:23 or seconds, e.g. 83)")
+    try:
+        numbers = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"{text!r} is not a time (give 1:23 or seconds, e.g. 83)") from None
+    if any(n < 0 or n != n for n in numbers) or any(n >= 60 for n in numbers[1:]):
+        raise ValueError(f"{text!r} is not a time (give 1:23 or seconds, e.g. 83)")
+    seconds = 0.0
+    for n in numbers:
+        seconds = seconds * 60 + n
+    return seconds
+
+
+def moments(
+    start: AnyGame,
+    timed: Sequence[tuple[float, Action]],
+    analysis: Analysis,
+    players: Sequence[int],
+    each: int = MOMENTS_EACH,
+) -> list[Moment]:
+    """The moments of ``players`` to watch again: for each, the ``each`` chances left
+    open longest (at the time each opened, with the pile's top card then), then the
+    ``each`` slowest plays from ``SLOW_REACTION`` (at the time the reaction is timed
+    from, with the card it went on). ``start`` and ``timed`` are the game
+    ``analysis`` came from.
+    """
+    misses: list[Miss] = []
+    slow: list[Play] = []
+    for player in players:
+        mine = [m for m in analysis.misses if m.player == player]
+        mine.sort(key=lambda m: (-m.open_for, m.opened))
+        misses.extend(mine[:each])
+        plays = [p for p in analysis.plays if p.player == player and p.reaction >= SLOW_REACTION]
+        plays.sort(key=lambda p: (-p.reaction, p.at))
+        slow.extend(plays[:each])
+    tops, under = _pile_tops(start, timed, [(m.opened, m.pile) for m in misses])
+    out: list[Moment] = []
+    for player in players:
+        for m in misses:
+            if m.player == player:
+                onto = tops[(m.opened, m.pile)]
+                beaten = m.reason == BEATEN
+                out.append(
+                    Moment(MISSED, player, m.card, m.pile, onto, m.opened, m.open_for, beaten)
+                )
+        for p in slow:
+            if p.player == player:
+                onto = under.get((p.player, p.card, p.at))
+                opened = p.at - p.reaction
+                out.append(Moment(SLOW_PLAY, player, p.card, p.pile, onto, opened, p.reaction))
+    return out
+
+
+def _pile_tops(
+    start: AnyGame, timed: Sequence[tuple[float, Action]], wanted: Sequence[tuple[float, int]]
+) -> tuple[dict[tuple[float, int], int | None], dict[tuple[int, int, float], int | None]]:
+    """The top card of each (time, pile) in ``wanted`` after every action up to that
+    time; and for every card played, (player, card, time) -> the card it went on."""
+    game = start.copy()
+    tops: dict[tuple[float, int], int | None] = {}
+    under: dict[tuple[int, int, float], int | None] = {}
+    order = sorted(set(wanted))
+    i = 0
+    for at, action in timed:
+        while i < len(order) and order[i][0] < at:
+            pile = game.piles[order[i][1]]
+            tops[order[i]] = pile[-1] if pile else None
+            i += 1
+        before = [p[-1] if p else None for p in game.piles]
+        for event in game.apply(action):
+            if isinstance(event, CardPlayed):
+                under[(event.player, event.card, at)] = before[event.pile]
+    for key in order[i:]:
+        pile = game.piles[key[1]]
+        tops[key] = pile[-1] if pile else None
+    return tops, under

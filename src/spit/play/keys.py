@@ -47,6 +47,7 @@ AGAIN_KEY = "enter"
 QUIT_KEY = "ctrl+q"
 FOCUS_KEY = "tab"  #: Textual moves the focus with it
 COACH_KEY = "f2"  #: hides and shows the coaching summary after a game
+MOMENTS_KEY = "f3"  #: after a game: the coach's moments, each opening the replay there
 
 #: Keys that can never be game keys, and what they are for.
 APP_KEYS: dict[str, str] = {
@@ -57,6 +58,7 @@ APP_KEYS: dict[str, str] = {
     FOCUS_KEY: "moving between fields",
     QUIT_KEY: "quitting",
     COACH_KEY: "the summary after a game",
+    MOMENTS_KEY: "the moments to watch again after a game",
 }
 
 #: Other spellings of the app keys (a space typed as a character, Esc, Return).

@@ -112,6 +112,21 @@ class Playback:
             self.position = max(self.position, self.replay.timed[self.index - 1][0])
         return applied
 
+    def seek(self, seconds: float) -> list[tuple[Action, list[Event]]]:
+        """Go to replay time ``seconds`` (from the start): every action up to it applied.
+
+        Returns the actions applied since the start (the game is dealt again).
+        """
+        self.restart()
+        timed = self.replay.timed
+        target = min(max(0.0, seconds), self.duration)
+        end = 0
+        while end < len(timed) and timed[end][0] <= target:
+            end += 1
+        applied = self._apply_until(end)
+        self.position = target
+        return applied
+
     def toggle_pause(self) -> bool:
         """Pause or go on; return True if now paused."""
         self.paused = not self.paused

@@ -125,6 +125,15 @@ class Session:
 
     #: the player drawn at the bottom of the board (a network guest: their own seat)
     bottom_player: int = 0
+    #: seconds of play before this session (a resumed game's), for the game clock
+    time_offset: float = 0.0
+    # the game clock (``game_time``: started in ``__init__``) and the last table (``table``)
+    _started: float | None = None
+    _paused_for: float = 0.0
+    _paused_since: float | None = None
+    _ended_at: float | None = None
+    _table: GameView | None = None
+    _shown_second = 0
 
     def __init__(
         self,
@@ -137,6 +146,7 @@ class Session:
         levels: Mapping[int, str] | None = None,
         archiver: Recorder | None = None,
         opening: Sequence[Event] = (),
+        time_offset: float = 0.0,
     ) -> None:
         import time
 
@@ -161,6 +171,8 @@ class Session:
         if archiver is not None:
             self.listeners.append(archiver)
         self.narrator.opening(list(opening))
+        self._started = self.clock()
+        self.time_offset = time_offset
 
     @classmethod
     def local(
@@ -173,10 +185,12 @@ class Session:
         names: tuple[str, str] = ("Player 1", "Player 2"),
         levels: Mapping[int, str] | None = None,
         recorder: Callable[[Arbiter], Recorder] | None = None,
+        time_offset: float = 0.0,
     ) -> Session:
         """A game played here: the engine's ``game`` judged by its own ``Arbiter``.
 
-        ``recorder``: given that arbiter, what keeps the game's files.
+        ``recorder``: given that arbiter, what keeps the game's files;
+        ``time_offset``: seconds already played (a resumed game's), for the game clock.
         """
         import time
 
@@ -184,7 +198,16 @@ class Session:
         arbiter = Arbiter(game, timing, clock, agents)
         archiver = recorder(arbiter) if recorder is not None else None
         return cls(
-            game, arbiter, keymap, clock, agents, names, levels, archiver, game.opening_events
+            game,
+            arbiter,
+            keymap,
+            clock,
+            agents,
+            names,
+            levels,
+            archiver,
+            game.opening_events,
+            time_offset,
         )
 
     # ------------------------------------------------------------------ screens
@@ -250,6 +273,10 @@ class Session:
         if shown != self._shown_countdown:
             self._shown_countdown = shown
             changed = True
+        second = int(self.game_time(now))
+        if second != self._shown_second:  # the game clock on the board
+            self._shown_second = second
+            changed = True
         if changed:
             self.version += 1
         return changed
@@ -258,6 +285,8 @@ class Session:
         """Narrate ``outcomes`` and pass them to the listeners; True if there were any."""
         for outcome in outcomes:
             self.narrator.describe(outcome, now)
+        if outcomes and self._ended_at is None and self.game.over:
+            self._ended_at = now
         if outcomes:
             for listener in self.listeners:
                 listener(outcomes)
@@ -272,6 +301,9 @@ class Session:
         if deadline is not None:
             times.append(deadline)
         times.extend(self.narrator.wakeups())
+        if not self.game.over:  # the game clock's next second
+            played = self.game_time(now)
+            times.append(now + (math.floor(played) + 1 - played))
         countdown = self.countdown(now)
         if countdown is not None:
             left = countdown[0]
@@ -306,13 +338,41 @@ class Session:
         now = self.clock() if now is None else now
         self._tell(self.arbiter.tick(now), now)
         self.arbiter.pause(now)
+        if self._paused_since is None:
+            self._paused_since = now
         self.version += 1
 
     def resume(self, now: float | None = None) -> None:
         """Start the game clock again."""
         self.arbiter.resume(now)
+        if self._paused_since is not None:
+            at = self.clock() if now is None else now
+            self._paused_for += max(0.0, at - self._paused_since)
+            self._paused_since = None
         self._last_press.clear()
         self.version += 1
+
+    def game_time(self, now: float) -> float:
+        """Seconds the game has been played (pauses left out; stopped at its end)."""
+        if self._started is None:
+            self._started = now
+        until = self._ended_at if self._ended_at is not None else now
+        if self._paused_since is not None:
+            until = min(until, self._paused_since)
+        return self.time_offset + max(0.0, until - self._started - self._paused_for)
+
+    @property
+    def table(self) -> GameView:
+        """The game as the board shows it: once it is over, its last table with every
+        card where it was (``spit.play.endtable``), not the cards gathered off it."""
+        game = self.game
+        if not game.over:
+            return game
+        if self._table is None:
+            from spit.play.endtable import end_table
+
+            self._table = end_table(game) or game
+        return self._table
 
     # ------------------------------------------------------------------ words
 

@@ -92,6 +92,8 @@ def keys_text(keymap: KeyMap, n_columns: int = 5) -> str:
         "| `space` | pause / resume |",
         "| `Esc` | leave the game (asks first; the game is saved) / back |",
         "| `Enter` | play again (when the game is over) |",
+        "| `F2` | when the game is over: how fast were you? (again: the board alone) |",
+        "| `F3` | when the game is over: moments to watch again in the replay |",
         "| `ctrl+q` | save the game and quit, at any time |",
     ]
     return "\n".join(lines)
@@ -235,3 +237,10 @@ def can_encode(encoding: str | None, sample: str = "♠♥♦♣╭─│") -> b
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def clock_text(seconds: float) -> str:
+    """A game or replay time as players read it: ``1:23`` (``1:02:03`` from an hour)."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -61,6 +61,9 @@ class Lesson:
     success: str
     #: explanations of likely wrong actions (one line each)
     wrong: Mapping[Action, str] = field(default_factory=dict)
+    #: what the other player does once the right key is pressed (player 2's call, so
+    #: that the spit the lesson teaches happens on the board)
+    then: tuple[Action, ...] = ()
 
     def heading(self) -> str:
         """The lesson's title as players read it (``rules`` holds its rule ids,
@@ -231,8 +234,11 @@ _STUCK = (
 
 
 def stuck() -> AnyGame:
-    """A stalemate right after the opening spit (R12): 2C and 2D fit no stock top."""
-    return _opened(spit_deal(list(_STUCK), ["2C QC", "2D QD"], (11, 11)))
+    """A stalemate right after the opening spit (R12): 2C and 2D fit no stock top.
+
+    The next spit cards, 10C and 10D, end it: 9S and 9H fit them.
+    """
+    return _opened(spit_deal(list(_STUCK), ["2C 10C", "2D 10D"], (11, 11)))
 
 
 #: Player 1's 15 cards play in a chain onto 7C: stock 1, stock 2 top down, and so on.
@@ -340,7 +346,8 @@ LESSONS: tuple[Lesson, ...] = (
         task='Nobody can play or move: call "spit!" with {spit} (or any of your keys).',
         hint="Each then turns a spit card onto their own pile; vs computer it is automatic.",
         expected=frozenset({call(0)}),
-        success="Called! When both have called, new cards go on the piles. Enter: next lesson.",
+        success="Both called: 10♣ and 10♦ turned up on the piles. Your 9♠ fits! Enter: next.",
+        then=(call(1),),
     ),
     Lesson(
         "Slap the smaller pile",
@@ -364,7 +371,7 @@ LESSONS: tuple[Lesson, ...] = (
         success="Round 2 opens when both have called. Enter: next lesson.",
     ),
     Lesson(
-        "Fewer than 15 cards",
+        "15 cards or fewer",
         "R18, R19",
         few_cards,
         task="6 cards: no spit cards, one pile. Play 4♠ (stock 2) on the 5♣: {right2}.",
@@ -401,10 +408,10 @@ LESSONS: tuple[Lesson, ...] = (
         task="Speed: your 5 cards are a hand. Play 4♣ on 5♦ ({left1}) or 9♦ on 10♥ ({right2}).",
         hint="You draw back up to 5. When nobody can play, the side piles turn a card up.",
         expected=_plays((0, 0), (1, 1), (2, 1)),
-        success="Played, and a new card drawn into your hand. Enter: a game against easy!",
+        success="Played, and a new card drawn into your hand. Enter: choose your first game!",
     ),
 )
 
 
-#: The course's last step: a game of this mode against this computer level.
+#: The course's last step: the setup screen, this mode against this opponent chosen first.
 FINAL_GAME = ("spit", "easy")

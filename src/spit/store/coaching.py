@@ -15,9 +15,9 @@ from typing import Any
 from spit.bots import DEFAULT_LEVEL
 from spit.bots.fit import MIN_SAMPLES, closest_level, fit_reaction, typical_delay
 from spit.bots.reaction import Reaction
-from spit.engine import AnyGame, ConfigError, get_mode
+from spit.engine import Action, AnyGame, ConfigError, get_mode
 from spit.engine.saves import new_game_from_save
-from spit.play.coach import Analysis, PlayerSummary, analyse
+from spit.play.coach import Analysis, Moment, PlayerSummary, analyse, moments
 from spit.store.paths import replay_dir
 from spit.store.replays import PlayerInfo, Replay, ReplayFileError, load_replay
 
@@ -48,6 +48,8 @@ class Coaching:
     duration: float
     players: tuple[PlayerReport, PlayerReport]
     source: str | None = None
+    #: the moments to watch again (``spit.play.coach.moments``), numbered from 1 in order
+    moments: tuple[Moment, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
@@ -56,7 +58,19 @@ class Coaching:
             "duration": round(self.duration, 3),
             "replay": self.source,
             "players": [p.to_json() for p in self.players],
+            "moments": [m.to_json() for m in self.moments],
         }
+
+    def moment_lines(self) -> list[str]:
+        """The moments, numbered, under each player's name (at most 76 characters each)."""
+        out: list[str] = []
+        last = None
+        for n, moment in enumerate(self.moments, start=1):
+            if moment.player != last:
+                last = moment.player
+                out.append(f"{self.players[moment.player].label}: moments to watch again")
+            out.append(f"  {n}. {moment.words()}")
+        return out
 
     def lines(self) -> list[str]:
         """The summary as short lines of plain text (fits 80 columns)."""
@@ -134,20 +148,40 @@ def _report(analysis: Analysis, player: int, label: str) -> PlayerReport:
 
 
 def coach_analysis(
-    analysis: Analysis, players: Sequence[PlayerInfo], source: str | None = None
+    analysis: Analysis,
+    players: Sequence[PlayerInfo],
+    source: str | None = None,
+    found: Sequence[Moment] = (),
 ) -> Coaching:
-    """The coaching summary of an analysed game."""
+    """The coaching summary of an analysed game (``found``: its moments)."""
     reports = (_report(analysis, 0, players[0].label), _report(analysis, 1, players[1].label))
-    return Coaching(analysis.mode, analysis.duration, reports, source)
+    return Coaching(analysis.mode, analysis.duration, reports, source, tuple(found))
+
+
+def coached_players(players: Sequence[PlayerInfo]) -> list[int]:
+    """Whose moments to show: the people (both players when two computers played)."""
+    people = [p for p, info in enumerate(players) if info.bot is None]
+    return people or [0, 1]
+
+
+def _coach(
+    start: AnyGame,
+    timed: Sequence[tuple[float, Action]],
+    players: Sequence[PlayerInfo],
+    source: str | None,
+    fumblers: Sequence[int] = (),
+) -> Coaching:
+    analysis = analyse(start, timed, fumblers)
+    found = moments(start, timed, analysis, coached_players(players))
+    return coach_analysis(analysis, players, source, found)
 
 
 def coach_replay(replay: Replay) -> Coaching:
-    """The coaching summary of a loaded replay."""
+    """The coaching summary of a loaded replay, with its moments."""
     h8 = replay.meta.h8
     fumblers = [f.action.player for f in h8.fumbles] if h8 is not None else []
-    analysis = analyse(replay.fresh_start(), replay.timed, fumblers)
     source = str(replay.path) if replay.path is not None else None
-    return coach_analysis(analysis, replay.meta.players, source)
+    return _coach(replay.fresh_start(), replay.timed, replay.meta.players, source, fumblers)
 
 
 def coach_game(
@@ -160,7 +194,7 @@ def coach_game(
     ``fumblers``: who made each of its fumbles)."""
     start = new_game_from_save(game.to_json())
     timed = list(zip(times, game.actions, strict=True))
-    return coach_analysis(analyse(start, timed, fumblers), players)
+    return _coach(start, timed, players, None, fumblers)
 
 
 def replay_files(directory: Path | None = None) -> list[Path]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
+from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
 from spit.engine.rule_words import variant_id, variant_names
 from spit.play.keys import (
@@ -49,6 +50,10 @@ PALETTE_NAMES = ("default", "colour-blind", "four-colour", "light")
 MAX_TARGET = 100_000
 #: Longest held-key window, in seconds (the key map allows 0 to 2).
 MAX_REPEAT_WINDOW = 2.0
+#: The opponent the setup screen chose last: a person at this keyboard, a
+#: computer level, or a computer as fast as player 1 ("match-me").
+PERSON = "person"
+OPPONENTS: tuple[str, ...] = (PERSON, *LEVELS, "match-me")
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,8 @@ class Settings:
     spit_target: int = 100
     speed_target: int = 0
     palette: str = "default"
+    mode: str = "spit"
+    opponent: str = PERSON
     fumble_time: float = DEFAULT_FUMBLE_TIME
     race_margin: float = DEFAULT_RACE_MARGIN
     #: the board's brief highlights (a played card's slot and pile, a slap) are off
@@ -232,7 +239,15 @@ class _Reader:
         self.unknown(
             game,
             "game.",
-            ("variants", "speed_deal", "bot_level", "spit_target", "speed_target"),
+            (
+                "variants",
+                "speed_deal",
+                "bot_level",
+                "spit_target",
+                "speed_target",
+                "mode",
+                "opponent",
+            ),
         )
         self.unknown(
             timing,
@@ -261,6 +276,8 @@ class _Reader:
             spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
             speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
             palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
+            mode=self.choice(game, "mode", mode_names(), defaults.mode),
+            opponent=self.choice(game, "opponent", OPPONENTS, defaults.opponent),
             fumble_time=self.seconds(
                 timing, "fumble_time", 0.0, MAX_FUMBLE_TIME, defaults.fumble_time
             ),
@@ -510,6 +527,8 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
             "bot_level": settings.bot_level,
             "spit_target": settings.spit_target,
             "speed_target": settings.speed_target,
+            "mode": settings.mode,
+            "opponent": settings.opponent,
         },
         "timing": {
             "auto_spit": auto,

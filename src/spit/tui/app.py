@@ -309,7 +309,9 @@ class SpitApp(App[None]):
             assert isinstance(made, Screen)
             screen = made
         elif opening.replay is not None:
-            screen = self.replay_screen(opening.replay, leave_exits=True)
+            screen = self.replay_screen(
+                opening.replay, True, opening.replay_at, opening.replay_note
+            )
         elif opening.resumed is not None:
             screen = self.game_screen(opening.resumed.final.mode, resumed=opening.resumed)
         elif opening.mode == TUTORIAL:
@@ -339,8 +341,14 @@ class SpitApp(App[None]):
         """A game screen that deals with the app's dealer."""
         return GameScreen(mode, self.dealer, opponents, resumed=resumed)
 
-    def replay_screen(self, replay: Replay, leave_exits: bool = False) -> ReplayScreen:
-        """The replay viewer on the app's clock."""
+    def replay_screen(
+        self,
+        replay: Replay,
+        leave_exits: bool = False,
+        at: float | None = None,
+        note: str | None = None,
+    ) -> ReplayScreen:
+        """The replay viewer on the app's clock (``at``: opened paused there, ``note`` said)."""
         from spit.tui.viewer import ReplayScreen
 
         return ReplayScreen(
@@ -349,6 +357,8 @@ class SpitApp(App[None]):
             autotick=self.dealer.real_time,
             leave_exits=leave_exits,
             settings=self.settings,
+            start_at=at,
+            note=note,
         )
 
     def use_theme(self) -> None:
@@ -378,7 +388,11 @@ class SpitApp(App[None]):
 
             self.push_screen(TutorialScreen(self.dealer))
             return
-        self.push_screen(self.game_screen(message.mode, message.opponents, message.resumed))
+        screen = self.game_screen(message.mode, message.opponents, message.resumed)
+        if message.replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
 
     def on_host_requested(self, message: HostRequested) -> None:
         """The title menu asked to host a network game."""
@@ -398,8 +412,8 @@ class SpitApp(App[None]):
         self.use_palette()
 
     def on_replay_requested(self, message: ReplayRequested) -> None:
-        """A list of replays asked to watch one."""
-        self.push_screen(self.replay_screen(message.replay))
+        """A list of replays (or the coach's moments) asked to watch one."""
+        self.push_screen(self.replay_screen(message.replay, at=message.at, note=message.note))
 
     def finish_writes(self, timeout: float = EXIT_WRITE_WAIT) -> bool:
         """After the app has stopped: wait for the results still being written."""

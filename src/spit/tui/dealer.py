@@ -162,6 +162,9 @@ class Opening:
     resumed: Replay | None = None
     #: a screen to open instead, made with the app's dealer (``spit host``, ``spit join``)
     screen: Callable[[Dealer], object] | None = None
+    #: open the ``replay`` paused at this time (seconds), with this note (a coach's moment)
+    replay_at: float | None = None
+    replay_note: str | None = None
 
     @property
     def is_menu(self) -> bool:
@@ -370,6 +373,7 @@ class Dealer:
             names=shown,
             levels=levels,
             recorder=recorder,
+            time_offset=resumed.duration if resumed is not None else 0.0,
         )
         if notes:  # how a "match me" computer plays, on the news line at the start
             session.announce("; ".join(notes))

@@ -124,8 +124,10 @@ def _motion(args: argparse.Namespace) -> bool:
 
 
 def launch_replay(args: argparse.Namespace) -> int:
-    """``spit replay FILE``: the viewer on the replay the command loaded."""
-    opening = Opening(replay=args.replay)
+    """``spit replay FILE``: the viewer on the replay the command loaded (``args.at``:
+    opened paused at that time; ``args.note``: what the news line says there)."""
+    at, note = getattr(args, "at", None), getattr(args, "note", None)
+    opening = Opening(replay=args.replay, replay_at=at, replay_note=note)
     return run(configured_app(opening, ascii_only=_ascii(args), reduce_motion=_motion(args)))
 
 

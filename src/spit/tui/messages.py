@@ -23,18 +23,21 @@ TUTORIAL = "tutorial"
 
 
 class PlayRequested(Message):
-    """Open a game of ``mode`` (with computer ``opponents``), or carry on a ``resumed`` match."""
+    """Open a game of ``mode`` (with computer ``opponents``), or carry on a ``resumed`` match;
+    ``replace``: in place of the screen that asked (the setup screen), not over it."""
 
     def __init__(
         self,
         mode: str,
         opponents: Mapping[int, str] | None = None,
         resumed: Replay | None = None,
+        replace: bool = False,
     ) -> None:
         super().__init__()
         self.mode = mode
         self.opponents = dict(opponents or {})
         self.resumed = resumed
+        self.replace = replace
 
 
 class SettingsChanged(Message):
@@ -58,8 +61,10 @@ class JoinRequested(Message):
 
 
 class ReplayRequested(Message):
-    """Watch ``replay`` in the replay viewer."""
+    """Watch ``replay`` in the replay viewer (``at``: paused at that time, ``note`` said)."""
 
-    def __init__(self, replay: Replay) -> None:
+    def __init__(self, replay: Replay, at: float | None = None, note: str | None = None) -> None:
         super().__init__()
         self.replay = replay
+        self.at = at
+        self.note = note

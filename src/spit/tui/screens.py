@@ -23,10 +23,19 @@ from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.engine import Phase
 from spit.play.controller import GameController
 from spit.play.effects import Effects
-from spit.play.keys import AGAIN_KEY, COACH_KEY, HELP_KEY, MENU_KEY, PAUSE_KEY, KeyMap, key_of_event
+from spit.play.keys import (
+    AGAIN_KEY,
+    COACH_KEY,
+    HELP_KEY,
+    MENU_KEY,
+    MOMENTS_KEY,
+    PAUSE_KEY,
+    KeyMap,
+    key_of_event,
+)
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
-from spit.tui.coachbox import CoachBox
+from spit.tui.coachbox import HIDDEN, CoachBox
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import Dealer
 from spit.tui.widgets.board import Board, LineKey, RegionKey, board_keys
@@ -59,6 +68,7 @@ class GameScreen(Screen[None]):
         Binding(MENU_KEY, "leave", "Leave"),
         Binding(AGAIN_KEY, "again", "Play again", show=False),
         Binding(COACH_KEY, "coach", "Coaching", show=False),
+        Binding(MOMENTS_KEY, "moments", "Moments", show=False),
     ]
 
     class Saved(Message):
@@ -210,15 +220,41 @@ class GameScreen(Screen[None]):
             self.fail(exc)
 
     def show_coaching(self) -> None:
-        """At the game's end: the summary box (reactions, misses, closest level) over the board."""
+        """At the game's end: the box over the board, the result first (F2: coaching)."""
         box = self.query_one("#coach", CoachBox)
         box.display = self.session is not None and box.show_session(self.session)
 
     def action_coach(self) -> None:
-        """Hide or show the summary box once the game is over."""
+        """F2 once the game is over: the result, then how fast, then no box (the table)."""
         if self.controller is not None and self.controller.coached:
             box = self.query_one("#coach", CoachBox)
-            box.display = not box.display
+            box.display = box.next_look() != HIDDEN
+
+    def action_moments(self) -> None:
+        """F3 once the game is over: the coach's moments; the one chosen opens the replay
+        viewer there (Esc in the viewer comes back to this board)."""
+        coaching = self.query_one("#coach", CoachBox).coaching
+        session = self.session
+        coached = self.controller is not None and self.controller.coached
+        if not coached or coaching is None or session is None:
+            return
+        from spit.tui.moments import MomentsScreen
+
+        def watch(index: int | None) -> None:
+            if index is None or session is not self.session:
+                return
+            from spit.tui.coachbox import session_replay
+            from spit.tui.messages import ReplayRequested
+
+            moment = coaching.moments[index]
+            try:
+                replay = session_replay(session)
+            except Exception:  # the replay is a bonus: never let it break the board
+                log.exception("cannot replay this game")
+                return
+            self.post_message(ReplayRequested(replay, moment.at, moment.words()))
+
+        self.app.push_screen(MomentsScreen(coaching.moments, session.names), watch)
 
     def show_round(self, summary: RoundSummary) -> None:
         """Between the rounds of a match: the round's story and the score; the game waits."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -23,7 +24,14 @@ from spit.store.resume import has_saved_games
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, SaveSettings
 from spit.tui.messages import TUTORIAL, HostRequested, JoinRequested, PlayRequested
-from spit.tui.screens import WATCH_HEADINGS, WATCH_NOTE, DocScreen, LevelScreen
+from spit.tui.screens import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    WATCH_HEADINGS,
+    WATCH_NOTE,
+    DocScreen,
+    LevelScreen,
+)
 
 if TYPE_CHECKING:
     import argparse
@@ -31,18 +39,14 @@ if TYPE_CHECKING:
     from spit.store.replays import Replay
 
 
-#: The title menu, in groups (a line between groups). To add an entry, put
-#: ``(id, label)`` in a group and a ``choose_<id>`` method (dashes as
-#: underscores) on ``TitleScreen``; the list scrolls, so 14 and more fit 80x24.
-#: A game mode's id starts that game; ``vs-<mode>`` asks the computer's level first.
+#: The title menu, in groups (a line between groups), in the same order whether or
+#: not games are saved. To add an entry, put ``(id, label)`` in a group and a
+#: ``choose_<id>`` method (dashes as underscores) on ``TitleScreen``; at 80x24 every
+#: entry shows, and a longer list scrolls with a hint saying so. A game mode's id
+#: opens the setup screen for that game (opponent, rules, names).
 MENU: tuple[tuple[tuple[str, str], ...], ...] = (
     (
-        *((mode.name, f"Play {mode.title} (two players)") for mode in all_modes()),
-        *(
-            (f"vs-{mode.name}", f"Play {mode.title} against the computer")
-            for mode in all_modes()
-            if mode.name in BOT_MODES
-        ),
+        *((mode.name, f"Play {mode.title}: a person or the computer") for mode in all_modes()),
         *(
             (f"watch-{mode.name}", f"Watch two computers play {mode.title}")
             for mode in all_modes()
@@ -54,7 +58,7 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
         ("join", "Join a game over the network"),
     ),
     (
-        ("tutorial", "Tutorial"),
+        ("tutorial", "Tutorial: the rules in short lessons on the board"),
         ("stats", "Statistics"),
         ("replays", "Saved replays"),
         ("rules", "Rules"),
@@ -63,16 +67,25 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
         ("quit", "Quit"),
     ),
 )
-#: shown first in the menu while an unfinished game is saved
+#: first in the menu; greyed out while no unfinished game is saved
 RESUME_ENTRY = ("resume", "Resume a game")
+RESUME_NONE = "Resume a game (none saved)"
+#: first of all on the first start (no game played or saved yet)
+START_HERE = ("start-here", "New to Spit? Start here: learn it, then choose a game")
+#: the title's last line, and what it says when the menu scrolls
+TITLE_HINT = "arrows + Enter: choose   F1: keys   Esc: quit"
+MORE_BELOW = "↓ more below   " + TITLE_HINT
+MORE_ABOVE = "↑ more above   " + TITLE_HINT
 
-TITLE_ART = """\
-[b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]
-[b] ▀▀▄ █▄▄▀ █  █ [/b]
-[b]▄▄▄▀ █    █  █ [/b]
-[red]♥ ♦[/] ♠ ♣
-
-The real-time card game for two people at one keyboard."""
+#: the title: the letters (each line as wide, so that they line up centred) and a line
+TITLE_ART = "\n".join(
+    (
+        "[b]▄▀▀▀ █▀▀▄ █ ▀█▀[/b]  [red]♥ ♦[/]",
+        "[b] ▀▀▄ █▄▄▀ █  █ [/b]  ♠ ♣",
+        "[b]▄▄▄▀ █    █  █ [/b]" + " " * 5,
+        "The real-time card game for two people at one keyboard.",
+    )
+)
 
 
 ASCII_TITLE_ART = """\
@@ -98,49 +111,79 @@ class TitleScreen(Screen[None]):
         with Vertical(id="title-box"):
             art = ASCII_TITLE_ART if self.settings.ascii_only else TITLE_ART
             yield Static(art, id="title-art")
+            yield Static(id="title-small")
             yield OptionList(*self.menu_options(), id="menu")
-            yield Static("", id="title-settings")
-            yield Static("", id="title-note")
-            yield Static("arrows + Enter: choose   F1: keys   ctrl+q: quit", classes="hint")
+            yield Static(TITLE_HINT, id="title-hint", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()
+        self.check_size()
 
     @staticmethod
     def menu_options() -> list[Option | None]:
-        """The menu entries (None: a line between groups), "Resume a game" first
-        while an unfinished game is saved."""
+        """The menu entries (None: a line between groups): "Resume a game" first (greyed
+        out while no unfinished game is saved), after "Start here" on the first start."""
+        from spit.store.firstrun import first_run
+
+        saved = has_saved_games()
         groups = [list(group) for group in MENU]
-        if has_saved_games():
-            groups[0].insert(0, RESUME_ENTRY)
         options: list[Option | None] = []
-        for group in groups:
-            if options:
+        if not saved and first_run():
+            options.append(Option(START_HERE[1], id=START_HERE[0]))
+        key, label = RESUME_ENTRY
+        options.append(Option(label if saved else RESUME_NONE, id=key, disabled=not saved))
+        for i, group in enumerate(groups):
+            if i:
                 options.append(None)
             options.extend(Option(label, id=key) for key, label in group)
         return options
 
     def on_screen_resume(self) -> None:
-        settings = self.settings.game
-        variants = " ".join(settings.variants) or "none"
-        deal = "long" if settings.long_deal else "standard"
-        self.query_one("#title-settings", Static).update(
-            f"Spit variants: {variants}    Speed deal: {deal}"
-        )
         menu = self.query_one("#menu", OptionList)
         options = [o for o in self.menu_options() if o is not None]
-        if [o.id for o in options] != [
-            menu.get_option_at_index(i).id for i in range(menu.option_count)
-        ]:
+        shown = [menu.get_option_at_index(i) for i in range(menu.option_count)]
+        if [(o.id, o.disabled) for o in options] != [(o.id, o.disabled) for o in shown]:
             menu.clear_options()
             menu.add_options(self.menu_options())
-            menu.highlighted = 0
+            menu.action_first()
+        self.call_after_refresh(self.show_hint)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        """Below 80x24, say so where the title was (the menu still works, scrolling)."""
+        width, height = self.app.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.query_one("#title-art").display = not small
+        note = self.query_one("#title-small", Static)
+        note.display = small
+        if small:
+            note.update(
+                f"The terminal is {width}x{height}; spit needs at least "
+                f"{MIN_WIDTH}x{MIN_HEIGHT}: make the window bigger."
+            )
+        above = 2 if small else TITLE_ART.count("\n") + 1  # the note or the art, and the hint
+        self.query_one("#menu", OptionList).styles.max_height = max(3, height - above - 1)
+        self.call_after_refresh(self.show_hint)
+
+    def show_hint(self) -> None:
+        """The last line: the keys, and whether more of the menu is above or below."""
+        menu = self.query_one("#menu", OptionList)
+        hint = TITLE_HINT
+        if menu.scroll_y < menu.max_scroll_y:
+            hint = MORE_BELOW
+        elif menu.scroll_y > 0:
+            hint = MORE_ABOVE
+        self.query_one("#title-hint", Static).update(hint)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.call_after_refresh(self.show_hint)
 
     def resume_game(self) -> None:
         """Pick an unfinished game to carry on with (or delete one)."""
         from spit.tui.saved import SavedGamesScreen
 
-        self.query_one("#title-note", Static).display = False
         self.app.push_screen(SavedGamesScreen(), self._resume_chosen)
 
     def _resume_chosen(self, replay: Replay | None) -> None:
@@ -157,13 +200,9 @@ class TitleScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""
         if choice in mode_names():
-            self.post_message(PlayRequested(choice))
+            self.choose_setup(choice)
         elif choice.startswith("watch-"):
             self.choose_watch(choice.removeprefix("watch-"))
-        elif choice.startswith("vs-"):
-            mode = choice.removeprefix("vs-")
-            level = self.settings.game.bot_level
-            self.app.push_screen(LevelScreen(level), lambda level: self._start_vs(mode, level))
         else:
             handler = getattr(self, f"choose_{choice.replace('-', '_')}", None)
             if handler is not None:
@@ -172,6 +211,16 @@ class TitleScreen(Screen[None]):
     def choose_resume(self) -> None:
         """Pick an unfinished game to carry on with."""
         self.resume_game()
+
+    def choose_setup(self, mode: str | None = None) -> None:
+        """The setup screen: the game (``mode`` first), opponent, rules and names."""
+        from spit.tui.setup import SetupScreen
+
+        self.app.push_screen(SetupScreen(self.settings, self.save_settings, mode))
+
+    def choose_start_here(self) -> None:
+        """The first start: the tutorial, which ends on the setup screen."""
+        self.post_message(PlayRequested(TUTORIAL))
 
     def choose_watch(self, mode: str = "spit") -> None:
         """Two computer players of ``mode``: choose player 1's level, then player 2's."""
@@ -233,11 +282,6 @@ class TitleScreen(Screen[None]):
     def choose_quit(self) -> None:
         """Leave spit."""
         self.app.exit()
-
-    def _start_vs(self, mode: str, level: str | None) -> None:
-        """Start a game against the computer at ``level`` (None: the choice was cancelled)."""
-        if level is not None:
-            self.post_message(PlayRequested(mode, {1: level}))
 
     def _start_watch(self, mode: str, first: str, second: str | None) -> None:
         if second is not None:

@@ -2,8 +2,10 @@
 
 The lessons themselves (positions, right and wrong keys, words) live in
 ``spit.play.tutorial``; this screen only shows them. Nothing runs on a clock:
-the position waits for player 1's key. After the last lesson, Enter starts a
-game against the ``easy`` computer.
+the position waits for player 1's key. Tab lists the lessons (pick one, play
+one again), the arrows skip to the next or back to the one before, Backspace
+starts this one again. After the last lesson, Enter opens the setup screen
+with a game against the ``easy`` computer chosen first.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ class TutorialScreen(Screen[None]):
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "leave", "Menu"),
         Binding("enter", "next", "Next lesson", show=False),
+        Binding("tab", "lessons", "Lessons", show=False),
+        Binding("right,pagedown", "skip(1)", "Skip", show=False),
+        Binding("left,pageup", "skip(-1)", "Back a lesson", show=False),
+        Binding("backspace", "again", "Again", show=False),
     ]
 
     def __init__(self, dealer: Dealer, first: int = 0) -> None:
@@ -52,6 +58,8 @@ class TutorialScreen(Screen[None]):
         self.feedback = Text()
         #: the terminal is too small for the board: keys do nothing until it fits
         self.too_small = False
+        #: the lessons done (by index), for the lesson list's marks
+        self.finished: set[int] = set()
 
     @property
     def lesson(self) -> Lesson:
@@ -95,9 +103,10 @@ class TutorialScreen(Screen[None]):
         regions["news"] = Text(lesson.hint, no_wrap=True, overflow="ellipsis")
         regions["flash"] = self.feedback
         footer = Text(no_wrap=True, overflow="ellipsis")
-        keys = [("Esc", "menu")]
+        keys = [("←/→", "lessons"), ("Tab", "list"), ("Esc", "menu")]
         if self.done:
-            keys.insert(0, ("Enter", "next lesson" if self.index + 1 < len(LESSONS) else "play"))
+            last = self.index + 1 == len(LESSONS)
+            keys[:0] = [("Enter", "choose a game" if last else "next lesson"), ("Bksp", "again")]
         for key, what in keys:
             footer.append(f" {key} ", "reverse")
             footer.append(f" {what}  ")
@@ -122,7 +131,10 @@ class TutorialScreen(Screen[None]):
             verdict = self.lesson.judge(game, key, session.keymap)
             if verdict.ok and verdict.action is not None:
                 game.apply(verdict.action)
+                for action in self.lesson.then:  # the other player's part (the spit call)
+                    game.apply(action)
                 self.done = True
+                self.finished.add(self.index)
                 self.feedback = Text("✓ " + verdict.text, style="bold green", no_wrap=True)
             else:
                 self.feedback = Text("✗ " + verdict.text, style="bold bright_red", no_wrap=True)
@@ -130,17 +142,40 @@ class TutorialScreen(Screen[None]):
         self.paint()
 
     def action_next(self) -> None:
-        """Go on to the next lesson, or after the last one to a game against easy."""
+        """Go on to the next lesson, or after the last one to the setup screen."""
         if not self.done or self.too_small:
             return
         if self.index + 1 < len(LESSONS):
             self.index += 1
             self.load()
             return
-        from spit.tui.screens import GameScreen
+        from spit.tui.setup import SetupScreen
 
         mode, level = FINAL_GAME
-        self.app.switch_screen(GameScreen(mode, self.dealer, {1: level}))
+        settings = self.dealer.settings
+        save = self.dealer.deps.save_settings
+        self.app.switch_screen(SetupScreen(settings, save, mode, level))
+
+    def go_to(self, index: int | None) -> None:
+        """Play lesson ``index`` (from its start, even if it is this one); None: stay."""
+        if index is not None and 0 <= index < len(LESSONS) and not self.too_small:
+            self.index = index
+            self.load()
+
+    def action_skip(self, step: int) -> None:
+        """The next lesson (``step`` 1) or the one before (-1), done or not."""
+        self.go_to(min(max(self.index + step, 0), len(LESSONS) - 1))
+
+    def action_again(self) -> None:
+        """This lesson again, from its start."""
+        self.go_to(self.index)
+
+    def action_lessons(self) -> None:
+        """The list of lessons, to pick one."""
+        from spit.tui.lessons import LessonsScreen
+
+        ascii_only = self.dealer.settings.ascii_only
+        self.app.push_screen(LessonsScreen(self.index, self.finished, ascii_only), self.go_to)
 
     def action_leave(self) -> None:
         """Back to the title menu."""

@@ -27,10 +27,11 @@ from spit.engine.events import Event
 from spit.play.keys import KeyMap
 from spit.play.playback import Playback
 from spit.play.session import Session
+from spit.play.texts import clock_text
 from spit.realtime.arbiter import Applied, Clock
 from spit.tui.dealer import AppSettings
 from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH
-from spit.tui.widgets.board import Board, RegionKey, board_keys
+from spit.tui.widgets.board import Board, RegionKey, TopKey, board_keys
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
@@ -46,11 +47,6 @@ VIEWER_KEYS = (
     ("r", "restart"),
     ("Esc", "leave"),
 )
-
-
-def _clock_text(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}:{secs:02d}"
 
 
 class ReplayScreen(Screen[None]):
@@ -81,11 +77,17 @@ class ReplayScreen(Screen[None]):
         autotick: bool = True,
         leave_exits: bool = False,
         settings: AppSettings | None = None,
+        start_at: float | None = None,
+        note: str | None = None,
     ) -> None:
         """``clock``: the app's clock; ``autotick``: wake up for the next action (the
         real clock; tests tick by hand); ``leave_exits``: Esc quits the app;
-        ``settings``: the app's settings (card colours, ASCII only)."""
+        ``settings``: the app's settings (card colours, ASCII only); ``start_at``:
+        open paused at that replay time, with ``note`` on the news line (a coach's
+        moment)."""
         super().__init__()
+        self.start_at = start_at
+        self.note = note
         self.settings = settings or AppSettings()
         self.replay = replay
         self.clock = clock
@@ -110,7 +112,15 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._last = self.clock()
+        if self.start_at is not None:
+            self.playback.paused = True
         self.check_size()
+        if self.start_at is not None:
+            applied = self.playback.seek(self.start_at)
+            self.session = self._session()  # the game was dealt again
+            where = f"Paused at {clock_text(self.playback.position)}"
+            self._jumped(applied, f"{where}: {self.note}" if self.note else where)
+            return
         self.run_tick()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -178,7 +188,7 @@ class ReplayScreen(Screen[None]):
     def status_text(self) -> str:
         """Where the replay is, at what speed, and what to press."""
         pb = self.playback
-        where = f"{_clock_text(pb.position)} / {_clock_text(pb.duration)}"
+        where = f"{clock_text(pb.position)} / {clock_text(pb.duration)}"
         step = f"action {pb.index}/{len(self.replay.timed)}"
         if pb.done:
             return f"End of the replay ({where}): {self.session.result_text()}"
@@ -189,6 +199,9 @@ class ReplayScreen(Screen[None]):
         """Draw the board, with the viewer's own status and keys."""
         settings = self.settings
         texts: dict[str, RegionKey | Text] = dict(board_keys(self.session, now, settings.palette))
+        game = self.playback.game  # the top bar's clock: the replay's time, not the viewer's
+        clock = clock_text(self.playback.position)
+        texts["topbar"] = TopKey(game.info.title, game.round_no, game.config.variants, clock)
         texts["status"] = Text(self.status_text(), style="bold yellow", no_wrap=True)
         footer = Text(no_wrap=True, overflow="ellipsis")
         for key, what in VIEWER_KEYS:

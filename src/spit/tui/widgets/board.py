@@ -33,7 +33,7 @@ from spit.engine.rule_words import rules_in_words
 from spit.play.effects import EffectKind, Effects, Mark
 from spit.play.keys import Row
 from spit.play.session import PILE_NAMES, Session
-from spit.play.texts import ASCII_CHARS
+from spit.play.texts import ASCII_CHARS, clock_text
 from spit.tui.render import (
     DEFAULT_PALETTE,
     DIM,
@@ -419,16 +419,19 @@ class RegionKey(Protocol):
 
 
 class TopKey(NamedTuple):
-    """The top bar: the game, the round, the optional rules in words."""
+    """The top bar: the game, the round, the game clock, the optional rules in words."""
 
     title: str
     round_no: int
     variants: str
+    clock: str = ""  #: the game time, ``1:23``
 
     def text(self, scale: Scale = SMALL) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f" {self.title.upper()} ", "bold reverse")
         out.append(f"  round {self.round_no}", "bold")
+        if self.clock:
+            out.append(f"  time {self.clock}", "bold")
         if self.variants:
             out.append("  " + self.variants, DIM)
         return out
@@ -447,6 +450,7 @@ class InfoKey(NamedTuple):
     score: int | None
     computer: bool
     fumbled: bool = False  #: under a fumble: hands off for a moment
+    target: int | None = None  #: the match's target score, shown after the score
 
     def text(self, scale: Scale = SMALL) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -462,7 +466,8 @@ class InfoKey(NamedTuple):
             out.append("   call key ", DIM)
             out.append(self.call_key, self.key_style)
         if self.score is not None:
-            out.append(f"   score {self.score}", "bold")
+            of = f" / {self.target}" if self.target is not None else ""
+            out.append(f"   score {self.score}{of}", "bold")
         if self.computer:
             out.append("   (computer)", DIM)
         return out
@@ -545,7 +550,7 @@ class FooterKey(NamedTuple):
 
 
 def _info_key(session: Session, p: int, palette: Palette) -> InfoKey:
-    game = session.game
+    game = session.table
     info = game.info
     ready = None
     if game.phase in (Phase.OPENING, Phase.STALEMATE) and game.called[p]:
@@ -569,6 +574,7 @@ def _info_key(session: Session, p: int, palette: Palette) -> InfoKey:
         game.scores[p] if game.is_match else None,
         computer,
         p in session.fumbled,
+        game.config.target_score if game.is_match else None,
     )
 
 
@@ -583,7 +589,7 @@ def hidden_hand(session: Session, p: int) -> bool:
 
 
 def _slots(session: Session, p: int, marks: tuple[Mark, ...] = ()) -> list[Slot]:
-    game = session.game
+    game = session.table
     glowing = {m.column for m in marks if m.player == p and m.kind in _SLOT_GLOW}
     dealt = any(m.player == p and m.kind is EffectKind.DEALT for m in marks)
     fumbled = {m.column for m in marks if m.player == p and m.kind is EffectKind.FUMBLE}
@@ -626,7 +632,7 @@ def landed_marks(names: tuple[str, str]) -> tuple[str, str]:
 def _centre_key(
     session: Session, palette: Palette, marks: tuple[Mark, ...] = ()
 ) -> CentreKey:
-    game = session.game
+    game = session.table
     me = session.bottom_player
     side_piles = game.info.side_piles
     landed = session.landed
@@ -763,6 +769,7 @@ def board_keys(
             game.info.title,
             game.round_no,
             rules_in_words(game.config.variants, game.is_match, game.config.target_score),
+            clock_text(session.game_time(now)),
         ),
         "p2-info": _info_key(session, them, palette),
         "p2-cards": CardsKey(tuple(_slots(session, them, marks)), True, palette),
