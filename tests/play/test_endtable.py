@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from spit.engine import SYSTEM, AnyGame, SpeedConfig, SpeedGame, SpitConfig, SpitGame, card
@@ -36,6 +36,7 @@ def on_the_table(table: object) -> int:
     seed=st.integers(0, 2**32),
     variants=st.sets(st.sampled_from(["V1", "V2", "V3", "V4"])),
 )
+@example(seed=15497167, variants={"V2", "V3"})  # the round limit right after a play
 def test_R20_the_last_table_of_a_finished_spit_game_holds_all_52_cards(
     seed: int, variants: set[str]
 ) -> None:

@@ -143,12 +143,20 @@ def end_table(game: GameView) -> GameView | None:
     for action in game.actions[:-1]:
         before.apply(action)
     events = before.copy().apply(game.actions[-1])
-    if not any(isinstance(e, PileTaken) for e in events):
-        return None
+    if not any(isinstance(e, PileTaken) for e in events) and _on_board(game) >= _on_board(before):
+        return None  # the last action took no card off the table (a V2 choice may: below)
     played = next((e for e in events if isinstance(e, CardPlayed)), None)
     if played is not None and before.columns(played.player)[played.source][1]:
-        return None  # a card would have turned up under it: not a position to rebuild
+        # a card turned up under it (a stalemate at the round limit came next): show
+        # the table as it stood just before that last play, every card in its place
+        played = None
     return EndTable(game, before, played)
+
+
+def _on_board(game: AnyGame) -> int:
+    """The cards a position shows on the board: both players' and the piles."""
+    piles = sum(len(pile) for pile in game.piles)
+    return cards_left(game, 0) + cards_left(game, 1) + piles
 
 
 def cards_left(table: GameView, player: int) -> int:
