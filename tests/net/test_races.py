@@ -160,7 +160,7 @@ def test_spit_replay_races_on_a_replay_without_presses(
 
 def test_the_hosts_own_replay_file_keeps_the_presses() -> None:
     """The archiver writes the finished game's replay with the audit the host hands it."""
-    from tests.persist.test_archive import new_arbiter, run
+    from tests.store.test_archive import new_arbiter, run
 
     from spit.engine import SpitConfig, SpitGame
     from spit.store import paths

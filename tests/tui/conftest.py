@@ -26,7 +26,7 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process app tests run without a terminal: let ``spit.tui.launch.run`` go on.
 
-    (tests/tui/test_cli.py checks the real refusal in a subprocess.)
+    (tests/cli/test_cli.py checks the real refusal in a subprocess.)
     """
     from spit.tui import launch
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from hypothesis import given
-from tests.arbiter.test_timing_properties import SETTINGS, cases
+from tests.realtime.test_timing_properties import SETTINGS, cases
 from tests.support.timing_model import START, Case
 
 from spit.bots.sim import new_game
@@ -96,7 +96,7 @@ def test_inputs_at_the_horizon_after_the_tick_are_late_inputs(case: Case) -> Non
     H8 is off here: its race-margin window starts exactly a margin before the
     stamp, so a stamp moved by a moment can put a position on the other side of
     that window's edge. H8 under every tick pattern is the timing model's
-    (``check_fumbles``, tests/arbiter/test_timing_properties.py).
+    (``check_fumbles``, tests/realtime/test_timing_properties.py).
     """
     case = dataclasses.replace(case, timing=dataclasses.replace(case.timing, fumble_time=0.0))
     at_horizon = drive_after(case)

@@ -1,6 +1,6 @@
 """Files written before results became enums still load, with the same results.
 
-tests/persist/data/ holds two replays and a records database (as SQL) written
+tests/store/data/ holds two replays and a records database (as SQL) written
 by the code of commit b16b418, when results were plain strings.
 """
 

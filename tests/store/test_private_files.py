@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.persist.conftest import random_playout
+from tests.store.conftest import random_playout
 
 from spit.store.paths import data_dir, database_path, replay_dir, saved_dir
 from spit.store.records import save_finished_game
