@@ -213,3 +213,15 @@ async def test_a_settings_file_that_cannot_be_written_is_said_and_start_again_pl
         setup.action_start()
         await pilot.pause()
         assert screen_of(app).mode == "speed"
+
+
+async def test_the_setups_rule_boxes_show_on_and_off_in_plain_text(clock: FakeClock) -> None:
+    """As in Settings (issue 21, defect 20): ``[X]`` on, ``[ ]`` off, not colour alone."""
+    from tui_helpers import screen_text
+
+    app = _app(clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_setup(pilot)
+        text = screen_text(app)
+        assert "[ ] four stocks" in text or "[X] four stocks" in text, text
+        assert "▐X▌" not in text

@@ -23,36 +23,13 @@ from spit.store.settings import (
     same_name,
 )
 from spit.store.settings import Settings as UserSettings
+from spit.tui.checkbox import StateCheckbox
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import SettingsChanged
 from spit.tui.remap import KeysScreen
 from spit.tui.render import PALETTES
 
 __all__ = ["RoundScreen", "SettingsScreen", "StateCheckbox", "WarningsScreen"]
-
-
-class StateCheckbox(Checkbox):
-    """A checkbox whose box shows its state in characters, not only in colour:
-    ``[X]`` when on, ``[ ]`` when off, readable in plain text and NO_COLOR."""
-
-    BUTTON_LEFT = "["
-    BUTTON_RIGHT = "]"
-
-    def __init__(
-        self, label: str, value: bool = False, *, id: str | None = None, compact: bool = False
-    ) -> None:
-        super().__init__(label, value, id=id, compact=compact)
-        self.BUTTON_INNER = self._inner(value)
-
-    @staticmethod
-    def _inner(value: bool) -> str:
-        return "X" if value else " "
-
-    def watch_value(self) -> None:
-        """Show the new state in the box, then let Checkbox post its message."""
-        self.BUTTON_INNER = self._inner(self.value)
-        super().watch_value()
-        self.refresh()
 
 
 class WarningsScreen(ModalScreen[None]):

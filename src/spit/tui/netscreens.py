@@ -29,8 +29,8 @@ from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.host import Host, split_address
 from spit.net.runner import host_game, host_timing, keep_replay, public_address
 from spit.net.view import RemoteSession
+from spit.tui.checkbox import StateCheckbox
 from spit.tui.confirm import ConfirmScreen
-from spit.tui.dialogs import StateCheckbox
 from spit.tui.screens import GameScreen
 from spit.tui.widgets.board import LineKey
 

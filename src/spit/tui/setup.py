@@ -26,6 +26,7 @@ from spit.engine.modes import Mode
 from spit.engine.rule_words import VARIANT_WORDS
 from spit.store.settings import MAX_NAME, MAX_TARGET, OPPONENTS, PERSON, VARIANTS
 from spit.store.settings import Settings as UserSettings
+from spit.tui.checkbox import StateCheckbox
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import PlayRequested, SettingsChanged
 
@@ -236,7 +237,9 @@ class SetupScreen(Screen[None]):
         rows: list[Checkbox | Static] = []
         for v in rule_variants(info):
             words = VARIANT_WORDS.get(v)
-            rows.append(Checkbox(words.label if words else v, v in ticked, name=v, compact=True))
+            rows.append(
+                StateCheckbox(words.label if words else v, v in ticked, name=v, compact=True)
+            )
             if words is not None:  # what it does, in one line under its box
                 rows.append(Static(Text(words.line), classes="setup-rule"))
         await box.mount_all(rows)
