@@ -21,9 +21,7 @@ from spit.engine.actions import (
 from spit.engine.base import Game, Phase
 from spit.engine.cards import (
     DECK_SIZE,
-    NO_CARD_FITS,
     adjacency_masks,
-    adjacency_rows,
     card_name,
     misfit_reason,
 )
@@ -54,10 +52,24 @@ DEAL_ORDER: dict[int, tuple[int, ...]] = {
 }
 
 
-_PLAY_TABLE = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in PLAYERS)
 #: _MOVES_OF[player][bits]: the R10 moves of the stocks in ``bits`` (bit s: stock s), in order
 _MOVES_OF = tuple(
     tuple(tuple(move(p, s) for s in range(5) if bits >> s & 1) for bits in range(32))
+    for p in PLAYERS
+)
+
+#: _PLAYS_OF[player][on0 | on1 << 5]: the R7 plays of the stocks in ``on0`` onto pile 1
+#: and of those in ``on1`` onto pile 2 (bit s: stock s), in stock order, pile 1 first
+_PLAYS_OF = tuple(
+    tuple(
+        tuple(
+            play(p, s, t)
+            for s in range(5)
+            for t in (0, 1)
+            if (bits >> s if t == 0 else bits >> (s + 5)) & 1
+        )
+        for bits in range(1024)
+    )
     for p in PLAYERS
 )
 
@@ -195,7 +207,6 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """
         self._start(config, SpitConfig, seed)
         alternating = self.config.alternating_colours
-        self._rows = adjacency_rows(alternating)
         self._masks = adjacency_masks(alternating)
         n = self.n_stocks = self.config.n_stocks
         self._stock_ids = range(n)
@@ -357,37 +368,30 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             fit0 = known & m0
             fit1 = known & m1
             tops = self.tops[player]
-            fits = fit0 | fit1
             tall = self._tall[player]
             if tall and None in tops:  # the R10 moves, after the plays
                 moves = _MOVES_OF[player][tall]
-                if not fits:
+                if not (fit0 or fit1):
                     return list(moves)
-            elif not fits:
+            elif not (fit0 or fit1):
                 return []
             else:
                 moves = ()
-            out: list[Action] = []
-            if not fits & (fits - 1):  # one card fits: no need to look for others
-                on = _PLAY_TABLE[player][tops.index(fits.bit_length() - 1)]
-                if fit0:
-                    out.append(on[0])
-                if fit1:
-                    out.append(on[1])
-            else:  # the plays (R7), in stock order, pile 1 before pile 2
-                rows = self._rows
-                a, b = self.pile_tops
-                r0 = NO_CARD_FITS if a is None else rows[a]
-                r1 = NO_CARD_FITS if b is None else rows[b]
-                for c, on in zip(tops, _PLAY_TABLE[player], strict=False):  # (V1: 4 stocks)
-                    if c is not None:
-                        if r0[c]:
-                            out.append(on[0])
-                        if r1[c]:
-                            out.append(on[1])
-            if moves:
-                out += moves
-            return out
+            # The stocks whose top fits each pile, as bits (a card is on one stock
+            # at most), then the plays (R7) of those stocks from a table.
+            where = tops.index
+            on0 = 0
+            while fit0:
+                low = fit0 & -fit0
+                on0 |= 1 << where(low.bit_length() - 1)
+                fit0 ^= low
+            on1 = 0
+            while fit1:
+                low = fit1 & -fit1
+                on1 |= 1 << where(low.bit_length() - 1)
+                fit1 ^= low
+            plays = _PLAYS_OF[player][on0 | on1 << 5]
+            return [*plays, *moves] if moves else list(plays)
         if player is None:
             return sorted(self.legal_actions(0) + self.legal_actions(1))
         if player == SYSTEM:
@@ -436,10 +440,13 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if not self._pile_masks[t] >> c & 1:  # R7, R8, V3
                 return (c, t)
             return None
-        reason = self._sender_refusal(kind, p)
-        if reason is not None:
-            return reason
-        if kind >= _K_CLOSE:
+        if kind < _K_CLOSE and p in _BOTH:  # a player's action: ``_sender_refusal``
+            if phase is _OVER:  # refuses it only once the game is over, in these words
+                return _WAIT_REASON[phase]
+        else:
+            reason = self._sender_refusal(kind, p)
+            if reason is not None:
+                return reason
             if kind is _K_STALL and phase is not _PLAYING:
                 return "a stall can only be declared during play"
             if kind is _K_CLOSE and phase not in (_SLAP, _CHOOSE):
@@ -499,8 +506,13 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if reason is not None:
             raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
         events: list[Event] = []
-        if action[0] is _KIND_PLAY:  # the commonest action, straight to its rule
+        kind = action[0]
+        if kind is _KIND_PLAY:  # the commonest actions, straight to their rule
             self._play(action[1], action[2], action[3], events)
+        elif kind is _K_MOVE:
+            self._move(action[1], action[2], events)
+        elif kind is _K_CALL:
+            self._call(action[1], events)
         else:
             self._carry_out(action, events)
         self.actions.append(action)
@@ -513,6 +525,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         kind, p, s, t = action
         if kind is _KIND_PLAY:
             self._play(p, s, t, None)
+        elif kind is _K_MOVE:
+            self._move(p, s, None)
+        elif kind is _K_CALL:
+            self._call(p, None)
         else:
             self._carry_out(action, None)
         self.actions.append(action)
@@ -531,20 +547,16 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         elif kind is _K_MOVE:
             self._move(p, s, events)
         elif kind is _K_CALL:
-            self.called[p] = True
-            if events is not None:
-                events.append(SpitCalled(p))
-            if all(self.called[q] or not self.spit[q] for q in PLAYERS):
-                self._spit(events)
+            self._call(p, events)
         elif kind is _K_SLAP:
             self.slaps.append((p, t))
             if events is not None:
-                events.append(Slapped(p, t))
+                events.append(_new(Slapped, (p, t)))
             if len(self.slaps) == 2:
                 self._resolve_slaps(events)
         elif kind is _K_CHOOSE:
             if events is not None:
-                events.append(Slapped(p, t))
+                events.append(_new(Slapped, (p, t)))
             self._resolve_choice(events, t)
         elif kind is _K_CLOSE:
             if self.phase is _SLAP:
@@ -553,6 +565,16 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 self._resolve_choice(events, None)
         elif kind is _K_STALL:
             self._stalemate(events, stalled=True)  # H6
+
+    def _call(self, p: int, events: list[Event] | None) -> None:
+        """R5, R13: ``p`` calls spit!; once every player holding spit cards has, they spit."""
+        called = self.called
+        called[p] = True
+        if events is not None:
+            events.append(_new(SpitCalled, (p,)))
+        spit = self.spit
+        if (called[0] or not spit[0]) and (called[1] or not spit[1]):
+            self._spit(events)
 
     def _play(self, p: int, s: int, t: int, events: list[Event] | None) -> None:
         """R7: the stock's top card onto spit pile ``t``; R9 turns the next one up."""
@@ -605,15 +627,23 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _spit(self, events: list[Event] | None) -> None:
         """R5, R13, R14: every player holding spit cards turns one onto their own pile."""
+        spit, piles, pile_tops, pile_masks, masks = (
+            self.spit,
+            self.piles,
+            self.pile_tops,
+            self._pile_masks,
+            self._masks,
+        )
         for p in PLAYERS:
-            if self.spit[p]:
-                c = self.spit[p].pop()
-                self.piles[p].append(c)
-                self.pile_tops[p] = c
-                self._pile_masks[p] = self._masks[c]
+            cards = spit[p]
+            if cards:
+                c = cards.pop()
+                piles[p].append(c)
+                pile_tops[p] = c
+                pile_masks[p] = masks[c]
                 self.progress_count += 1
                 if events is not None:
-                    events.append(Spat(p, p, c))
+                    events.append(_new(Spat, (p, p, c)))
         self.called = [False, False]
         self._set_phase(events, _PLAYING)
         if not self._can_act(_BOTH):
@@ -621,7 +651,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
         if events is not None:
-            events.append(Stalemate(stalled))
+            events.append(_new(Stalemate, (stalled,)))
         if self.spit[0] or self.spit[1]:
             self.called = [False, False]
             self._set_phase(events, _STALEMATE)  # R13, R14
@@ -632,7 +662,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self, events: list[Event] | None, reason: RoundEnd, emptied_by: int | None
     ) -> None:
         if events is not None:
-            events.append(RoundOver(self.round_no, reason, emptied_by))
+            events.append(_new(RoundOver, (self.round_no, reason, emptied_by)))
         if self.config.scoring:  # V4: score before any pile is taken
             points = (self.card_count(0), self.card_count(1))
             self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
@@ -673,11 +703,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             pile = takes[p]
             if pile is None:
                 if events is not None:
-                    events.append(PileTaken(p, None, 0))
+                    events.append(_new(PileTaken, (p, None, 0)))
             else:
                 cards.extend(self.piles[pile])
                 if events is not None:
-                    events.append(PileTaken(p, pile, len(self.piles[pile])))
+                    events.append(_new(PileTaken, (p, pile, len(self.piles[pile]))))
         self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
         self.spit = [[], []]
         self.piles = [[], []]
