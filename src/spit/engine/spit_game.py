@@ -57,6 +57,12 @@ _MOVES_OF = tuple(
     tuple(tuple(move(p, s) for s in range(5) if bits >> s & 1) for bits in range(32))
     for p in PLAYERS
 )
+#: _DEAL_PLACES[n][s]: where in a packet stock ``s``'s cards of a full layout lie
+#: (``DEAL_ORDER`` read stock by stock), bottom to top
+_DEAL_PLACES: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(i for i, s in enumerate(order) if s == stock) for stock in range(n))
+    for n, order in DEAL_ORDER.items()
+}
 
 #: _PLAYS_OF[player][on0 | on1 << 5]: the R7 plays of the stocks in ``on0`` onto pile 1
 #: and of those in ``on1`` onto pile 2 (bit s: stock s), in stock order, pile 1 first
@@ -72,6 +78,10 @@ _PLAYS_OF = tuple(
     )
     for p in PLAYERS
 )
+
+_CALLS = (call(0), call(1))
+_SLAPS = ((slap(0, 0), slap(0, 1)), (slap(1, 0), slap(1, 1)))
+_CHOOSES = ((choose(0, 0), choose(0, 1)), (choose(1, 0), choose(1, 1)))
 
 _OPENING, _PLAYING, _STALEMATE = Phase.OPENING, Phase.PLAY, Phase.STALEMATE
 _SLAP, _CHOOSE, _OVER = Phase.SLAP, Phase.CHOOSE, Phase.GAME_OVER
@@ -98,10 +108,15 @@ def deal_layout(cards: Sequence[int], n_stocks: int) -> tuple[list[list[int]], l
     to turn up last. ``cards[0]`` is dealt first.
     """
     order = DEAL_ORDER[n_stocks]
-    stocks: list[list[int]] = [[] for _ in range(n_stocks)]
-    k = min(len(cards), len(order))
-    for i in range(k):
-        stocks[order[i]].append(cards[i])
+    k = len(order)
+    stocks: list[list[int]]
+    if len(cards) >= k:  # a full layout: each stock's cards straight from their places
+        stocks = [[cards[i] for i in places] for places in _DEAL_PLACES[n_stocks]]
+    else:
+        stocks = [[] for _ in range(n_stocks)]
+        k = len(cards)
+        for i in range(k):
+            stocks[order[i]].append(cards[i])
     spit = list(cards[k:])
     spit.reverse()
     return stocks, spit
@@ -404,15 +419,20 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             raise ValueError(f"no player {player!r}: use 0, 1, SYSTEM or None")
         if phase is _OPENING or phase is _STALEMATE:
             if self.spit[player] and not self.called[player]:
-                return [call(player)]
+                return [_CALLS[player]]
             return []
         if phase is _SLAP:
-            if all(p != player for p, _ in self.slaps):
-                return [slap(player, 0), slap(player, 1)]
+            if not self._slapped(player):
+                return list(_SLAPS[player])
             return []
         if phase is _CHOOSE and player == self.chooser:
-            return [choose(player, 0), choose(player, 1)]
+            return list(_CHOOSES[player])
         return []
+
+    def _slapped(self, player: int) -> bool:
+        """True if ``player`` has slapped this round (R16: a slap cannot be changed)."""
+        slaps = self.slaps  # (player, pile) pairs
+        return (player, 0) in slaps or (player, 1) in slaps
 
     # ---------------------------------------------------------------- checking
 
@@ -478,7 +498,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 return "there is nothing to slap now"
             if t not in (0, 1):
                 return f"there is no spit pile {t + 1}"
-            if any(q == p for q, _ in self.slaps):
+            if self._slapped(p):
                 return "you have already slapped: a slap cannot be changed"
         elif kind is _K_CHOOSE:
             if phase is not _CHOOSE:
@@ -753,7 +773,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self.stocks[p] = stocks
             self.spit[p] = spit
             if events is not None:
-                events.append(Dealt(p, tuple(len(s) for s in stocks), len(spit)))
+                events.append(_new(Dealt, (p, tuple(map(len, stocks)), len(spit))))
         self._seen_again()
         self.gathered = [[], []]
         self.pile_used = [bool(self.spit[0]), bool(self.spit[1])]
