@@ -65,19 +65,19 @@ _DEAL_PLACES: dict[int, tuple[tuple[int, ...], ...]] = {
 }
 
 #: _PLAYS_OF[player][on0 | on1 << 5]: the R7 plays of the stocks in ``on0`` onto pile 1
-#: and of those in ``on1`` onto pile 2 (bit s: stock s), in stock order, pile 1 first
-_PLAYS_OF = tuple(
-    tuple(
-        tuple(
-            play(p, s, t)
-            for s in range(5)
-            for t in (0, 1)
-            if (bits >> s if t == 0 else bits >> (s + 5)) & 1
-        )
-        for bits in range(1024)
+#: and of those in ``on1`` onto pile 2 (bit s: stock s), in stock order, pile 1 first;
+#: each worked out when first needed (``_plays_of``: building all at import costs more)
+_PLAYS_OF: tuple[list[tuple[Action, ...] | None], ...] = ([None] * 1024, [None] * 1024)
+
+
+def _plays_of(player: int, key: int) -> tuple[Action, ...]:
+    """The entry ``_PLAYS_OF[player][key]``, worked out and kept."""
+    plays = tuple(
+        play(player, s, t) for s in range(5) for t in (0, 1) if key >> (s + 5 * t) & 1
     )
-    for p in PLAYERS
-)
+    _PLAYS_OF[player][key] = plays
+    return plays
+
 
 _CALLS = (call(0), call(1))
 _SLAPS = ((slap(0, 0), slap(0, 1)), (slap(1, 0), slap(1, 1)))
@@ -199,6 +199,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     """
 
     mode = "spit"
+    #: the packets the game was dealt from, if given (None: dealt from the seed).
+    #: A class default, set on a game only when given: a game keeps at most 29
+    #: attributes of its own, below CPython's limit (30) for instance attributes
+    #: read at full speed (a key-sharing dict), which the hot paths rely on.
+    start_packets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]] = {
         Phase.OPENING: (Kind.CALL,),
         Phase.PLAY: (Kind.PLAY, Kind.MOVE, Kind.CALL),
@@ -224,14 +229,12 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         alternating = self.config.alternating_colours
         self._masks = adjacency_masks(alternating)
         n = self.n_stocks = self.config.n_stocks
-        self._stock_ids = range(n)
         self.stocks: list[list[list[int]]] = [[], []]
         self.spit: list[list[int]] = [[], []]
         self.piles: list[list[int]] = [[], []]
         self.pile_used = [False, False]
         self.slaps: list[tuple[int, int]] = []
         self.chooser: int | None = None
-        self.start_packets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         #: cards gathered at a round's end and not dealt again (only at game over)
         self.gathered: list[list[int]] = [[], []]
         self.tops: list[list[int | None]] = [[None] * n, [None] * n]
@@ -405,7 +408,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 low = fit1 & -fit1
                 on1 |= 1 << where(low.bit_length() - 1)
                 fit1 ^= low
-            plays = _PLAYS_OF[player][on0 | on1 << 5]
+            key = on0 | on1 << 5  # (not 0: a card fits)
+            plays = _PLAYS_OF[player][key] or _plays_of(player, key)
             return [*plays, *moves] if moves else list(plays)
         if player is None:
             return sorted(self.legal_actions(0) + self.legal_actions(1))
@@ -450,7 +454,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if kind is _KIND_PLAY and p in _BOTH:  # the commonest action first
             if phase is not _PLAYING:
                 return _WAIT_REASON[phase]
-            if s not in self._stock_ids:
+            if not 0 <= s < self.n_stocks:
                 return f"there is no stock {s + 1}"
             if t not in _BOTH or not self.pile_used[t]:
                 return f"spit pile {t + 1} is not in use this round"
