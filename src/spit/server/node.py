@@ -48,11 +48,12 @@ from spit.net.host import CIPHERS, Host, Limits
 from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
 from spit.server.backends import open_store
-from spit.server.bus import Bus, NodeSnapshot, open_bus
+from spit.server.bus import Bus, NodeSnapshot, QueueEntry, open_bus
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
+from spit.server.placement import choose_node
 from spit.server.store import (
     Account,
     MatchRecord,
@@ -253,6 +254,39 @@ class _Gate(asyncssh.SSHServer):
 
 
 @dataclass(eq=False, slots=True)
+class Seated:
+    """A player sitting down to a match, wherever their lobby is."""
+
+    id: str  #: the player's id ("a<account>" or a guest's)
+    name: str
+    account: int | None
+    node: str  #: the node the player's lobby is on
+
+    @classmethod
+    def of(cls, player: Player, node: str) -> Seated:
+        """A lobby player of ``node``."""
+        account = None if player.account is None else player.account.id
+        return cls(player.id, player.name, account, node)
+
+    def to_json(self) -> dict[str, Any]:
+        """As the host command carries it."""
+        return {"player": self.id, "name": self.name, "account": self.account, "node": self.node}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seated | str:
+        """A side of a host command: a player, or a computer level (a str)."""
+        if isinstance(data, dict) and "bot" in data:
+            return str(data["bot"])[:20]
+        account = data["account"]
+        return cls(
+            str(data["player"])[:80],
+            str(data["name"])[:40],
+            None if account is None else int(account),
+            str(data["node"])[:64],
+        )
+
+
+@dataclass(slots=True)
 class ServerMatch:
     """A match the node runs: its host, who sits where, and how it ends."""
 
@@ -270,6 +304,10 @@ class ServerMatch:
     task: asyncio.Task[None] | None = None
     #: [seat, from, to] spans of game time a computer held a player's seat
     held: list[list[float | int | None]] = field(default_factory=list)
+    #: the node each seat's player is in the lobby on (None: a computer)
+    homes: tuple[str | None, str | None] = (None, None)
+    #: each seat's secret: a client that opens ``spit:<match>/<token>`` plays that seat
+    tokens: tuple[str, str] = ("", "")
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat ``player_id`` sits in, if any."""
@@ -349,7 +387,8 @@ class ServerNode:
             keepalive_count_max=4,
         )
         self.settings.port = self._server.get_port() or self.settings.port
-        for job in (self._waves(), self._lobby_pusher(), self._status_writer(), self._share()):
+        jobs = (self._waves(), self._lobby_pusher(), self._status_writer(), self._share())
+        for job in (*jobs, self._inbox()):
             self._spawn(job)
         log.info(event("listening", bind=self.settings.bind, port=self.settings.port))
         return self.settings.port
@@ -506,13 +545,21 @@ class ServerNode:
     async def _match_session(
         self, gate: _Gate, process: asyncssh.SSHServerProcess[bytes], subsystem: str
     ) -> None:
-        match_id = subsystem.removeprefix(wire.MATCH_SUBSYSTEM_PREFIX)
+        match_id, _, token = subsystem.removeprefix(wire.MATCH_SUBSYSTEM_PREFIX).partition("/")
         match = self.matches.get(match_id)
         who = self._player_for(gate)
         if match is None:
             process.stdout.write(proto.encode("error", reason="that match is over or unknown"))
             return
         seat = match.seat_of(who.id) if who is not None else None
+        if token:
+            # a seat's token plays that seat whoever signed in (a player sent here by another
+            # node); a wrong one only watches
+            seat = next(
+                (n for n, t in enumerate(match.tokens) if secrets.compare_digest(t, token)), None
+            )
+            if seat is None:
+                log.warning(event("bad_seat_token", match=match_id, peer=gate.identity.peer))
         if seat is None:
             grant: tuple[str, int | None] = ("watch", None)
             log.info(event("watch", match=match_id, peer=gate.identity.peer))
@@ -531,14 +578,29 @@ class ServerNode:
         return event(kind, **fields)
 
     def where_is(self, match_id: str) -> str:
-        """Why a match cannot be watched here: over, or on another node (and which)."""
-        for other in self.cluster:
-            if other.node != self.node_id and any(m["id"] == match_id for m in other.matches):
-                return (
-                    f"that match is on another node of this server: `spit online {other.address}` "
-                    "watches it"
-                )
+        """Why a match cannot be watched: it is over or unknown."""
         return "that match is over or unknown"
+
+    def watch_notice(self, match_id: str) -> dict[str, Any] | None:
+        """The "matched" message that lets a watcher in (on this node or the one hosting it)."""
+        match = self.matches.get(match_id)
+        if match is not None:
+            return self.matched_notice(match, None)
+        for other in self.cluster:
+            if other.node == self.node_id:
+                continue
+            for m in other.matches:
+                if m["id"] == match_id:
+                    return {
+                        "t": "matched",
+                        "match": match_id,
+                        "seat": None,
+                        "mode": m["mode"],
+                        "names": list(m["names"]),
+                        "address": other.address,
+                        "pin": other.key,
+                    }
+        return None
 
     def door_port(self) -> int:
         """The port the door's game processes sign back in on."""
@@ -563,6 +625,7 @@ class ServerNode:
     def leave_queue(self, player: Player) -> bool:
         """Take ``player`` out of the quick-pair queue; False if they were not in it."""
         gone = self.queue.pop(player.id, None) is not None
+        self._spawn(self._bus_quietly(self.bus.dequeue(player.id)))
         if gone:
             self.lobby_changed()
         return gone
@@ -655,7 +718,17 @@ class ServerNode:
                     {"id": m["id"], "mode": m["mode"], "names": m["names"]} for m in other.matches
                 )
         online = sorted(names)[:200]
-        return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
+        nodes = [
+            {"node": c.node, "address": c.address}
+            for c in self.cluster
+            if not c.draining and c.node != self.node_id
+        ]
+        if not nodes:  # this node alone: nothing to measure
+            return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
+        nodes.append({"node": self.node_id, "address": self.address})
+        return wire.encode(
+            "lobby", online=online, matches=matches[:100], queue=queue, nodes=nodes[:20]
+        )
 
     @property
     def node_id(self) -> str:
@@ -667,12 +740,18 @@ class ServerNode:
         """Where players reach this node."""
         return self.settings.public_address or f"{self.settings.bind}:{self.settings.port}"
 
+    @property
+    def host_fingerprint(self) -> str:
+        """The SHA256 fingerprint of this node's host key (what clients pin)."""
+        return fingerprint_of(self.key)
+
     def snapshot(self) -> NodeSnapshot:
         """This node as the other nodes see it."""
         return NodeSnapshot(
             node=self.node_id,
             address=self.address,
             draining=self.draining,
+            key=self.host_fingerprint,
             online=tuple(sorted(p.name for p in self.players.values())),
             matches=tuple(
                 {"id": m.id, "mode": m.mode, "names": list(m.names)}
@@ -734,17 +813,21 @@ class ServerNode:
         return entry[0]
 
     def new_guest_id(self) -> str:
-        """A fresh id for a guest."""
+        """A fresh id for a guest (unique among the nodes: it names this one)."""
         self._guests += 1
-        return f"g{self._guests}"
+        return f"g{self._guests}@{self.node_id}"
 
     async def rating_words(self, account: Account | None) -> dict[str, str]:
         """The account's rating per mode as players read it ("1510?" while provisional)."""
+        return await self.ratings_of(None if account is None else account.id)
+
+    async def ratings_of(self, account: int | None) -> dict[str, str]:
+        """As ``rating_words``, by the account's number."""
         if account is None:
             return {}
         out = {}
         for mode in mode_names():
-            rating = await self.store.rating(account.id, mode)
+            rating = await self.store.rating(account, mode)
             out[mode] = rating.shown(self.settings.rating)
         return out
 
@@ -759,14 +842,25 @@ class ServerNode:
         self.lobby_changed()
         for match in self.matches.values():
             if match.seat_of(player.id) is not None and not match.host.game.over:
-                player.match = match.id
                 self._tell_matched(player, match)
+                return
+        self._spawn(self._send_back(player))
+
+    async def _send_back(self, player: Player) -> None:
+        """A player signed in again while in a match on another node: send them back to it."""
+        try:
+            notice = await self.bus.seat_of(player.id)
+        except (OSError, ConnectionError):
+            return
+        if notice is not None and self.players.get(player.id) is player:
+            self.deliver(player.id, notice)
 
     def leave_lobby(self, player: Player) -> None:
         """A lobby connection closed."""
         if self.players.get(player.id) is player:
             del self.players[player.id]
-            self.queue.pop(player.id, None)
+            if self.queue.pop(player.id, None) is not None:
+                self._spawn(self._bus_quietly(self.bus.dequeue(player.id)))
             for code in [c for c, (who, _) in self.rooms.items() if who == player.id]:
                 del self.rooms[code]
             log.info(event("lobby_out", player=player.name))
@@ -788,13 +882,21 @@ class ServerNode:
         if player.match is not None and player.match in self.matches:
             return "you are in a match already"
         rating = await self._rating_of(player, mode)
-        self.queue[player.id] = Waiting(
-            player.id,
-            mode,
-            rating[0],
-            rating[1],
-            self.clock(),
-            None if bot_after is None else max(0.0, min(bot_after, 3600.0)),
+        wait = None if bot_after is None else max(0.0, min(bot_after, 3600.0))
+        self.queue[player.id] = Waiting(player.id, mode, rating[0], rating[1], self.clock(), wait)
+        await self.bus.enqueue(
+            QueueEntry(
+                player.id,
+                self.node_id,
+                mode,
+                rating[0],
+                rating[1],
+                time.time(),
+                wait,
+                player.name,
+                None if player.account is None else player.account.id,
+                dict(player.delays),
+            )
         )
         log.info(event("queued", player=player.name, mode=mode))
         self.lobby_changed()
@@ -812,41 +914,113 @@ class ServerNode:
             await self.run_wave()
 
     async def run_wave(self) -> None:
-        """Pair the queue once (the waves task calls this every few seconds)."""
-        if not self.queue or self.draining:
+        """Pair the shared queue once, if this node holds the lead (one node at a time does).
+
+        The waves task calls this every few seconds on every node. Each pair is
+        taken out of the shared queue in one atomic step before its match is
+        dealt (so nobody is in two matches, whichever node decided), and the
+        match is hosted on the node the two players reach best (``choose_node``).
+        """
+        try:
+            if not await self.bus.lead(self.node_id, self.settings.wave_seconds * 3 + 1.0):
+                return
+            entries = await self.bus.queued()
+        except (OSError, ConnectionError) as exc:
+            log.warning(event("bus_unreachable", why=exc))
             return
+        if not entries:
+            return
+        by_id = {e.player: e for e in entries}
+        now, wall = self.clock(), time.time()
+        waiting = [
+            Waiting(e.player, e.pool, e.rating, e.rd, now - max(0.0, wall - e.since), e.bot_after)
+            for e in entries
+        ]
         # A wave over hundreds of players takes tens of milliseconds: it runs off
         # the event loop (the matches' ticks go on; threads share the GIL every 5 ms).
-        wave = await asyncio.to_thread(
-            run_wave, list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS
-        )
+        wave = await asyncio.to_thread(run_wave, waiting, now, self.settings.pairing, ANCHORS)
+        live = self._live_nodes()
         for a, b in wave.pairs:
-            if a not in self.queue or b not in self.queue:
-                continue  # one of them left the queue while the wave ran
-            entry = self.queue.pop(a)
-            self.queue.pop(b)
-            pa, pb = self.players.get(a), self.players.get(b)
-            if pa is None or pb is None:
-                continue
-            await self.start_match(entry.pool, (pa, pb))
+            ea, eb = by_id[a], by_id[b]
+            if not await self.bus.claim((a, b)):
+                continue  # one of them left the queue (or was paired) meanwhile
+            homes = (ea.node, eb.node)
+            where = choose_node(
+                homes, (ea.delays, eb.delays), self._candidates(live, homes), self.node_id
+            )
+            sides = (
+                Seated(a, ea.name, ea.account, ea.node),
+                Seated(b, eb.name, eb.account, eb.node),
+            )
+            await self.host_on(where, ea.pool, sides)
             await asyncio.sleep(0)  # let the running matches tick between new ones
         for who, level in wave.to_bots:
-            waiting = self.queue.pop(who, None)
-            player = self.players.get(who)
-            if waiting is not None and player is not None:
-                await self.start_match(waiting.pool, (player, level))
+            entry = by_id[who]
+            if not await self.bus.claim((who,)):
+                continue
+            where = choose_node(
+                (entry.node,), (entry.delays,), self._candidates(live, (entry.node,)), self.node_id
+            )
+            seated = Seated(who, entry.name, entry.account, entry.node)
+            await self.host_on(where, entry.pool, (seated, level))
         self.lobby_changed()
+
+    def _live_nodes(self) -> dict[str, NodeSnapshot]:
+        """The nodes that may host a new match now (this one included unless draining)."""
+        live = {c.node: c for c in self.cluster if not c.draining}
+        if self.draining:
+            live.pop(self.node_id, None)
+        else:
+            live[self.node_id] = self.snapshot()
+        return live
+
+    def _candidates(
+        self, live: dict[str, NodeSnapshot], homes: tuple[str, ...]
+    ) -> dict[str, NodeSnapshot]:
+        """``live`` and the players' own nodes (alive: they queued there; maybe not seen yet)."""
+        known = {c.node for c in self.cluster} | {self.node_id}
+        out = dict(live)
+        for home in homes:
+            if home not in out and home not in known:
+                out[home] = NodeSnapshot(home, "")
+        return out
+
+    async def host_on(
+        self,
+        node: str,
+        mode: str,
+        sides: tuple[Seated | str, Seated | str],
+        *,
+        rated: bool | None = None,
+    ) -> None:
+        """Have ``node`` deal a match between ``sides`` (here at once, or through its inbox)."""
+        if node == self.node_id:
+            await self.start_match(mode, sides, rated=rated)
+            return
+        command = {
+            "t": "host",
+            "mode": mode,
+            "sides": [{"bot": s} if isinstance(s, str) else s.to_json() for s in sides],
+            "rated": rated,
+        }
+        log.info(event("placed", node=node, mode=mode))
+        await self.bus.post(node, command)
 
     async def start_match(
         self,
         mode: str,
-        sides: tuple[Player | str, Player | str],
+        players: tuple[Player | Seated | str, Player | Seated | str],
         *,
         seed: int | None = None,
         daily: str | None = None,
         rated: bool | None = None,
     ) -> ServerMatch:
-        """Deal a match between two players, or a player and a computer level (a str)."""
+        """Deal a match between two players, or a player and a computer level (a str).
+
+        A player is one of this node's lobby (a ``Player``) or anyone's (a
+        ``Seated``, which says where their lobby is: they are told there).
+        """
+        sides = (self._seated(players[0]), self._seated(players[1]))
         game = host_game(mode, self.settings.variants.get(mode, ()), seed)
         match_id = secrets.token_hex(5)
         names = tuple(s if isinstance(s, str) else s.name for s in sides)
@@ -871,9 +1045,7 @@ class ServerNode:
             log.info(event("seat_handed_back", match=match_id, seat=seat + 1))
 
         host.on_handed_back = handed_back
-        accounts = tuple(
-            None if isinstance(s, str) or s.account is None else s.account.id for s in sides
-        )
+        accounts = tuple(None if isinstance(s, str) else s.account for s in sides)
         if rated is None:
             rated = all(
                 (isinstance(s, str) and s in ANCHORS.get(mode, {}))
@@ -895,6 +1067,11 @@ class ServerNode:
             daily=daily,
             started=_now_iso(),
             started_at=self.clock(),
+            homes=(
+                None if isinstance(sides[0], str) else sides[0].node,
+                None if isinstance(sides[1], str) else sides[1].node,
+            ),
+            tokens=(secrets.token_urlsafe(18), secrets.token_urlsafe(18)),
         )
         self.matches[match_id] = match
         for seat, side in enumerate(sides):
@@ -902,27 +1079,113 @@ class ServerNode:
                 host.seat_bot(seat, side)
         match.task = self._spawn(self._run_match(match))
         log.info(
-            event("match_start", match=match_id, mode=mode, p1=names[0], p2=names[1], rated=rated)
+            event(
+                "match_start",
+                match=match_id,
+                node=self.node_id,
+                mode=mode,
+                p1=names[0],
+                p2=names[1],
+                rated=rated,
+            )
         )
-        for side in sides:
+        for seat, side in enumerate(sides):
             if not isinstance(side, str):
-                side.match = match_id
-                self._tell_matched(side, match)
+                notice = self.matched_notice(match, seat)
+                await self._bus_quietly(self.bus.set_seat(side.id, notice))
+                await self.tell(side.node, side.id, notice)
         self.lobby_changed()
         return match
 
+    def _seated(self, side: Player | Seated | str) -> Seated | str:
+        return Seated.of(side, self.node_id) if isinstance(side, Player) else side
+
+    def matched_notice(self, match: ServerMatch, seat: int | None) -> dict[str, Any]:
+        """The "matched" message for ``seat`` (None: a watcher): where to connect, and how."""
+        notice: dict[str, Any] = {
+            "t": "matched",
+            "match": match.id,
+            "seat": seat,
+            "mode": match.mode,
+            "names": list(match.names),
+            "rated": match.rated,
+            "daily": match.daily is not None,
+            "address": self.address,
+            "pin": self.host_fingerprint,
+        }
+        if seat is not None:
+            notice["token"] = match.tokens[seat]
+        return notice
+
     def _tell_matched(self, player: Player, match: ServerMatch) -> None:
-        player.send(
-            wire.encode(
-                "matched",
-                match=match.id,
-                seat=match.seat_of(player.id),
-                mode=match.mode,
-                names=list(match.names),
-                rated=match.rated,
-                daily=match.daily is not None,
+        seat = match.seat_of(player.id)
+        self.deliver(player.id, self.matched_notice(match, seat))
+
+    async def tell(self, node: str | None, player_id: str, message: dict[str, Any]) -> None:
+        """Give ``message`` to a player whose lobby is on ``node`` (here, or through its inbox)."""
+        if node is None or node == self.node_id:
+            self.deliver(player_id, message)
+        else:
+            await self._bus_quietly(
+                self.bus.post(node, {"t": "deliver", "player": player_id, "msg": message})
             )
-        )
+
+    def deliver(self, player_id: str, message: dict[str, Any]) -> None:
+        """Send a lobby player of this node ``message`` (noting a match it starts or ends)."""
+        player = self.players.get(player_id)
+        if player is None:
+            return
+        kind = message.get("t")
+        if kind == "matched" and message.get("seat") is not None:
+            player.match = str(message["match"])
+            self.queue.pop(player_id, None)
+        elif kind == "result":
+            player.match = None
+        fields = {k: v for k, v in message.items() if k != "t"}
+        player.send(wire.encode(str(kind), **fields))
+
+    async def _bus_quietly(self, job: Any) -> None:
+        """Run a bus call; a bus that cannot be reached is logged, not raised."""
+        try:
+            await job
+        except (OSError, ConnectionError) as exc:
+            log.warning(event("bus_unreachable", why=exc))
+
+    async def _inbox(self) -> None:
+        """Carry out what other nodes ask of this one: host a match, tell a player."""
+        while True:
+            try:
+                messages = await self.bus.take(self.node_id)
+            except (OSError, ConnectionError) as exc:
+                log.warning(event("bus_unreachable", why=exc))
+                messages = []
+            for message in messages:
+                try:
+                    await self._carry_out(message)
+                except (KeyError, TypeError, ValueError) as exc:
+                    log.warning(event("bad_bus_message", why=exc))
+            await asyncio.sleep(0.1 if not messages else 0)
+
+    async def _carry_out(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "host":
+            mode = str(message["mode"])
+            if mode not in mode_names():
+                raise ValueError(f"unknown mode {mode[:10]!r}")
+            sides = tuple(Seated.from_json(s) for s in message["sides"][:2])
+            if len(sides) != 2:
+                raise ValueError("a match has two sides")
+            rated = message.get("rated")
+            await self.start_match(
+                mode, (sides[0], sides[1]), rated=None if rated is None else bool(rated)
+            )
+        elif kind == "deliver":
+            msg = message["msg"]
+            if not isinstance(msg, dict) or msg.get("t") not in ("matched", "result", "info"):
+                raise ValueError("not a message for a player")
+            self.deliver(str(message["player"]), msg)
+        else:
+            raise ValueError(f"unknown command {str(kind)[:20]!r}")
 
     async def _run_match(self, match: ServerMatch) -> None:
         watchdog = self._spawn(self._watch_seats(match))
@@ -987,6 +1250,8 @@ class ServerNode:
             player = self.players.get(player_id or "")
             if player is not None and player.match == match.id:
                 player.match = None
+            if player_id is not None:
+                await self._bus_quietly(self.bus.set_seat(player_id, None))
         if not game.over:
             self.lobby_changed()
             return
@@ -1022,13 +1287,13 @@ class ServerNode:
         if match.daily is not None:
             coaching = await asyncio.to_thread(_coaching_lines, record.replay)
         for seat, player_id in enumerate(match.seats):
-            player = self.players.get(player_id or "")
-            if player is None:
+            account = match.accounts[seat]
+            if player_id is None:
                 continue
             extra: dict[str, Any] = {}
-            if match.daily is not None and player.account is not None:
+            if match.daily is not None and account is not None:
                 day = date.fromisoformat(match.daily)
-                streak = await self.store.streak(match.mode, player.account.id, match.daily)
+                streak = await self.store.streak(match.mode, account, match.daily)
                 share = challenge_for(day, match.mode, self.settings.daily_level).share_line(
                     game.winner == seat, self._game_time(match), streak
                 )
@@ -1037,13 +1302,12 @@ class ServerNode:
                 text = "The game is a draw."
             else:
                 text = "You won!" if game.winner == seat else f"{match.names[game.winner]} won."
-            if rated and player.account is not None:
-                shown = (await self.store.rating(player.account.id, match.mode)).shown(
-                    self.settings.rating
-                )
+            if rated and account is not None:
+                shown = (await self.store.rating(account, match.mode)).shown(self.settings.rating)
                 text += f" Your {get_mode(match.mode).title} rating is now {shown}."
-            ratings = await self.rating_words(player.account)
-            player.send(wire.encode("result", text=text, ratings=ratings, **extra))
+            ratings = await self.ratings_of(account)
+            result = {"t": "result", "text": text, "ratings": ratings, **extra}
+            await self.tell(match.homes[seat], player_id, result)
         self.lobby_changed()
 
     # ------------------------------------------------------------ status

@@ -402,7 +402,7 @@ class LobbyScreen(Screen[None]):
         screen.keep_replays = False  # the server keeps every match: spit online --replays
         watch = msg["seat"] is None
         try:
-            guest = await client.open_match(msg["match"], watch=watch, on_message=screen.deliver)
+            guest = await client.open_matched(msg, on_message=screen.deliver)
         except JoinError as exc:
             self.note(f"[b red]Cannot open the match: {escape(str(exc))}[/]")
             return
