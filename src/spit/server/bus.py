@@ -41,7 +41,7 @@ class NodeSnapshot:
     node: str  #: the node's id
     address: str  #: where players reach it (HOST:PORT)
     draining: bool = False
-    #: the SHA256 fingerprint of the node's host key (a client redirected there checks it)
+    #: the node's host-key fingerprint (``spit.net.codes.key_fingerprint``: a client sent there checks it)
     key: str = ""
     online: tuple[str, ...] = ()
     #: live matches: {"id", "mode", "names"}
@@ -118,9 +118,7 @@ class QueueEntry:
                 bot_after=None if bot_after is None else float(bot_after),
                 name=str(data["name"])[:40],
                 account=None if account is None else int(account),
-                delays={
-                    str(k)[:64]: float(v) for k, v in list(dict(data["delays"]).items())[:50]
-                },
+                delays={str(k)[:64]: float(v) for k, v in list(dict(data["delays"]).items())[:50]},
             )
         except (ValueError, KeyError, TypeError):
             return None
@@ -286,16 +284,23 @@ class RedisBus:
     def _key(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
 
+    @property
+    def _r(self) -> Any:
+        """The connection (ConnectionError once closed: callers treat it as unreachable)."""
+        if self._redis is None:
+            raise ConnectionError("the bus is closed")
+        return self._redis
+
     async def publish(self, snapshot: NodeSnapshot) -> None:
         """Keep ``snapshot`` for ``SNAPSHOT_TTL`` seconds, and list the node."""
-        pipe = self._redis.pipeline(transaction=True)
+        pipe = self._r.pipeline(transaction=True)
         pipe.set(self._key(snapshot.node), snapshot.to_json(), px=int(SNAPSHOT_TTL * 1000))
         pipe.sadd(f"{self.prefix}nodes", snapshot.node)
         await pipe.execute()
 
     async def withdraw(self, node: str) -> None:
         """The node is leaving: drop its snapshot now."""
-        pipe = self._redis.pipeline(transaction=True)
+        pipe = self._r.pipeline(transaction=True)
         pipe.delete(self._key(node))
         pipe.srem(f"{self.prefix}nodes", node)
         await pipe.execute()
@@ -304,11 +309,11 @@ class RedisBus:
         """Every live node's snapshot (the listed nodes whose snapshot has not expired)."""
         nodes = sorted(
             n.decode() if isinstance(n, bytes) else str(n)
-            for n in await self._redis.smembers(f"{self.prefix}nodes")
+            for n in await self._r.smembers(f"{self.prefix}nodes")
         )
         if not nodes:
             return []
-        texts = await self._redis.mget([self._key(n) for n in nodes])
+        texts = await self._r.mget([self._key(n) for n in nodes])
         out: list[NodeSnapshot] = []
         gone: list[str] = []
         for node, text in zip(nodes, texts, strict=True):
@@ -318,20 +323,20 @@ class RedisBus:
             else:
                 out.append(snapshot)
         if gone:
-            await self._redis.srem(f"{self.prefix}nodes", *gone)
+            await self._r.srem(f"{self.prefix}nodes", *gone)
         return out
 
     async def enqueue(self, entry: QueueEntry) -> None:
         """Put (or replace) ``entry`` in the queue."""
-        await self._redis.hset(f"{self.prefix}queue", entry.player, entry.to_json())
+        await self._r.hset(f"{self.prefix}queue", entry.player, entry.to_json())
 
     async def dequeue(self, player: str) -> None:
         """Take ``player`` out of the queue (if there)."""
-        await self._redis.hdel(f"{self.prefix}queue", player)
+        await self._r.hdel(f"{self.prefix}queue", player)
 
     async def queued(self) -> list[QueueEntry]:
         """Everyone in the queue (entries that do not read back are dropped)."""
-        raw = await self._redis.hgetall(f"{self.prefix}queue")
+        raw = await self._r.hgetall(f"{self.prefix}queue")
         out: list[QueueEntry] = []
         for text in raw.values():
             entry = QueueEntry.from_json(text)
@@ -343,20 +348,18 @@ class RedisBus:
         """Take all of ``players`` out of the queue, or none (one atomic script)."""
         if not players:
             return True
-        done = await self._redis.eval(_CLAIM, 1, f"{self.prefix}queue", *players)
+        done = await self._r.eval(_CLAIM, 1, f"{self.prefix}queue", *players)
         return bool(int(done))
 
     async def lead(self, node: str, seconds: float) -> bool:
         """Hold (or renew) the lead for ``seconds``; False if another node holds it."""
-        done = await self._redis.eval(
-            _LEAD, 1, f"{self.prefix}leader", node, int(seconds * 1000)
-        )
+        done = await self._r.eval(_LEAD, 1, f"{self.prefix}leader", node, int(seconds * 1000))
         return bool(int(done))
 
     async def post(self, node: str, message: dict[str, Any]) -> None:
         """Leave ``message`` in ``node``'s inbox."""
         key = f"{self.prefix}inbox:{node}"
-        pipe = self._redis.pipeline(transaction=True)
+        pipe = self._r.pipeline(transaction=True)
         pipe.rpush(key, json.dumps(message, separators=(",", ":")))
         pipe.expire(key, 3600)
         await pipe.execute()
@@ -364,7 +367,7 @@ class RedisBus:
     async def take(self, node: str) -> list[dict[str, Any]]:
         """Everything in ``node``'s inbox, oldest first (and empty it, atomically)."""
         key = f"{self.prefix}inbox:{node}"
-        pipe = self._redis.pipeline(transaction=True)
+        pipe = self._r.pipeline(transaction=True)
         pipe.lrange(key, 0, 999)
         pipe.ltrim(key, 1000, -1)
         texts, _ = await pipe.execute()
@@ -374,13 +377,13 @@ class RedisBus:
         """Keep (or with None forget) where ``player``'s match is."""
         key = f"{self.prefix}seat:{player}"
         if notice is None:
-            await self._redis.delete(key)
+            await self._r.delete(key)
         else:
-            await self._redis.set(key, json.dumps(notice, separators=(",", ":")), ex=SEAT_TTL)
+            await self._r.set(key, json.dumps(notice, separators=(",", ":")), ex=SEAT_TTL)
 
     async def seat_of(self, player: str) -> dict[str, Any] | None:
         """Where ``player``'s match is, if they are in one."""
-        text = await self._redis.get(f"{self.prefix}seat:{player}")
+        text = await self._r.get(f"{self.prefix}seat:{player}")
         return None if text is None else _json_object(text)
 
 

@@ -43,7 +43,7 @@ from spit.bots.reaction import Reaction
 from spit.engine import get_mode, mode_names
 from spit.net import lobbywire as wire
 from spit.net import protocol as proto
-from spit.net.codes import load_or_make_host_key
+from spit.net.codes import key_fingerprint, load_or_make_host_key
 from spit.net.host import CIPHERS, Host, Limits
 from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
@@ -742,8 +742,8 @@ class ServerNode:
 
     @property
     def host_fingerprint(self) -> str:
-        """The SHA256 fingerprint of this node's host key (what clients pin)."""
-        return fingerprint_of(self.key)
+        """The fingerprint of this node's host key as ``spit online`` clients pin it."""
+        return key_fingerprint(self.key)
 
     def snapshot(self) -> NodeSnapshot:
         """This node as the other nodes see it."""

@@ -1,0 +1,180 @@
+"""Three nodes on loopback as one server: pairing across nodes, the match on the node
+both players reach best, a spectator from a third node, one rating update."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from tests.support.net import LIMIT
+from tests.support.server import Player, quick_settings
+from tests.support.services import drop_schema, fresh_prefix, fresh_schema, postgres_url, redis_url
+
+from spit.server.node import ServerNode
+from spit.server.postgres_store import PostgresStore
+from spit.server.sqlite_store import SqliteStore
+from spit.server.store import MatchRecord, Side
+
+NAMES = ("north", "south", "east")
+
+
+async def start_nodes(tmp_path: Path, schema: str, prefix: str, **kwargs: Any) -> list[ServerNode]:
+    nodes = []
+    for name in NAMES:
+        settings = quick_settings(
+            tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name, **kwargs
+        )
+        node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
+        await node.start()
+        nodes.append(node)
+    # every node has seen every other before the players come
+    for _ in range(100):
+        if all({c.node for c in n.cluster} == set(NAMES) for n in nodes):
+            break
+        await asyncio.sleep(0.05)
+    return nodes
+
+
+async def test_players_on_two_nodes_play_on_the_node_they_reach_best_and_are_rated_once(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = await start_nodes(tmp_path, schema, prefix)
+        north, south, east = nodes
+        try:
+            ann, bob, cyd = (Player(tmp_path / n, n.title()) for n in ("ann", "bob", "cyd"))
+            for player, node in ((ann, north), (bob, south), (cyd, east)):
+                await player.connect(node)
+                await player.lobby.wait_for(lambda m: m["t"] == "welcome")
+            # each client timed its round trips to the three nodes the lobby listed, by itself
+            for player, node in ((ann, north), (bob, south)):
+                for _ in range(100):
+                    here = [p for p in node.players.values() if p.name == player.name]
+                    if here and set(here[0].delays) == set(NAMES):
+                        break
+                    await asyncio.sleep(0.05)
+                assert here and set(here[0].delays) == set(NAMES)
+            # then say what far-apart players would measure: south is the fairest for both
+            # (worse round trip 20 ms there, 60 ms on north, 90 ms on east)
+            ann.send("delays", ms={"north": 10, "south": 20, "east": 90})
+            bob.send("delays", ms={"north": 60, "south": 15, "east": 90})
+            await asyncio.sleep(0.3)
+            ann.send("queue", mode="speed")
+            bob.send("queue", mode="speed")
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert ma["match"] == mb["match"] and {ma["seat"], mb["seat"]} == {0, 1}
+            assert ma["address"] == mb["address"] == south.address
+            assert ma["pin"] == south.host_fingerprint
+            assert ma["match"] in south.matches and ma["match"] not in north.matches
+            assert not north.queue and not south.queue  # paired once, out of every queue
+            # Cyd on east watches: sent to south, public information only
+            await cyd.lobby.wait_for(
+                lambda m: m["t"] == "lobby" and any(x["id"] == ma["match"] for x in m["matches"]),
+                timeout=LIMIT,
+            )
+            cyd.send("watch", match=ma["match"])
+            watch = await cyd.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert watch["seat"] is None and watch["address"] == south.address
+            await cyd.play_matched(watch)
+            # Ann plays from north on a connection of her own to south; Bob on his own node
+            await asyncio.gather(ann.play_matched(ma), bob.play_matched(mb))
+            for p in (ann, bob):
+                await p.match.wait_for(lambda m: m["t"] == "over", timeout=LIMIT)
+                result = await p.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+                assert "rating is now" in result["text"]
+            assert cyd.match.of("state"), [m["t"] for m in cyd.match.messages]
+            for msg in cyd.match.messages:
+                if msg["t"] == "state":
+                    assert all(card in (-1, None) for card in msg["obs"].get("hand", [])), msg
+            # rated once, on the shared store, as a single node rates the same result
+            store = south.store
+            account_a = await store.account_named("Ann")
+            account_b = await store.account_named("Bob")
+            assert account_a is not None and account_b is not None
+            games = await store.matches_of(account_a.id)
+            assert len(games) == 1 and games[0].rated
+            ra = await store.rating(account_a.id, "speed")
+            rb = await store.rating(account_b.id, "speed")
+            assert ra.games == rb.games == 1
+            single = SqliteStore(tmp_path / "single.db")
+            await single.open()
+            try:
+                one = await single.create_account("Ann", "SHA256:ann", "2026-12-02T00:00:00")
+                two = await single.create_account("Bob", "SHA256:bob", "2026-12-02T00:00:00")
+                seat_a = ma["seat"]
+                sides = [Side(None, "", None), Side(None, "", None)]
+                sides[seat_a] = Side(one.id, "Ann", None)
+                sides[1 - seat_a] = Side(two.id, "Bob", None)
+                await single.record_match(
+                    MatchRecord(
+                        mode="speed",
+                        sides=(sides[0], sides[1]),
+                        winner=games[0].winner,
+                        rated=True,
+                        started="2026-12-02T00:00:00",
+                        ended="2026-12-02T00:01:00",
+                        replay="{}",
+                    )
+                )
+                sa = await single.rating(one.id, "speed")
+                sb = await single.rating(two.id, "speed")
+            finally:
+                await single.close()
+            assert (ra.rating, rb.rating) == (sa.rating, sb.rating)
+            for p in (ann, bob, cyd):
+                await p.close()
+        finally:
+            for node in nodes:
+                await node.shutdown()
+            await drop_schema(nodes[0].store)
+
+    await asyncio.wait_for(body(), LIMIT * 3)
+
+
+async def test_nodes_pairing_at_once_never_put_a_player_in_two_matches(tmp_path: Path) -> None:
+    """Every node runs its waves at once (no lead): the atomic claim alone keeps it right."""
+
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = await start_nodes(tmp_path, schema, prefix, wave_seconds=3600)
+
+        async def always(node: str, seconds: float) -> bool:
+            return True
+
+        for node in nodes:
+            node.bus.lead = always  # type: ignore[method-assign]
+        players: list[Player] = []
+        try:
+            for i in range(9):
+                p = Player(tmp_path / f"p{i}", f"P{i}", key=None)
+                await p.connect(nodes[i % 3], guest=True)
+                await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+                players.append(p)
+            for p in players:
+                p.send("queue", mode="spit")
+            for _ in range(100):
+                if len(await nodes[0].bus.queued()) == 9:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(await nodes[0].bus.queued()) == 9
+            await asyncio.gather(*(node.run_wave() for node in nodes))  # three deciders at once
+            await asyncio.sleep(0.5)  # the host commands reach the chosen nodes' inboxes
+            seen: dict[str, int] = {}
+            for node in nodes:
+                for match in node.matches.values():
+                    for who in match.seats:
+                        if who is not None:
+                            seen[who] = seen.get(who, 0) + 1
+            assert len(seen) == 8  # four pairs; one player waits
+            assert set(seen.values()) == {1}
+        finally:
+            for p in players:
+                await p.close()
+            for node in nodes:
+                await node.shutdown()
+            await drop_schema(nodes[0].store)
+
+    await asyncio.wait_for(body(), LIMIT * 2)
