@@ -41,7 +41,7 @@ class NodeSnapshot:
     node: str  #: the node's id
     address: str  #: where players reach it (HOST:PORT)
     draining: bool = False
-    #: the node's host-key fingerprint (``spit.net.codes.key_fingerprint``: a client sent there checks it)
+    #: the node's host-key fingerprint (as ``spit.net.codes.key_fingerprint``; clients check it)
     key: str = ""
     online: tuple[str, ...] = ()
     #: live matches: {"id", "mode", "names"}
