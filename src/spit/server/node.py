@@ -304,6 +304,9 @@ class ServerMatch:
     task: asyncio.Task[None] | None = None
     #: [seat, from, to] spans of game time a computer held a player's seat
     held: list[list[float | int | None]] = field(default_factory=list)
+    keeper: asyncio.Task[None] | None = None
+    #: True once another node took the match over (this one keeps nothing of its end)
+    moved: bool = False
     #: the node each seat's player is in the lobby on (None: a computer)
     homes: tuple[str | None, str | None] = (None, None)
     #: each seat's secret: a client that opens ``spit:<match>/<token>`` plays that seat
@@ -1027,24 +1030,7 @@ class ServerNode:
         bots = tuple(s if isinstance(s, str) else None for s in sides)
         names = tuple(f"Computer ({n})" if b else n for n, b in zip(names, bots, strict=True))
         humans = tuple(n for n, s in enumerate(sides) if not isinstance(s, str))
-        host = Host(
-            game,
-            names=(names[0], names[1]),
-            remote_seats=humans,
-            key_path=self.settings.host_key_path,
-            rejoin_timeout=self.settings.rejoin,
-            limits=Limits(max_connections=1 << 30),
-            clock=self.clock,
-            timing=self.settings.timing,
-            bot_reaction=self.settings.bot_reaction,
-        )
-        host.watch_delay = self.settings.spectator_delay
-
-        def handed_back(seat: int) -> None:
-            self._end_hold(match, seat)
-            log.info(event("seat_handed_back", match=match_id, seat=seat + 1))
-
-        host.on_handed_back = handed_back
+        host = self._new_host(game, (names[0], names[1]), humans)
         accounts = tuple(None if isinstance(s, str) else s.account for s in sides)
         if rated is None:
             rated = all(
@@ -1073,11 +1059,10 @@ class ServerNode:
             ),
             tokens=(secrets.token_urlsafe(18), secrets.token_urlsafe(18)),
         )
-        self.matches[match_id] = match
         for seat, side in enumerate(sides):
             if isinstance(side, str):
                 host.seat_bot(seat, side)
-        match.task = self._spawn(self._run_match(match))
+        await self._launch(match)
         log.info(
             event(
                 "match_start",
@@ -1089,12 +1074,168 @@ class ServerNode:
                 rated=rated,
             )
         )
-        for seat, side in enumerate(sides):
-            if not isinstance(side, str):
-                notice = self.matched_notice(match, seat)
-                await self._bus_quietly(self.bus.set_seat(side.id, notice))
-                await self.tell(side.node, side.id, notice)
+        await self._seat_everyone(match)
+        return match
+
+    def _new_host(self, game: Any, names: tuple[str, str], humans: tuple[int, ...]) -> Host:
+        host = Host(
+            game,
+            names=names,
+            remote_seats=humans,
+            key_path=self.settings.host_key_path,
+            rejoin_timeout=self.settings.rejoin,
+            limits=Limits(max_connections=1 << 30),
+            clock=self.clock,
+            timing=self.settings.timing,
+            bot_reaction=self.settings.bot_reaction,
+        )
+        host.watch_delay = self.settings.spectator_delay
+        return host
+
+    async def _launch(self, match: ServerMatch) -> None:
+        """Run ``match`` here: its tick loop, its checkpoints, its seat hand-backs."""
+
+        def handed_back(seat: int) -> None:
+            self._end_hold(match, seat)
+            log.info(event("seat_handed_back", match=match.id, seat=seat + 1))
+
+        match.host.on_handed_back = handed_back
+        self.matches[match.id] = match
+        await self._keep_checkpoint(match)
+        match.task = self._spawn(self._run_match(match))
+        match.keeper = self._spawn(self._checkpoints(match))
+
+    async def _seat_everyone(self, match: ServerMatch, **extra: Any) -> None:
+        """Tell each player of ``match`` where to connect (through their own node)."""
+        for seat, player_id in enumerate(match.seats):
+            if player_id is not None:
+                notice = {**self.matched_notice(match, seat), **extra}
+                await self._bus_quietly(self.bus.set_seat(player_id, notice))
+                await self.tell(match.homes[seat], player_id, notice)
         self.lobby_changed()
+
+    # ------------------------------------------------------------ checkpoints
+
+    def _checkpoint_text(self, match: ServerMatch) -> str:
+        """What another node needs to carry on with ``match``: its save and who sits where."""
+        server = {
+            "match": match.id,
+            "mode": match.mode,
+            "seats": list(match.seats),
+            "names": list(match.names),
+            "accounts": list(match.accounts),
+            "bots": list(match.bots),
+            "homes": list(match.homes),
+            "tokens": list(match.tokens),
+            "rated": match.rated,
+            "daily": match.daily,
+            "started": match.started,
+            "held": match.held,
+        }
+        replay = match.host.replay_data()
+        return json.dumps({"replay": replay, "server": server}, separators=(",", ":"))
+
+    async def _keep_checkpoint(self, match: ServerMatch) -> bool:
+        """Write ``match``'s checkpoint now; False if another node took the match over."""
+        text = self._checkpoint_text(match)
+        try:
+            kept = await self.store.keep_checkpoint(match.id, self.owner, text, _now_iso())
+        except (StoreError, OSError) as exc:
+            log.error(event("checkpoint_failed", match=match.id, why=exc))
+            return True
+        self.checkpoint_writes += 1
+        return kept
+
+    async def _checkpoints(self, match: ServerMatch) -> None:
+        """Checkpoint ``match`` as it goes: after every second with a new move in it."""
+        written = (len(match.host.game.actions), len(match.held))
+        while not match.host.match.finished:
+            await asyncio.sleep(self.settings.checkpoint_seconds)
+            now = (len(match.host.game.actions), len(match.held))
+            if now == written or match.host.match.finished:
+                continue
+            written = now
+            if not await self._keep_checkpoint(match):
+                log.warning(event("match_moved", match=match.id))
+                match.moved = True
+                await match.host.close("the match moved to another node of the server")
+                return
+
+    async def _adopt_orphans(self) -> None:
+        """Carry on with the matches of a node process that died (every node looks)."""
+        seen_since: dict[str, float] = {}
+        while True:
+            await asyncio.sleep(1.0)
+            if self.draining or self._closing:
+                continue
+            try:
+                owners = await self.store.checkpoint_owners()
+            except (StoreError, OSError) as exc:
+                log.warning(event("store_unreachable", why=exc))
+                continue
+            alive = {c.owner for c in self.cluster} | {self.owner}
+            now = self.clock()
+            orphans = {m: o for m, o in owners.items() if o not in alive and m not in self.matches}
+            for gone in [m for m in seen_since if m not in orphans]:
+                del seen_since[gone]
+            for match_id, owner in orphans.items():
+                # an owner missing from the bus for a moment (or not yet on it) is not dead:
+                # it must stay missing for a while, its snapshot long expired
+                first = seen_since.setdefault(match_id, now)
+                if now - first >= self.settings.orphan_seconds:
+                    await self.resume(match_id, owner)
+                    seen_since.pop(match_id, None)
+
+    async def resume(self, match_id: str, owner: str) -> ServerMatch | None:
+        """Take ``match_id`` over from ``owner`` (gone) and carry on from its checkpoint."""
+        text = await self.store.take_checkpoint(match_id, owner, self.owner)
+        if text is None:
+            return None  # another node took it first
+        try:
+            match = self._match_from_checkpoint(text)
+        except (ValueError, KeyError, TypeError, ReplayFileError) as exc:
+            log.error(event("resume_failed", match=match_id, why=exc))
+            await self.store.drop_checkpoint(match_id, self.owner)
+            return None
+        await self._launch(match)
+        log.info(event("match_resumed", match=match_id, node=self.node_id, was=owner))
+        await self._seat_everyone(match, resumed=True)
+        return match
+
+    def _match_from_checkpoint(self, text: str) -> ServerMatch:
+        data = json.loads(text)
+        server = data["server"]
+        host = Host.resumed(
+            data["replay"],
+            names=(str(server["names"][0]), str(server["names"][1])),
+            remote_seats=tuple(n for n in range(2) if server["seats"][n] is not None),
+            key_path=self.settings.host_key_path,
+            rejoin_timeout=self.settings.rejoin,
+            limits=Limits(max_connections=1 << 30),
+            clock=self.clock,
+            timing=self.settings.timing,
+            bot_reaction=self.settings.bot_reaction,
+        )
+        host.watch_delay = self.settings.spectator_delay
+        match = ServerMatch(
+            id=str(server["match"]),
+            mode=str(server["mode"]),
+            host=host,
+            seats=(server["seats"][0], server["seats"][1]),
+            names=(str(server["names"][0]), str(server["names"][1])),
+            accounts=(server["accounts"][0], server["accounts"][1]),
+            bots=(server["bots"][0], server["bots"][1]),
+            rated=bool(server["rated"]),
+            daily=server["daily"],
+            started=str(server["started"]),
+            started_at=self.clock(),
+            held=list(server["held"]),
+            homes=(server["homes"][0], server["homes"][1]),
+            tokens=(str(server["tokens"][0]), str(server["tokens"][1])),
+        )
+        for seat, level in enumerate(match.bots):
+            if level is not None:
+                host.seat_bot(seat, str(level))
         return match
 
     def _seated(self, side: Player | Seated | str) -> Seated | str:
