@@ -82,6 +82,8 @@ async def test_a_match_checkpointed_on_one_host_finishes_on_another(
     async def body() -> None:
         game = new_game(mode, (), 7, round_limit=2 if mode == "spit" else None)
         first = quick_host(game, names=("Ann", "Bob"))
+        kept: list[dict[str, Any]] = []  # checkpoints, as a server node keeps them
+        first.on_applied = lambda: kept.append(first.replay_data())
         await first.start()
         run = asyncio.create_task(first.run())
         (g0, _), (g1, _) = await asyncio.gather(
@@ -89,7 +91,8 @@ async def test_a_match_checkpointed_on_one_host_finishes_on_another(
         )
         await until(lambda: len(game.actions) >= 25 or game.over)
         assert not game.over
-        checkpoint = first.replay_data()  # the last checkpoint before the node died
+        checkpoint = kept[-1]  # the last checkpoint before the node died
+        assert checkpoint["actions"] == [a.to_json() for a in game.actions]  # none lost
         at_checkpoint = game.copy()
         await node_dies(first, run, [g0, g1])
 
@@ -141,7 +144,8 @@ async def test_a_resumed_recording_host_keeps_the_whole_game(tmp_path: Path) -> 
         await until(lambda: len(game.actions) >= 15)
         checkpoint = first.replay_data()
         await node_dies(first, run, [g0, g1])
-        second = resumed_host(json.dumps(checkpoint), record=True)
+        # as a server node stores it: JSON text, with a key of its own
+        second = resumed_host(json.dumps({**checkpoint, "server": {"match": "m1"}}), record=True)
         await second.start()
         try:
             (h0, r0), (h1, _) = await asyncio.gather(
@@ -157,6 +161,41 @@ async def test_a_resumed_recording_host_keeps_the_whole_game(tmp_path: Path) -> 
             await second.close()
 
     await asyncio.wait_for(body(), 2 * LIMIT)
+
+
+async def test_a_match_resumed_twice_is_still_one_game() -> None:
+    """Two nodes die one after the other: the third host's replay is the whole game."""
+
+    async def body() -> None:
+        game = new_game("speed", (), 31)
+        host = quick_host(game)
+        checkpoints: list[dict[str, Any]] = []
+        for part in range(3):
+            await host.start()
+            run = asyncio.create_task(host.run())
+            playing = host.game
+            (g0, _), (g1, _) = await asyncio.gather(
+                bot_guest(host, 0, "speed"), bot_guest(host, 1, "speed")
+            )
+            if part == 2:
+                await asyncio.wait_for(run, LIMIT)
+                break
+            await until(lambda g=playing, n=part: len(g.actions) >= 12 * (n + 1))
+            checkpoints.append(host.replay_data())
+            await node_dies(host, run, [g0, g1])
+            host = resumed_host(checkpoints[-1])
+        try:
+            assert host.game.over
+            final = host.replay_data()
+            check_whole(final, checkpoints[0])
+            check_whole(final, checkpoints[1])
+            parse_replay(json.dumps(final))
+            await g0.close()
+            await g1.close()
+        finally:
+            await host.close()
+
+    await asyncio.wait_for(body(), 3 * LIMIT)
 
 
 # ------------------------------------------------------------------ positions

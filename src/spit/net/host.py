@@ -32,7 +32,7 @@ from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_sec
 from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import CHOOSE_TIMEOUT, Match
 from spit.net.stamping import Stamper
-from spit.realtime.arbiter import Clock, Timing
+from spit.realtime.arbiter import Applied, Clock, Timing
 from spit.store.settings import same_name
 from spit.store.writer import Writer
 
@@ -312,6 +312,8 @@ class Host:
         self.watch_delay = 0.0
         #: called with a seat a computer handed back to its player
         self.on_handed_back: Callable[[int], None] | None = None
+        #: called (on the loop) after each tick that applied an action: when to checkpoint
+        self.on_applied: Callable[[], None] | None = None
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
@@ -807,6 +809,8 @@ class Host:
     def _on_outcomes(self, outcomes: list[Any]) -> None:
         if self._archiver is not None:
             self._archiver(outcomes)
+        if self.on_applied is not None and any(isinstance(o, Applied) for o in outcomes):
+            self.on_applied()
 
     def _times(self) -> list[float]:
         if self._archiver is not None:
