@@ -405,6 +405,8 @@ def _nested() -> str:
 
 BAD: dict[str, Callable[[], Any]] = {
     "not json": lambda: '{"format": "spit-save", "actions": [',
+    "empty": lambda: "",
+    "not text": lambda: b"\xff\xfe\x00\x01garbage",
     "a list": lambda: [1, 2, 3],
     "a number": lambda: 42,
     "nested too deep": _nested,
