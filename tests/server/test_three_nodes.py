@@ -4,6 +4,12 @@ both players reach best, a spectator from a third node, one rating update."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +17,17 @@ from tests.support.net import LIMIT
 from tests.support.server import Player, quick_settings
 from tests.support.services import drop_schema, fresh_prefix, fresh_schema, postgres_url, redis_url
 
+from spit.bots.reaction import Reaction
+from spit.net.online import play_as_bot
 from spit.server.node import ServerNode
 from spit.server.postgres_store import PostgresStore
 from spit.server.sqlite_store import SqliteStore
 from spit.server.store import MatchRecord, Side
+from spit.store.replays import parse_replay
 
 NAMES = ("north", "south", "east")
+#: bots quick enough for a short test, slow enough that a game outlives its node's death
+SLOWISH = Reaction(mu=0.12, sigma=0.02, tau=0.02, floor=0.08)
 
 
 async def start_nodes(tmp_path: Path, schema: str, prefix: str, **kwargs: Any) -> list[ServerNode]:
@@ -178,3 +189,123 @@ async def test_nodes_pairing_at_once_never_put_a_player_in_two_matches(tmp_path:
             await drop_schema(nodes[0].store)
 
     await asyncio.wait_for(body(), LIMIT * 2)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: Path) -> None:
+    """``kill -9`` the node hosting a match: another node carries it on from its checkpoint,
+    both players' clients follow it there by themselves, the result is kept once."""
+    schema, prefix = fresh_schema(), fresh_prefix()
+    port = _free_port()
+    env = dict(os.environ, SPIT_DATA_DIR=str(tmp_path / "south-data"), HOME=str(tmp_path))
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
+    south = subprocess.Popen(
+        [
+            sys.executable, "-m", "spit", "server", "--port", str(port),
+            "--data-dir", str(tmp_path / "south"), "--node", "south",
+            "--store", f"{postgres_url()}?schema={schema}", "--bus", redis_url(),
+            "--bus-prefix", prefix, "--wave", "0.5",
+        ],
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )  # fmt: skip
+
+    async def body() -> None:
+        nodes = []
+        for name in ("north", "east"):
+            settings = quick_settings(
+                tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name
+            )
+            node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
+            await node.start()
+            nodes.append(node)
+        north, east = nodes
+        try:
+            for _ in range(200):
+                if all({c.node for c in n.cluster} == set(NAMES) for n in nodes):
+                    break
+                await asyncio.sleep(0.1)
+            assert {c.node for c in north.cluster} == set(NAMES), "south never came up"
+            ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
+            await ann.connect(north)
+            await bob.connect(east)
+            for p in (ann, bob):
+                await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+            await asyncio.sleep(0.5)  # their own round trips reported first, then these:
+            ann.send("delays", ms={"north": 30, "south": 10, "east": 90})
+            bob.send("delays", ms={"north": 90, "south": 10, "east": 30})
+            await asyncio.sleep(0.3)
+            for p in (ann, bob):
+                p.send("queue", mode="speed")
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert ma["address"] == mb["address"] == f"127.0.0.1:{port}"  # on south
+
+            def follow(p: Player) -> Any:
+                async def next_matched(match_id: str) -> dict[str, Any] | None:
+                    return await p.lobby.wait_for(
+                        lambda m: (
+                            m["t"] == "matched" and m["match"] == match_id and m.get("resumed")
+                        ),
+                        timeout=LIMIT,
+                    )
+
+                return next_matched
+
+            plays = [
+                asyncio.create_task(
+                    play_as_bot(
+                        p.client, m, "medium", reaction=SLOWISH, on_message=p.match,
+                        next_matched=follow(p),
+                    )
+                )
+                for p, m in ((ann, ma), (bob, mb))
+            ]  # fmt: skip
+            # a few moves are applied (and checkpointed) on south, then it dies
+            await ann.match.wait_for(
+                lambda m: m["t"] == "events" and len(ann.match.of("events")) >= 6, timeout=LIMIT
+            )
+            await asyncio.sleep(0.6)  # the last move's checkpoint is written
+            killed_at = time.monotonic()
+            south.send_signal(signal.SIGKILL)
+            south.wait(LIMIT)
+            again = await ann.lobby.wait_for(
+                lambda m: m["t"] == "matched" and m.get("resumed"), timeout=LIMIT
+            )
+            resumed_in = time.monotonic() - killed_at
+            assert again["match"] == ma["match"] and again["seat"] == ma["seat"]
+            assert again["address"] in (north.address, east.address)
+            assert resumed_in < 15, resumed_in  # the issue's goal
+            await asyncio.wait_for(asyncio.gather(*plays), LIMIT * 2)
+            assert ann.match.of("over") and bob.match.of("over")
+            result = await ann.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+            assert "rating is now" in result["text"]
+            account = await north.store.account_named("Ann")
+            assert account is not None
+            games = await north.store.matches_of(account.id)
+            assert len(games) == 1 and games[0].rated  # kept once, on the node that finished it
+            assert (await north.store.rating(account.id, "speed")).games == 1
+            assert await north.store.checkpoint_owners() == {}
+            # the whole game is in its replay: the moves made on south, then the rest
+            raw = await north.store.replay_of(games[0].id, account.id)
+            assert raw is not None
+            replay = parse_replay(raw)
+            assert replay.final.over
+            for p in (ann, bob):
+                await p.close()
+        finally:
+            for node in nodes:
+                await node.shutdown()
+            await drop_schema(nodes[0].store)
+
+    try:
+        await asyncio.wait_for(body(), LIMIT * 4)
+    finally:
+        if south.poll() is None:
+            south.kill()
+            south.wait(LIMIT)

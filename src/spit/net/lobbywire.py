@@ -62,6 +62,7 @@ SCHEMA: proto.Schema = {
             "address": text_of(300),
             "pin": text_of(100),
             "token": text_of(40),
+            "resumed": is_bool,
         },
     ),
     "challenged": ({"id": is_int, "by": _name, "mode": _mode}, {}),

@@ -446,3 +446,43 @@ async def open_match_as_bot(
     guest = await client.open_matched(matched, on_message=deliver)
     link.append(guest)
     return guest
+
+
+async def play_as_bot(
+    client: OnlineClient,
+    matched: dict[str, Any],
+    level: str,
+    *,
+    reaction: Any = None,
+    on_message: Callable[[dict[str, Any]], None] | None = None,
+    next_matched: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None,
+) -> None:
+    """Play the seat ``matched`` with a computer to the end, through any move of the match.
+
+    When the match's connection is lost before the game is over (its node died),
+    ``next_matched(match_id)`` waits for the lobby's next "matched" message for
+    the same match (the node that carried it on) and the bot plays on there;
+    None from it (nothing came in time) ends the match here.
+    """
+    over = asyncio.Event()
+
+    def seen(msg: dict[str, Any]) -> None:
+        if msg.get("t") == "over":
+            over.set()
+        if on_message is not None:
+            on_message(msg)
+
+    while True:
+        guest = await open_match_as_bot(client, matched, level, reaction=reaction, on_message=seen)
+        ended = asyncio.create_task(guest.done.wait())
+        finished = asyncio.create_task(over.wait())
+        await asyncio.wait((ended, finished), return_when=asyncio.FIRST_COMPLETED)
+        ended.cancel()
+        finished.cancel()
+        if over.is_set() or next_matched is None:
+            await guest.close()
+            return
+        again = await next_matched(matched["match"])
+        if again is None:
+            return
+        matched = again

@@ -43,6 +43,8 @@ class NodeSnapshot:
     draining: bool = False
     #: the node's host-key fingerprint (as ``spit.net.codes.key_fingerprint``; clients check it)
     key: str = ""
+    #: the node process (a restarted node is a new one): checkpoints name their owner so
+    owner: str = ""
     online: tuple[str, ...] = ()
     #: live matches: {"id", "mode", "names"}
     matches: tuple[dict[str, Any], ...] = ()
@@ -65,6 +67,7 @@ class NodeSnapshot:
                 address=str(data["address"])[:300],
                 draining=bool(data["draining"]),
                 key=str(data.get("key", ""))[:100],
+                owner=str(data.get("owner", ""))[:100],
                 online=tuple(str(n)[:40] for n in data["online"][:2000]),
                 matches=tuple(
                     {

@@ -57,6 +57,7 @@ from spit.server.placement import choose_node
 from spit.server.store import (
     Account,
     MatchRecord,
+    MovedElsewhere,
     PlayerRating,
     RatingRules,
     ServerStore,
@@ -103,6 +104,11 @@ class ServerSettings:
     wave_seconds: float = WAVE_SECONDS
     grace: float = 15.0  #: seconds before a computer holds a dropped player's seat
     rejoin: float = 60.0  #: seconds a dropped player may come back in
+    #: seconds at least between two checkpoints of a running match (0: after every move)
+    checkpoint_seconds: float = 0.25
+    #: seconds a match whose owner was never seen on the bus waits before another node
+    #: resumes it (an owner seen and then gone is dead once its snapshot runs out)
+    orphan_seconds: float = 10.0
     daily_level: str = DEFAULT_DAILY_LEVEL
     rating: RatingRules = field(default_factory=RatingRules)
     pairing: PairingRules = field(default_factory=PairingRules)
@@ -360,6 +366,12 @@ class ServerNode:
         self._lobby_dirty = asyncio.Event()
         self._closing = False
         self.started_at = time.time()
+        #: this node process among the nodes (a restarted node is a new owner of its matches)
+        self.owner = ""
+        #: checkpoints written since start (``--status``)
+        self.checkpoint_writes = 0
+        #: every node process this node has seen on the bus (one gone from it has died)
+        self._owners_seen: set[str] = set()
         self.lateness: list[float] = []
         #: plain-ssh sessions running now, and each one's game process -> its terminal
         self.open_doors = 0
@@ -390,8 +402,9 @@ class ServerNode:
             keepalive_count_max=4,
         )
         self.settings.port = self._server.get_port() or self.settings.port
+        self.owner = f"{self.node_id}/{secrets.token_hex(4)}"
         jobs = (self._waves(), self._lobby_pusher(), self._status_writer(), self._share())
-        for job in (*jobs, self._inbox()):
+        for job in (*jobs, self._inbox(), self._adopt_orphans()):
             self._spawn(job)
         log.info(event("listening", bind=self.settings.bind, port=self.settings.port))
         return self.settings.port
@@ -413,15 +426,24 @@ class ServerNode:
         """Save every running match, tell everyone, close; returns how many were saved."""
         self._closing = True
         saved = 0
+        # with other nodes up, each running match carries on on one of them (they adopt
+        # its checkpoint once this node has left the bus); alone, it is kept unfinished
+        others = [c for c in self.cluster if c.node != self.node_id and not c.draining]
         for match in list(self.matches.values()):
-            if await self._checkpoint(match):
-                saved += 1
-            for player_id in match.seats:
-                player = self.players.get(player_id or "")
-                if player is not None:
-                    player.send(
-                        wire.encode("info", text="The server is restarting: your match was saved.")
-                    )
+            if match.keeper is not None:
+                match.keeper.cancel()
+            if others and not match.host.game.over:
+                await self._keep_checkpoint(match)
+                match.moved = True
+                text = "This server node is restarting: your match carries on on another node."
+                log.info(event("match_handed_over", match=match.id))
+            else:
+                if await self._checkpoint(match):
+                    saved += 1
+                text = "The server is restarting: your match was saved."
+            for seat, player_id in enumerate(match.seats):
+                if player_id is not None:
+                    await self.tell(match.homes[seat], player_id, {"t": "info", "text": text})
             await match.host.close(f"{reason}; the match was saved")
             if match.task is not None:
                 match.task.cancel()
@@ -466,7 +488,7 @@ class ServerNode:
             replay=json.dumps(data, separators=(",", ":")),
         )
         try:
-            await self.store.record_match(record)
+            await self.store.record_match(record, checkpoint=(match.id, self.owner))
         except (StoreError, OSError) as exc:
             log.error(event("checkpoint_failed", match=match.id, why=exc))
             return False
@@ -755,6 +777,7 @@ class ServerNode:
             address=self.address,
             draining=self.draining,
             key=self.host_fingerprint,
+            owner=self.owner,
             online=tuple(sorted(p.name for p in self.players.values())),
             matches=tuple(
                 {"id": m.id, "mode": m.mode, "names": list(m.names)}
@@ -776,6 +799,7 @@ class ServerNode:
             except (OSError, ConnectionError) as exc:
                 log.warning(event("bus_unreachable", why=exc))
             else:
+                self._owners_seen.update(c.owner for c in cluster if c.owner)
                 if [c.online + tuple(str(m) for m in c.matches) for c in cluster] != [
                     c.online + tuple(str(m) for m in c.matches) for c in self.cluster
                 ]:
@@ -1147,19 +1171,24 @@ class ServerNode:
         return kept
 
     async def _checkpoints(self, match: ServerMatch) -> None:
-        """Checkpoint ``match`` as it goes: after every second with a new move in it."""
-        written = (len(match.host.game.actions), len(match.held))
+        """Checkpoint ``match`` as it goes: soon after every tick that applied a move.
+
+        Writes are at least ``checkpoint_seconds`` apart (0: after every such
+        tick; moves applied while a write is on its way go in the next one).
+        """
+        dirty = asyncio.Event()
+        match.host.on_applied = dirty.set
         while not match.host.match.finished:
-            await asyncio.sleep(self.settings.checkpoint_seconds)
-            now = (len(match.host.game.actions), len(match.held))
-            if now == written or match.host.match.finished:
-                continue
-            written = now
+            await dirty.wait()
+            dirty.clear()
+            if match.host.match.finished:
+                return
             if not await self._keep_checkpoint(match):
                 log.warning(event("match_moved", match=match.id))
                 match.moved = True
                 await match.host.close("the match moved to another node of the server")
                 return
+            await asyncio.sleep(self.settings.checkpoint_seconds)
 
     async def _adopt_orphans(self) -> None:
         """Carry on with the matches of a node process that died (every node looks)."""
@@ -1179,10 +1208,11 @@ class ServerNode:
             for gone in [m for m in seen_since if m not in orphans]:
                 del seen_since[gone]
             for match_id, owner in orphans.items():
-                # an owner missing from the bus for a moment (or not yet on it) is not dead:
-                # it must stay missing for a while, its snapshot long expired
+                # an owner seen on the bus whose snapshot ran out is dead; one never seen
+                # (this node started after it died, or it has not published yet) must
+                # stay missing for a while first
                 first = seen_since.setdefault(match_id, now)
-                if now - first >= self.settings.orphan_seconds:
+                if owner in self._owners_seen or now - first >= self.settings.orphan_seconds:
                     await self.resume(match_id, owner)
                     seen_since.pop(match_id, None)
 
@@ -1193,7 +1223,7 @@ class ServerNode:
             return None  # another node took it first
         try:
             match = self._match_from_checkpoint(text)
-        except (ValueError, KeyError, TypeError, ReplayFileError) as exc:
+        except (ValueError, KeyError, TypeError, IndexError) as exc:  # CheckpointError too
             log.error(event("resume_failed", match=match_id, why=exc))
             await self.store.drop_checkpoint(match_id, self.owner)
             return None
@@ -1382,6 +1412,10 @@ class ServerNode:
     async def _finish(self, match: ServerMatch) -> None:
         """Keep the result and the replay, move the ratings, tell the players."""
         self.matches.pop(match.id, None)
+        if match.keeper is not None:
+            match.keeper.cancel()
+        if match.moved:
+            return  # another node carries on with it
         self.lateness.extend(match.host.stats.lateness[-200:])
         del self.lateness[:-5000]
         game = match.host.game
@@ -1394,6 +1428,8 @@ class ServerNode:
             if player_id is not None:
                 await self._bus_quietly(self.bus.set_seat(player_id, None))
         if not game.over:
+            with contextlib.suppress(StoreError, OSError):
+                await self.store.drop_checkpoint(match.id, self.owner)
             self.lobby_changed()
             return
         data = match.host.replay_data()
@@ -1410,7 +1446,10 @@ class ServerNode:
             replay=json.dumps(data, separators=(",", ":")),
         )
         try:
-            await self.store.record_match(record)
+            await self.store.record_match(record, checkpoint=(match.id, self.owner))
+        except MovedElsewhere:
+            log.warning(event("match_moved", match=match.id))
+            return
         except (StoreError, OSError) as exc:
             log.error(event("result_not_kept", match=match.id, why=exc))
         if match.daily is not None:
@@ -1476,6 +1515,8 @@ class ServerNode:
             "matches": len(self.matches),
             "connections": len(self._gates),
             "lateness_p99_ms": round(p99 * 1000, 2),
+            "checkpoint_writes": self.checkpoint_writes,
+            "owner": self.owner,
             "node": self.node_id,
             "draining": self.draining,
             "nodes": [
