@@ -309,3 +309,84 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
         if south.poll() is None:
             south.kill()
             south.wait(LIMIT)
+
+
+async def test_a_client_whose_node_stops_signs_in_on_another_and_follows_its_match(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = []
+        for name in ("north", "south"):
+            settings = quick_settings(
+                tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name
+            )
+            node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
+            await node.start()
+            nodes.append(node)
+        north, south = nodes
+        try:
+            for _ in range(100):
+                if all(len(n.cluster) == 2 for n in nodes):
+                    break
+                await asyncio.sleep(0.05)
+            ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
+            await ann.connect(south)
+            await bob.connect(north)
+            for p in (ann, bob):
+                await p.lobby.wait_for(lambda m: m["t"] == "lobby" and "nodes" in m)
+                assert p.client is not None
+                for _ in range(100):
+                    if p.client.delays:
+                        break
+                    await asyncio.sleep(0.05)
+                p.send("delays", ms={"north": 40, "south": 5})
+            await asyncio.sleep(0.3)
+            for p in (ann, bob):
+                p.send("queue", mode="speed")
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert ma["address"] == south.address
+
+            def follow(p: Player) -> Any:
+                async def next_matched(match_id: str) -> dict[str, Any] | None:
+                    return await p.lobby.wait_for(
+                        lambda m: m["t"] == "matched" and m.get("resumed") is True,
+                        timeout=LIMIT,
+                    )
+
+                return next_matched
+
+            plays = [
+                asyncio.create_task(
+                    play_as_bot(
+                        p.client,  # type: ignore[arg-type]
+                        m,
+                        "medium",
+                        reaction=SLOWISH,
+                        on_message=p.match,
+                        next_matched=follow(p),
+                    )
+                )
+                for p, m in ((ann, ma), (bob, mb))
+            ]
+            await ann.match.wait_for(lambda m: m["t"] == "events", timeout=LIMIT)
+            await south.shutdown()  # Ann's lobby and the match were there
+            again = await ann.lobby.wait_for(
+                lambda m: m["t"] == "info" and m["text"].startswith("Signed in again"),
+                timeout=LIMIT,
+            )
+            assert again
+            assert ann.client is not None and ann.client.server == north.address
+            assert ann.client.ended is None
+            await asyncio.wait_for(asyncio.gather(*plays), LIMIT * 2)
+            assert ann.match.of("over") and bob.match.of("over")
+            result = await ann.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+            assert "rating is now" in result["text"]
+            for p in (ann, bob):
+                await p.close()
+        finally:
+            await north.shutdown()
+            await drop_schema(north.store)
+
+    await asyncio.wait_for(body(), LIMIT * 4)

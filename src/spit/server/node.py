@@ -448,7 +448,8 @@ class ServerNode:
             if match.task is not None:
                 match.task.cancel()
         for player in list(self.players.values()):
-            player.send(wire.encode("bye", reason=reason))
+            # with other nodes up, a client signs in again on one of them by itself
+            player.send(wire.encode("bye", reason=reason, again=bool(others)))
             player.close(reason)
         if self._server is not None:
             self._server.close()
@@ -744,13 +745,13 @@ class ServerNode:
                 )
         online = sorted(names)[:200]
         nodes = [
-            {"node": c.node, "address": c.address}
+            {"node": c.node, "address": c.address, "key": c.key}
             for c in self.cluster
             if not c.draining and c.node != self.node_id
         ]
         if not nodes:  # this node alone: nothing to measure
             return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
-        nodes.append({"node": self.node_id, "address": self.address})
+        nodes.append({"node": self.node_id, "address": self.address, "key": self.host_fingerprint})
         return wire.encode(
             "lobby", online=online, matches=matches[:100], queue=queue, nodes=nodes[:20]
         )
@@ -1293,13 +1294,22 @@ class ServerNode:
         self.deliver(player.id, self.matched_notice(match, seat))
 
     async def tell(self, node: str | None, player_id: str, message: dict[str, Any]) -> None:
-        """Give ``message`` to a player whose lobby is on ``node`` (here, or through its inbox)."""
+        """Give ``message`` to a player whose lobby is on ``node`` (here, or through its inbox).
+
+        If that node is gone, the player's client has signed in on another one: every
+        live node is asked (a node without the player ignores it).
+        """
         if node is None or node == self.node_id:
             self.deliver(player_id, message)
-        else:
-            await self._bus_quietly(
-                self.bus.post(node, {"t": "deliver", "player": player_id, "msg": message})
-            )
+            return
+        command = {"t": "deliver", "player": player_id, "msg": message}
+        live = {c.node for c in self.cluster}
+        if node in live:
+            await self._bus_quietly(self.bus.post(node, command))
+            return
+        self.deliver(player_id, message)
+        for other in live - {self.node_id}:
+            await self._bus_quietly(self.bus.post(other, command))
 
     def deliver(self, player_id: str, message: dict[str, Any]) -> None:
         """Send a lobby player of this node ``message`` (noting a match it starts or ends)."""

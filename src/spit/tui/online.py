@@ -163,8 +163,9 @@ class LobbyScreen(Screen[None]):
         self.ratings: dict[str, str] = {}
         self.waiting: tuple[str, float] | None = None
         self.board: NetGameScreen | None = None
-        #: the match id the board shows
+        #: the match id the board shows, and its connection
         self._board_match: str | None = None
+        self._board_guest: Guest | None = None
         self._last_lobby: dict[str, Any] = {}
         self._lists: dict[str, Any] = {}
 
@@ -386,8 +387,10 @@ class LobbyScreen(Screen[None]):
     def _on_matched(self, msg: dict[str, Any]) -> None:
         self.waiting = None
         board = self.board
-        following = board is not None and board.showing and self._board_match == msg["match"]
-        if msg.get("resumed") and board is not None and following:
+        if board is not None and board.showing and self._board_match == msg["match"]:
+            guest = self._board_guest
+            if guest is not None and not guest.done.is_set():
+                return  # the board plays it already (the lobby signed in again elsewhere)
             # the node that ran this match died and another carries it on: follow it
             self.run_worker(self._follow_match(board, msg), exclusive=False)
             return
@@ -419,6 +422,7 @@ class LobbyScreen(Screen[None]):
             screen.decider = guest.decide
         self.board = screen
         self._board_match = msg["match"]
+        self._board_guest = guest
         names = " v ".join(str(n) for n in msg["names"])
         self.note(f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}...")
         await self.app.push_screen(screen)
@@ -447,6 +451,7 @@ class LobbyScreen(Screen[None]):
         except JoinError as exc:
             screen.ended(f"the match could not be picked up again: {exc}")
             return
+        self._board_guest = guest
         screen.remote.carry_on()
         if msg["seat"] is not None:
             screen.remote.connect(guest.action)
