@@ -390,3 +390,68 @@ async def test_a_client_whose_node_stops_signs_in_on_another_and_follows_its_mat
             await drop_schema(north.store)
 
     await asyncio.wait_for(body(), LIMIT * 4)
+
+
+async def test_rooms_and_challenges_reach_players_on_other_nodes(tmp_path: Path) -> None:
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = await start_nodes(tmp_path, schema, prefix)
+        north, south, east = nodes
+        try:
+            ann, bob, cyd = (Player(tmp_path / n, n.title()) for n in ("ann", "bob", "cyd"))
+            for player, node in ((ann, north), (bob, south), (cyd, east)):
+                await player.connect(node)
+                await player.lobby.wait_for(lambda m: m["t"] == "welcome")
+            for player in (ann, bob, cyd):  # everyone is seen everywhere
+                await player.lobby.wait_for(
+                    lambda m: m["t"] == "lobby" and {"Ann", "Bob", "Cyd"} <= set(m["online"]),
+                    timeout=LIMIT,
+                )
+            # a challenge from east to Ann on north: declined, then accepted
+            cyd.send("challenge", name="ann", mode="speed")
+            asked = await ann.lobby.wait_for(lambda m: m["t"] == "challenged", timeout=LIMIT)
+            assert asked["by"] == "Cyd" and asked["mode"] == "speed"
+            ann.send("answer", id=asked["id"], accept=False)
+            told = await cyd.lobby.wait_for(
+                lambda m: m["t"] == "info" and "declined" in m["text"], timeout=LIMIT
+            )
+            assert "Ann declined" in told["text"]
+            cyd.send("challenge", name="Ann", mode="speed")
+            count = len(ann.lobby.of("challenged"))
+            asked = await ann.lobby.wait_for(
+                lambda m: m["t"] == "challenged" and len(ann.lobby.of("challenged")) > count,
+                timeout=LIMIT,
+            )
+            ann.send("answer", id=asked["id"], accept=True)
+            mc = await cyd.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert mc["mode"] == "speed" and mc["match"] == ma["match"]
+            # a room opened on south, its code typed on north by a player there
+            dee = Player(tmp_path / "dee", "Dee")
+            await dee.connect(north)
+            await dee.lobby.wait_for(lambda m: m["t"] == "welcome")
+            bob.send("room", mode="spit")
+            code = (await bob.lobby.wait_for(lambda m: m["t"] == "roomcode"))["code"]
+            await asyncio.sleep(0.2)
+            dee.send("enter", code=code)
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            md = await dee.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert mb["match"] == md["match"] and mb["rated"] is False
+            ann.send("enter", code=code)  # taken once
+            refused = await ann.lobby.wait_for(lambda m: m["t"] == "error")
+            assert "no room has that code" in refused["reason"] or "in a match" in refused["reason"]
+            # in a match already: no second one, whoever asks
+            cyd.send("challenge", name="Bob", mode="spit")
+            asked = await bob.lobby.wait_for(lambda m: m["t"] == "challenged", timeout=LIMIT)
+            bob.send("answer", id=asked["id"], accept=True)
+            busy = await bob.lobby.wait_for(lambda m: m["t"] == "error", timeout=LIMIT)
+            assert "in a match" in busy["reason"]
+            await dee.close()
+            for p in (ann, bob, cyd):
+                await p.close()
+        finally:
+            for node in nodes:
+                await node.shutdown()
+            await drop_schema(nodes[0].store)
+
+    await asyncio.wait_for(body(), LIMIT * 3)

@@ -29,7 +29,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -353,8 +353,10 @@ class ServerNode:
         self.players: dict[str, Player] = {}
         self.queue: dict[str, Waiting] = {}
         self.matches: dict[str, ServerMatch] = {}
-        self.rooms: dict[str, tuple[str, str]] = {}  # code -> (player id, mode)
-        self.challenges: dict[int, tuple[str, str, str]] = {}  # id -> (from, to, mode)
+        #: the rooms this node's players opened: code -> (player id, mode) (the bus has them all)
+        self.rooms: dict[str, tuple[str, str]] = {}
+        #: challenges to this node's players: id -> (challenger, their delays, to, mode)
+        self.challenges: dict[int, tuple[Seated, dict[str, float], str, str]] = {}
         self._gates: set[_Gate] = set()
         self._preauth: dict[str, int] = {}
         self._door_tokens: dict[str, tuple[Identity, float]] = {}
@@ -891,6 +893,7 @@ class ServerNode:
                 self._spawn(self._bus_quietly(self.bus.dequeue(player.id)))
             for code in [c for c, (who, _) in self.rooms.items() if who == player.id]:
                 del self.rooms[code]
+                self._spawn(self._bus_quietly(self.bus.drop_room(code)))
             log.info(event("lobby_out", player=player.name))
             self.lobby_changed()
 
@@ -907,7 +910,7 @@ class ServerNode:
         problem = self.check_mode(mode)
         if problem:
             return problem
-        if player.match is not None and player.match in self.matches:
+        if player.match is not None:
             return "you are in a match already"
         rating = await self._rating_of(player, mode)
         wait = None if bot_after is None else max(0.0, min(bot_after, 3600.0))
@@ -1360,6 +1363,18 @@ class ServerNode:
             await self.start_match(
                 mode, (sides[0], sides[1]), rated=None if rated is None else bool(rated)
             )
+        elif kind == "challenge":
+            challenger = Seated.from_json(message["from"])
+            target = self._named(str(message["to"]))
+            mode = str(message["mode"])
+            if isinstance(challenger, str) or mode not in mode_names():
+                raise ValueError("not a challenge")
+            delays = {str(k)[:64]: float(v) for k, v in dict(message["delays"]).items()}
+            if target is None:
+                text = f"nobody called {str(message['to'])[:40]} is online"
+                await self.tell(challenger.node, challenger.id, {"t": "info", "text": text})
+            else:
+                self._challenged(challenger, delays, target, mode)
         elif kind == "deliver":
             msg = message["msg"]
             if not isinstance(msg, dict) or msg.get("t") not in ("matched", "result", "info"):
@@ -1440,6 +1455,10 @@ class ServerNode:
         if not game.over:
             with contextlib.suppress(StoreError, OSError):
                 await self.store.drop_checkpoint(match.id, self.owner)
+            for seat, player_id in enumerate(match.seats):
+                if player_id is not None:  # free to play again, wherever their lobby is
+                    ended = {"t": "result", "text": "The match ended without a result."}
+                    await self.tell(match.homes[seat], player_id, ended)
             self.lobby_changed()
             return
         data = match.host.replay_data()
@@ -1557,55 +1576,111 @@ class ServerNode:
     # ------------------------------------------------------------ rooms, challenges, daily
 
     def new_room(self, player: Player, mode: str) -> str:
-        """A private room in ``mode``: its code is passed on to the friend."""
+        """A private room in ``mode``: its code is passed on to the friend (on any node)."""
         code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(6))
         self.rooms[code] = (player.id, mode)
+        room = {"mode": mode, "owner": Seated.of(player, self.node_id).to_json()}
+        room["delays"] = dict(player.delays)
+        self._spawn(self._bus_quietly(self.bus.put_room(code, room)))
         return code
 
     async def enter_room(self, player: Player, code: str) -> str | None:
-        """Join the room ``code``: the match starts at once."""
-        entry = self.rooms.get(code.strip().upper())
-        if entry is None:
-            return "no room has that code (it may have started or closed)"
-        owner_id, mode = entry
-        if owner_id == player.id:
+        """Join the room ``code`` (opened on any node): the match starts at once."""
+        code = code.strip().upper()
+        if player.match is not None:
+            return "you are in a match already: finish it first"
+        owned = self.rooms.get(code)
+        if owned is not None and owned[0] == player.id:
             return "that is your own room: pass the code to a friend"
-        owner = self.players.get(owner_id)
-        if owner is None:
+        try:
+            room = await self.bus.take_room(code)
+        except (OSError, ConnectionError):
+            return "the rooms cannot be reached just now: try again in a moment"
+        if room is None:
+            return "no room has that code (it may have started or closed)"
+        self.rooms.pop(code, None)
+        try:
+            owner = Seated.from_json(room["owner"])
+            mode = str(room["mode"])
+            delays = {str(k): float(v) for k, v in dict(room.get("delays", {})).items()}
+        except (KeyError, TypeError, ValueError):
+            return "no room has that code (it may have started or closed)"
+        if isinstance(owner, str) or mode not in mode_names():
+            return "no room has that code (it may have started or closed)"
+        if owner.id == player.id:
+            return "that is your own room: pass the code to a friend"
+        if owner.node == self.node_id and owner.id not in self.players:
             return "the room's owner has left"
-        del self.rooms[code.strip().upper()]
-        await self.start_match(mode, (owner, player), rated=False)
+        me = Seated.of(player, self.node_id)
+        await self._pair(mode, (owner, me), (delays, dict(player.delays)), rated=False)
         return None
 
+    async def _pair(
+        self,
+        mode: str,
+        sides: tuple[Seated, Seated],
+        delays: tuple[Mapping[str, float], Mapping[str, float]],
+        *,
+        rated: bool | None = None,
+    ) -> None:
+        """Deal a match between two players on the node they reach best."""
+        homes = (sides[0].node, sides[1].node)
+        live = self._candidates(self._live_nodes(), homes)
+        where = choose_node(homes, delays, live, self.node_id)
+        await self.host_on(where, mode, sides, rated=rated)
+
     def challenge(self, player: Player, name: str, mode: str) -> str | None:
-        """Challenge someone online by name."""
+        """Challenge someone online by name (on this node or another)."""
         problem = self.check_mode(mode)
         if problem:
             return problem
-        target = next(
-            (p for p in self.players.values() if p.name.casefold() == name.casefold()), None
-        )
-        if target is None:
-            return f"nobody called {name[:40]} is online"
-        if target is player:
+        if name.casefold() == player.name.casefold():
             return "you cannot challenge yourself"
+        target = self._named(name)
+        me = Seated.of(player, self.node_id)
+        if target is not None:
+            self._challenged(me, dict(player.delays), target, mode)
+            return None
+        for other in self.cluster:
+            if other.node != self.node_id and any(
+                n.casefold() == name.casefold() for n in other.online
+            ):
+                command = {
+                    "t": "challenge",
+                    "from": me.to_json(),
+                    "delays": dict(player.delays),
+                    "to": name[:40],
+                    "mode": mode,
+                }
+                self._spawn(self._bus_quietly(self.bus.post(other.node, command)))
+                return None
+        return f"nobody called {name[:40]} is online"
+
+    def _challenged(
+        self, challenger: Seated, delays: dict[str, float], target: Player, mode: str
+    ) -> None:
         self._challenge_ids += 1
-        self.challenges[self._challenge_ids] = (player.id, target.id, mode)
-        target.send(wire.encode("challenged", id=self._challenge_ids, by=player.name, mode=mode))
-        return None
+        self.challenges[self._challenge_ids] = (challenger, delays, target.id, mode)
+        target.send(
+            wire.encode("challenged", id=self._challenge_ids, by=challenger.name, mode=mode)
+        )
 
     async def answer(self, player: Player, number: int, accept: bool) -> str | None:
         """Accept or decline a challenge."""
         entry = self.challenges.pop(number, None)
-        if entry is None or entry[1] != player.id:
+        if entry is None or entry[2] != player.id:
             return "that challenge is no longer open"
-        challenger = self.players.get(entry[0])
-        if challenger is None:
+        if accept and player.match is not None:
+            return "you are in a match already: finish it first"
+        challenger, delays, _, mode = entry
+        if challenger.node == self.node_id and challenger.id not in self.players:
             return "the challenger has left"
         if not accept:
-            challenger.send(wire.encode("info", text=f"{player.name} declined your challenge."))
+            text = f"{player.name} declined your challenge."
+            await self.tell(challenger.node, challenger.id, {"t": "info", "text": text})
             return None
-        await self.start_match(entry[2], (challenger, player))
+        me = Seated.of(player, self.node_id)
+        await self._pair(mode, (challenger, me), (delays, dict(player.delays)))
         return None
 
     async def daily(self, player: Player, mode: str, play: bool) -> bytes:
@@ -1622,7 +1697,7 @@ class ServerNode:
                 return wire.encode(
                     "error", reason="the daily challenge needs an account: sign in with an SSH key"
                 )
-            if player.match is not None and player.match in self.matches:
+            if player.match is not None:
                 return wire.encode("error", reason="you are in a match already")
             if not await self.store.start_daily(day_text, mode, player.account.id, _now_iso()):
                 return wire.encode(
