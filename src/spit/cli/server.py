@@ -89,6 +89,14 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "(needs spit[cluster])",
     )
     server.add_argument(
+        "--checkpoint",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often running matches are written to the store, so another node can "
+        "carry them on if this one dies (default 1)",
+    )
+    server.add_argument(
         "--bus-prefix",
         default="spit:",
         metavar="PREFIX",
@@ -250,6 +258,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         store_url=args.store,
         bus_url=args.bus,
         bus_prefix=args.bus_prefix,
+        checkpoint_seconds=min(max(args.checkpoint, 0.05), 60.0),
         node_id=args.node,
         public_address=args.public_address,
     )
