@@ -27,16 +27,21 @@ at which the earlier press wins at least 95% of the races in both
 directions. Then the far guest lies: it claims each press ``lie`` ms earlier
 than it was made (5, 10, 20 and 1000 ms) while the near guest keeps pressing
 too, and the gain is how much earlier than it was really made the host
-judged it (median over its 40 presses; the first ones, before the host has
-caught it, are included).
+judged it (median, 95th percentile and largest over its 40 presses; the
+first ones, before the host has caught it, are included). Then a *picky*
+liar claims a second early on one press in five only (the races that matter)
+and presses honestly otherwise: its gain is taken over its lying presses.
 It also times the far guest's press -> its own screen's pending card (the
 ``RemoteSession`` view the board draws; Textual's paint is measured by
 ``bench_keypath``).
 
-Run: ``PYTHONPATH=src python benchmarks/bench_fairness.py [--races 30] [--d 0,20,80,150]
-[--jitter 10] [--loss 0.01] [--lies 5,10,20,1000] [--liar-presses 40]``. The last two lines
-are ``fair_lead_ms: N`` (the largest of the per-d leads) and ``liar_gain_ms: N`` (the
-largest median gain of any lie at any d).
+Run: ``PYTHONPATH=src python benchmarks/bench_fairness.py [--races 40] [--d 0,20,80,150]
+[--jitter 10] [--loss 0.01] [--lies 5,10,20,1000] [--liar-presses 40]``. The last lines
+are ``press_to_screen_p99_ms: N`` (the largest p99 at any d), ``picky_liar_gain_ms: N``
+(the largest median gain of the picky liar at any d), ``liar_gain_p95_ms: N`` (the
+largest 95th percentile of any lie's gain at any d), then ``fair_lead_ms: N`` (the
+largest of the per-d leads) and ``liar_gain_ms: N`` (the largest *median* gain of any
+steady lie at any d: the figure the goal of at most 5 ms is read from).
 """
 
 from __future__ import annotations

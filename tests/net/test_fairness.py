@@ -20,7 +20,7 @@ from tests.support.net import race_position
 from spit.engine import Action
 from spit.net import protocol as proto
 from spit.net.match import Match
-from spit.net.stamping import MARGIN, REACH, SHIFT_SPAN, SPREAD, TOLD, TOLERANCE, Stamper
+from spit.net.stamping import MARGIN, REACH, SHIFT_SPAN, SPREAD, TOLD, Stamper
 
 
 class Inbox:
@@ -297,7 +297,7 @@ def test_a_guest_clamped_again_and_again_is_told_and_the_host_warned(
     told = [m for m in guest_box.messages if m["t"] == "notice" and m["about"] == "clamp"]
     warned = [m for m in host_box.messages if m["t"] == "notice" and m["about"] == "warn"]
     assert len(told) == 1 and len(warned) == 1
-    assert match.seats[1].told and match.seats[1].stamper.shift > TOLD
+    assert match.seats[1].told and match.seats[1].stamper.correction > TOLD
     assert any(r.levelno == logging.WARNING and "again and again" in r.getMessage()
                for r in caplog.records)
     for text in (told[0]["text"], warned[0]["text"]):
@@ -465,10 +465,11 @@ def test_an_honest_press_slower_than_usual_is_judged_as_made() -> None:
     assert beyond.clamp == pytest.approx(0.004, abs=5e-4)  # the offset estimate errs a little
 
 
-def test_a_liar_lying_on_every_press_gains_about_the_tolerance() -> None:
+def test_a_liar_lying_on_every_press_gains_about_two_standard_errors() -> None:
     """A guest 80 ± 10 ms away claims every press a second early. The reach alone
     would hand it about 11 ms a press (the 90% quantile over the median, plus the
-    margin); the shift takes the excess away once its last presses fill the span."""
+    margin); the shift takes all but two standard errors of its mean away (about
+    2 ms once its presses fill the span)."""
     clock = FakeClock()
     rng = random.Random(6)
     match = jittery_match(clock, rng)
@@ -483,8 +484,8 @@ def test_a_liar_lying_on_every_press_gains_about_the_tolerance() -> None:
             gains.append(made - judged.stamp)
         clock.now += 0.1
     gains.sort()
-    assert gains[len(gains) // 2] <= TOLERANCE + 0.002, gains[len(gains) // 2]
-    assert stamper.shift > TOLD
+    assert gains[len(gains) // 2] <= 0.004, gains[len(gains) // 2]
+    assert stamper.correction > TOLD
 
 
 def test_an_honest_jittery_guest_is_not_shifted() -> None:
@@ -497,7 +498,7 @@ def test_an_honest_jittery_guest_is_not_shifted() -> None:
         made = clock.now
         clock.now = made + jittery_delay(rng)
         clamps.append(stamper.judge(made + GUEST_OFFSET, clock.now).clamp)
-        assert stamper.shift < TOLD
+        assert stamper.correction < TOLD
         clock.now += 0.1
     assert sum(c > 0.001 for c in clamps) <= 0.05 * len(clamps)
 
@@ -522,7 +523,7 @@ def test_the_hosts_own_seats_are_never_shifted() -> None:
     local = Stamper.local(0.25)
     for i in range(40):
         local.judge(10.0 + i - 0.2, 10.0 + i)
-    assert local.shift == 0.0
+    assert local.shift == 0.0 and local.correction == 0.0
     assert local.stamp(99.8, 100.0) == pytest.approx(99.8)
 
 

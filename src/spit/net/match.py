@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
-from spit.net.stamping import SHIFT_SPAN, TOLD, TOLERANCE, Stamper
+from spit.net.stamping import TOLD, Stamper
 from spit.realtime.arbiter import Applied, Arbiter, Clock, Outcome, Rejected, Timing
 from spit.store.races import Press
 
@@ -343,17 +343,17 @@ class Match:
             )
         if stamper.trusted:
             return
-        shift = stamper.shift
-        if not seat.told and shift > TOLD:
+        correction = stamper.correction
+        if not seat.told and correction > TOLD:
             seat.told = True
             log.warning(
                 "seat %d (%s) claims earlier presses than its link allows, again and again "
-                "(%.1f ms more than its pings measure, over its last %d presses): its "
-                "presses are judged that much later",
+                "(%.1f ms more than its pings measure, over its last presses): its "
+                "presses are judged %.1f ms later",
                 seat.number + 1,
                 seat.name,
-                shift * 1000,
-                SHIFT_SPAN,
+                stamper.shift * 1000,
+                correction * 1000,
             )
             self._notice(
                 seat,
@@ -370,7 +370,7 @@ class Match:
                         f"{seat.name}'s presses claim to be earlier than their link allows, "
                         "again and again: the host now judges them by its own measure.",
                     )
-        elif seat.told and shift <= TOLERANCE:
+        elif seat.told and correction == 0:
             seat.told = False
             log.info("seat %d press stamps fit its link again", seat.number + 1)
 

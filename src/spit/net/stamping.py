@@ -27,13 +27,15 @@ average, the earliness its pings measure; a liar's claim more. Over the
 guest's last ``SHIFT_SPAN`` presses the host compares the mean claimed
 earliness (each taken between the 5% quantile of the delays and the reach,
 so neither a lost packet nor a press claimed late weighs more than an honest
-one can) with the mean of the pings' delays taken the same way; whatever
-that shift exceeds ``TOLERANCE`` by, every press is judged that much later
-(never after its arrival). A liar claiming the same lie on every press gains
-about the tolerance once its last presses fill the span; a liar who lies
-only on some presses (the races that matter) spreads its shift over the
-others and gains up to the reach on those, as any rule must allow an
-honest press that travelled as slowly.
+one can) with the mean of the pings' delays taken the same way. Whatever
+that shift exceeds ``ERRORS`` standard errors of its mean by (the spread of
+the pings over the square root of the presses so far; at least
+``TOLERANCE``), every press is judged that much later (never after its
+arrival). A liar claiming the same lie on every press is caught within a few
+presses and then gains about two standard errors (2 ms on a ±10 ms link once
+its presses fill the span); a liar who lies only on some presses (the races
+that matter) spreads its shift over the others and gains up to the reach on
+those, as any rule must allow an honest press that travelled as slowly.
 
 The host's own seats (its keyboard, a computer on the host) are *trusted*:
 their stamps come from the host's own code, so they are never clamped below
@@ -44,6 +46,7 @@ reach.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import deque
 from typing import NamedTuple
@@ -60,11 +63,13 @@ SPREAD = 0.015
 #: Seconds added to that quantile: the reach.
 MARGIN = 0.003
 #: A guest's last presses the shift is measured over.
-SHIFT_SPAN = 16
-#: Seconds of shift tolerated (the noise of an honest guest's mean over the span).
-TOLERANCE = 0.002
-#: A shift this large (seconds): the guest is told and the host warned.
-TOLD = 0.005
+SHIFT_SPAN = 32
+#: The shift tolerated: this many standard errors of the mean over the presses so far ...
+ERRORS = 2.0
+#: ... and never less than this many seconds (pings and presses differ a little).
+TOLERANCE = 0.001
+#: Presses judged this much later for their shift (seconds): the guest is told.
+TOLD = 0.003
 #: The lower end of the range each earliness is taken within (a quantile of the delays).
 LOW = 0.05
 #: The jitter is the spread of the measured delays from the fastest to this quantile.
@@ -104,7 +109,7 @@ class Stamper:
         self._claims: deque[float] = deque(maxlen=SHIFT_SPAN)
         self._offset: float | None = None
         self._delays: list[float] | None = None
-        self._measure: tuple[float, float, float] | None = None
+        self._measure: tuple[float, float, float, float] | None = None
 
     @classmethod
     def local(cls, cap: float = DEFAULT_CAP) -> Stamper:
@@ -187,8 +192,9 @@ class Stamper:
         delays = self.delays()
         return _quantile(delays, QUANTILE) - min(delays) if delays else 0.0
 
-    def _measured(self) -> tuple[float, float, float] | None:
-        """(low end, reach, the pings' mean delay within them), None before any ping."""
+    def _measured(self) -> tuple[float, float, float, float] | None:
+        """(low end, reach, the pings' mean delay within them and its standard
+        deviation), None before any ping."""
         if self._measure is None or self.trusted:
             delays = self.delays()
             if not delays:
@@ -197,8 +203,9 @@ class Stamper:
             spread = min(SPREAD, _quantile(delays, REACH) - median)
             reach = min(self.cap, median + spread + self.margin)
             low = min(reach, _quantile(delays, LOW))
-            mean = statistics.fmean(min(reach, max(low, d)) for d in delays)
-            self._measure = (low, reach, mean)
+            within = [min(reach, max(low, d)) for d in delays]
+            mean = statistics.fmean(within)
+            self._measure = (low, reach, mean, statistics.pstdev(within, mean))
         return self._measure
 
     @property
@@ -212,11 +219,24 @@ class Stamper:
     @property
     def shift(self) -> float:
         """How much more earliness the last presses claimed than the pings measure
-        (seconds, the mean over ``SHIFT_SPAN`` presses; 0 for a trusted seat)."""
+        (seconds, the mean over up to ``SHIFT_SPAN`` presses; 0 for a trusted seat)."""
         measured = self._measured()
         if self.trusted or measured is None or not self._claims:
             return 0.0
-        return sum(c - measured[2] for c in self._claims) / SHIFT_SPAN
+        return statistics.fmean(self._claims) - measured[2]
+
+    @property
+    def correction(self) -> float:
+        """How much later than claimed the next press is judged for the shift (seconds):
+        whatever the shift exceeds ``ERRORS`` standard errors of its mean by (at least
+        ``TOLERANCE``; the pings' spread taken as at least the margin), so an honest
+        guest is seldom judged later, and then by little."""
+        measured = self._measured()
+        if self.trusted or measured is None or not self._claims:
+            return 0.0
+        spread = max(self.margin, measured[3])  # a link that seems not to jitter at all
+        tolerance = max(TOLERANCE, ERRORS * spread / math.sqrt(len(self._claims)))
+        return max(0.0, self.shift - tolerance)
 
     def forget_presses(self) -> None:
         """Start the shift afresh (a new game on the same connection)."""
@@ -238,10 +258,9 @@ class Stamper:
         else:
             measured = self._measured()
             assert measured is not None
-            low, reach, _mean = measured
+            low, reach = measured[0], measured[1]
             self._claims.append(min(reach, max(low, arrival - claimed)))
-            correction = max(0.0, self.shift - TOLERANCE)
-            stamp = min(arrival, max(arrival - reach, claimed) + correction)
+            stamp = min(arrival, max(arrival - reach, claimed) + self.correction)
         return Stamp(stamp, claimed, max(0.0, stamp - claimed))
 
     def stamp(self, their_press: float, arrival: float) -> float:
