@@ -539,3 +539,30 @@ def test_lost_packets_and_held_pongs_widen_the_reach_no_further_than_the_spread(
         clock.now += 0.25
     assert stamper.delay == pytest.approx(0.04, abs=1e-6)
     assert stamper.allowance == pytest.approx(0.04 + SPREAD + MARGIN, abs=1e-6)
+
+
+def test_R11_a_jittery_guest_leading_by_3ms_wins_with_a_slow_press() -> None:
+    """80 ± 10 ms: the guest presses 3 ms before the host's keyboard, and its press
+    takes 9 ms more than its median. Judged as made, it wins (the median plus 5 ms
+    would have judged it 4 ms late, and the host's card first)."""
+    clock = FakeClock()
+    rng = random.Random(12)
+    match = jittery_match(clock, rng)
+    guest_box, host_box = match.seats[1].link, match.seats[0].link
+    assert isinstance(guest_box, Inbox) and isinstance(host_box, Inbox)
+    stamper = match.seats[1].stamper
+    assert stamper.delay is not None
+    host_play, guest_play = race_position()[1:]
+    guest_press = clock.now
+    host_press = guest_press + 0.003
+    clock.now = host_press
+    match.submit_local(0, 1, host_play, host_press, host_press)
+    match.tick(clock.now)
+    clock.now = guest_press + stamper.delay + 0.009
+    match.tick(clock.now)
+    press_at(match, clock, 1, guest_play, made=guest_press)
+    clock.now += 0.5
+    match.tick(clock.now)
+    guest_ok = [v["ok"] for v in guest_box.verdicts().values()]
+    host_ok = [v["ok"] for v in host_box.verdicts().values()]
+    assert guest_ok == [True] and host_ok == [False]
