@@ -462,14 +462,16 @@ def test_an_honest_press_slower_than_usual_is_judged_as_made() -> None:
     assert slow.clamp == 0
     stamper.forget_presses()  # one press at a time: no shift yet
     beyond = stamper.judge(arrival - stamper.allowance - 0.004 + GUEST_OFFSET, arrival)
-    assert beyond.clamp == pytest.approx(0.004, abs=5e-4)  # the offset estimate errs a little
+    # 4 ms beyond the reach, plus what its shift adds (one press claiming the whole
+    # reach is suspect already); the offset estimate errs a little
+    assert beyond.clamp == pytest.approx(0.004 + stamper.correction, abs=5e-4)
 
 
-def test_a_liar_lying_on_every_press_gains_about_two_standard_errors() -> None:
+def test_a_liar_lying_on_every_press_gains_about_its_tolerance() -> None:
     """A guest 80 ± 10 ms away claims every press a second early. The reach alone
     would hand it about 11 ms a press (the 90% quantile over the median, plus the
-    margin); the shift takes all but two standard errors of its mean away (about
-    2 ms once its presses fill the span)."""
+    margin); the shift takes all but 1.5 standard errors of its mean away (about
+    1.5 ms once its presses fill the span)."""
     clock = FakeClock()
     rng = random.Random(6)
     match = jittery_match(clock, rng)

@@ -32,7 +32,7 @@ that shift exceeds ``ERRORS`` standard errors of its mean by (the spread of
 the pings over the square root of the presses so far; at least
 ``TOLERANCE``), every press is judged that much later (never after its
 arrival). A liar claiming the same lie on every press is caught within a few
-presses and then gains about two standard errors (2 ms on a ±10 ms link once
+presses and then gains about 1.5 standard errors (1.5 ms on a ±10 ms link once
 its presses fill the span); a liar who lies only on some presses (the races
 that matter) spreads its shift over the others and gains up to the reach on
 those, as any rule must allow an honest press that travelled as slowly.
@@ -65,7 +65,7 @@ MARGIN = 0.003
 #: A guest's last presses the shift is measured over.
 SHIFT_SPAN = 32
 #: The shift tolerated: this many standard errors of the mean over the presses so far ...
-ERRORS = 2.0
+ERRORS = 1.5
 #: ... and never less than this many seconds (pings and presses differ a little).
 TOLERANCE = 0.001
 #: Presses judged this much later for their shift (seconds): the guest is told.
