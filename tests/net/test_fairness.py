@@ -568,3 +568,22 @@ def test_R11_a_jittery_guest_leading_by_3ms_wins_with_a_slow_press() -> None:
     guest_ok = [v["ok"] for v in guest_box.verdicts().values()]
     host_ok = [v["ok"] for v in host_box.verdicts().values()]
     assert guest_ok == [True] and host_ok == [False]
+
+
+def test_a_told_liar_that_turns_honest_fits_again(caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock()
+    rng = random.Random(13)
+    match = jittery_match(clock, rng)
+    action = match.game.legal_actions(1)[0]
+    for _ in range(8):
+        press_at(match, clock, 1, action, made=clock.now - jittery_delay(rng), lie=0.5)
+        clock.now += 0.1
+        match.tick(clock.now)
+    assert match.seats[1].told
+    with caplog.at_level(logging.INFO, "spit.net"):
+        for _ in range(SHIFT_SPAN):
+            press_at(match, clock, 1, action, made=clock.now - jittery_delay(rng))
+            clock.now += 0.1
+            match.tick(clock.now)
+    assert not match.seats[1].told and match.seats[1].stamper.correction == 0
+    assert any("fit its link again" in r.getMessage() for r in caplog.records)
