@@ -32,12 +32,14 @@ def test_play_with_variants_and_seed(launched: list[SpitApp]) -> None:
     assert cli.main(["play", "--variant", "v1", "--variant", "V3,V4", "--seed", "42"]) == 0
     app = launched[0]
     assert app.opening.mode == "spit"
-    assert app.settings.game.variants == ("V1", "V3", "V4") and app.settings.game.seed == 42
+    assert app.settings.game.variants("spit") == ("V1", "V3", "V4")
+    assert app.settings.game.seed == 42
 
 
 def test_speed_long_deal(launched: list[SpitApp]) -> None:
     assert cli.main(["speed", "--long-deal"]) == 0
-    assert launched[0].opening.mode == "speed" and launched[0].settings.game.long_deal
+    assert launched[0].opening.mode == "speed"
+    assert launched[0].settings.game.rules_of("speed")["long_deal"] is True
 
 
 def test_unknown_variant_is_a_clear_error(

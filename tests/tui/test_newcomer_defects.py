@@ -16,7 +16,7 @@ SIZE = (100, 30)
 
 async def test_settings_checkboxes_show_on_and_off_in_plain_text(clock: FakeClock) -> None:
     """Defect 20: a ticked and an unticked box differ in their characters, not only colour."""
-    save_settings(UserSettings(variants=("V1",)))
+    save_settings(UserSettings().with_rules("spit", four_stocks=True))
     app = make_app(clock, start=None)
     app.settings.apply(load_settings()[0])
     async with app.run_test(size=SIZE) as pilot:
@@ -24,7 +24,7 @@ async def test_settings_checkboxes_show_on_and_off_in_plain_text(clock: FakeCloc
         await pilot.pause()
         text = screen_text(app)
         assert "[X] four stocks" in text and "[ ] alternating colours" in text
-        app.screen.query_one("#variant-V3").value = True
+        app.screen.query_one("#rule-spit-alternating_colours").value = True
         await pilot.pause()
         assert "[X] alternating colours" in screen_text(app)
 
