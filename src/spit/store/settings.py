@@ -420,7 +420,8 @@ class _Reader:
         if not isinstance(value, list):
             self.warn(
                 "game.variants",
-                f'must be a list such as ["four-stocks", "scoring"], got {shown(value)}',
+                'must be a list such as ["four-stocks", "alternating-colours"], '
+                f"got {shown(value)}",
             )
             return ()
         known = tuple(dict.fromkeys(v for m in all_modes() for v in m.variants))
