@@ -89,6 +89,12 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "(needs spit[cluster])",
     )
     server.add_argument(
+        "--bus-prefix",
+        default="spit:",
+        metavar="PREFIX",
+        help="the bus's keys begin with this (servers sharing one Redis keep apart by it)",
+    )
+    server.add_argument(
         "--node", default=None, metavar="NAME", help="this node's name (default: its address)"
     )
     server.add_argument(
@@ -243,6 +249,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         variants=variants,
         store_url=args.store,
         bus_url=args.bus,
+        bus_prefix=args.bus_prefix,
         node_id=args.node,
         public_address=args.public_address,
     )
