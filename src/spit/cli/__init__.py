@@ -67,29 +67,42 @@ def _add_game_options(
     _add_rule_options(parser, modes)
 
 
+class _Typed(str):
+    """An option's text checked later, by the setting of the game it is for (a key
+    several games share with different ranges, such as ``--target``)."""
+
+    __slots__ = ()
+
+
 def _add_rule_options(parser: argparse.ArgumentParser, modes: tuple[str, ...]) -> None:
     """An option for each setting the modes' schemas declare (``Mode.settings``):
-    ``--four-stocks``, ``--target N``...; a setting of only some of them says whose."""
+    ``--four-stocks``, ``--target N``...; a setting of only some of them, or
+    different in each, says whose."""
     from spit.engine import get_mode
     from spit.engine.errors import ConfigError
     from spit.engine.schema import Setting
 
     infos = [get_mode(m) for m in modes]
-    seen: dict[str, Setting] = {}
+    owners: dict[str, list[tuple[str, Setting]]] = {}
     for info in infos:
         for setting in info.settings:
-            seen.setdefault(setting.key, setting)
-    for key, setting in seen.items():
-        owners = [i.title for i in infos if i.setting(key) is not None]
-        whose = "" if len(owners) == len(infos) else ", ".join(owners) + ": "
+            owners.setdefault(setting.key, []).append((info.title, setting))
+    for key, found in owners.items():
+        setting = found[0][1]
+        same = all(s == setting for _, s in found)
+        if same:
+            whose = "" if len(found) == len(infos) else ", ".join(t for t, _ in found) + ": "
+            words = whose + setting.line
+        else:
+            words = "; ".join(f"{title}: {s.line}" for title, s in found)
         dest = RULE_DEST + key
-        if setting.kind == "flag":
+        if setting.kind == "flag" and same:
             parser.add_argument(
                 setting.option,
                 action="store_true",
                 dest=dest,
                 default=argparse.SUPPRESS,
-                help=whose + setting.line,
+                help=words,
             )
             continue
 
@@ -99,14 +112,15 @@ def _add_rule_options(parser: argparse.ArgumentParser, modes: tuple[str, ...]) -
             except ConfigError as exc:
                 raise argparse.ArgumentTypeError(str(exc)) from None
 
-        metavar = "N" if setting.kind == "number" else "|".join(setting.choices)
+        kinds = {s.kind for _, s in found}
+        metavar = "N" if kinds == {"number"} else "|".join(setting.choices) or "VALUE"
         parser.add_argument(
             setting.option,
-            type=parse,
+            type=parse if same else _Typed,
             metavar=metavar,
             dest=dest,
             default=argparse.SUPPRESS,
-            help=whose + setting.line,
+            help=words,
         )
 
 
@@ -153,11 +167,19 @@ def _run_tui(
         if name.startswith(RULE_DEST)
     }
     info = get_mode(mode)
-    for key in rules:
+    for key, value in rules.items():
         setting = info.setting(key)
         if setting is None:
             print(f"spit: {info.title} has no option --{key.replace('_', '-')}", file=sys.stderr)
             return 2
+        if isinstance(value, _Typed):  # checked by this game's setting
+            from spit.engine.errors import ConfigError
+
+            try:
+                rules[key] = setting.parse(value)
+            except ConfigError as exc:
+                print(f"spit: {setting.option}: {exc}", file=sys.stderr)
+                return 2
     from spit.tui.dealer import Opening
 
     app = configured_app(
