@@ -209,7 +209,7 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
             sys.executable, "-m", "spit", "server", "--port", str(port),
             "--data-dir", str(tmp_path / "south"), "--node", "south",
             "--store", f"{postgres_url()}?schema={schema}", "--bus", redis_url(),
-            "--bus-prefix", prefix, "--wave", "0.5",
+            "--bus-prefix", prefix, "--wave", "0.5", "--checkpoint", "0.25",
         ],
         stderr=subprocess.DEVNULL,
         env=env,
@@ -270,7 +270,7 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
             await ann.match.wait_for(
                 lambda m: m["t"] == "events" and len(ann.match.of("events")) >= 6, timeout=LIMIT
             )
-            await asyncio.sleep(0.6)  # the last move's checkpoint is written
+            await asyncio.sleep(0.6)  # the last move's checkpoint is written (--checkpoint 0.25)
             killed_at = time.monotonic()
             south.send_signal(signal.SIGKILL)
             south.wait(LIMIT)

@@ -104,8 +104,9 @@ class ServerSettings:
     wave_seconds: float = WAVE_SECONDS
     grace: float = 15.0  #: seconds before a computer holds a dropped player's seat
     rejoin: float = 60.0  #: seconds a dropped player may come back in
-    #: seconds at least between two checkpoints of a running match (0: after every move)
-    checkpoint_seconds: float = 0.25
+    #: seconds between two rounds of checkpoints (each running match with a new move in
+    #: it, all in one transaction): at most this much play is lost when a node dies
+    checkpoint_seconds: float = 1.0
     #: seconds a match whose owner was never seen on the bus waits before another node
     #: resumes it (an owner seen and then gone is dead once its snapshot runs out)
     orphan_seconds: float = 10.0
@@ -310,7 +311,8 @@ class ServerMatch:
     task: asyncio.Task[None] | None = None
     #: [seat, from, to] spans of game time a computer held a player's seat
     held: list[list[float | int | None]] = field(default_factory=list)
-    keeper: asyncio.Task[None] | None = None
+    #: a move was applied since the last checkpoint
+    dirty: bool = False
     #: True once another node took the match over (this one keeps nothing of its end)
     moved: bool = False
     #: the node each seat's player is in the lobby on (None: a computer)
@@ -406,7 +408,7 @@ class ServerNode:
         self.settings.port = self._server.get_port() or self.settings.port
         self.owner = f"{self.node_id}/{secrets.token_hex(4)}"
         jobs = (self._waves(), self._lobby_pusher(), self._status_writer(), self._share())
-        for job in (*jobs, self._inbox(), self._adopt_orphans()):
+        for job in (*jobs, self._inbox(), self._adopt_orphans(), self._checkpoint_writer()):
             self._spawn(job)
         log.info(event("listening", bind=self.settings.bind, port=self.settings.port))
         return self.settings.port
@@ -432,8 +434,6 @@ class ServerNode:
         # its checkpoint once this node has left the bus); alone, it is kept unfinished
         others = [c for c in self.cluster if c.node != self.node_id and not c.draining]
         for match in list(self.matches.values()):
-            if match.keeper is not None:
-                match.keeper.cancel()
             if others and not match.host.game.over:
                 await self._keep_checkpoint(match)
                 match.moved = True
@@ -1129,9 +1129,13 @@ class ServerNode:
 
         match.host.on_handed_back = handed_back
         self.matches[match.id] = match
+
+        def applied() -> None:
+            match.dirty = True
+
+        match.host.on_applied = applied
         await self._keep_checkpoint(match)
         match.task = self._spawn(self._run_match(match))
-        match.keeper = self._spawn(self._checkpoints(match))
 
     async def _seat_everyone(self, match: ServerMatch, **extra: Any) -> None:
         """Tell each player of ``match`` where to connect (through their own node)."""
@@ -1174,25 +1178,33 @@ class ServerNode:
         self.checkpoint_writes += 1
         return kept
 
-    async def _checkpoints(self, match: ServerMatch) -> None:
-        """Checkpoint ``match`` as it goes: soon after every tick that applied a move.
-
-        Writes are at least ``checkpoint_seconds`` apart (0: after every such
-        tick; moves applied while a write is on its way go in the next one).
-        """
-        dirty = asyncio.Event()
-        match.host.on_applied = dirty.set
-        while not match.host.match.finished:
-            await dirty.wait()
-            dirty.clear()
-            if match.host.match.finished:
-                return
-            if not await self._keep_checkpoint(match):
-                log.warning(event("match_moved", match=match.id))
-                match.moved = True
-                await match.host.close("the match moved to another node of the server")
-                return
+    async def _checkpoint_writer(self) -> None:
+        """Checkpoint the running matches as they go: every ``checkpoint_seconds``, each
+        match that applied a move since (``Host.on_applied``), all in one transaction."""
+        while True:
             await asyncio.sleep(self.settings.checkpoint_seconds)
+            due = [m for m in self.matches.values() if m.dirty and not m.host.match.finished]
+            if not due:
+                continue
+            rows = []
+            for match in due:
+                match.dirty = False
+                rows.append((match.id, self._checkpoint_text(match)))
+                await asyncio.sleep(0)  # the matches tick between two checkpoints
+            try:
+                refused = await self.store.keep_checkpoints(self.owner, rows, _now_iso())
+            except (StoreError, OSError) as exc:
+                log.error(event("checkpoint_failed", matches=len(rows), why=exc))
+                for match in due:
+                    match.dirty = True
+                continue
+            self.checkpoint_writes += len(rows) - len(refused)
+            for match_id in refused:
+                moved = self.matches.get(match_id)
+                if moved is not None:
+                    log.warning(event("match_moved", match=match_id))
+                    moved.moved = True
+                    await moved.host.close("the match moved to another node of the server")
 
     async def _adopt_orphans(self) -> None:
         """Carry on with the matches of a node process that died (every node looks)."""
@@ -1437,8 +1449,6 @@ class ServerNode:
     async def _finish(self, match: ServerMatch) -> None:
         """Keep the result and the replay, move the ratings, tell the players."""
         self.matches.pop(match.id, None)
-        if match.keeper is not None:
-            match.keeper.cancel()
         if match.moved:
             return  # another node carries on with it
         self.lateness.extend(match.host.stats.lateness[-200:])
