@@ -333,7 +333,10 @@ def _print_status(path: Path) -> int:
         f"  players online {data.get('online')}, waiting to be paired {data.get('queue')}, "
         f"matches {data.get('matches')}, connections {data.get('connections')}"
     )
-    print(f"  timer lateness p99 {data.get('lateness_p99_ms')} ms, load {data.get('load')}")
+    print(
+        f"  timer lateness p99 {data.get('lateness_p99_ms')} ms (recent), pairing p95 "
+        f"{data.get('pair_p95_s')} s, load {data.get('load')}"
+    )
     if data.get("draining"):
         print("  draining: no new matches")
     nodes = data.get("nodes") or []

@@ -51,6 +51,7 @@ from spit.server.backends import open_store
 from spit.server.bus import Bus, NodeSnapshot, open_bus
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
+from spit.server.loadstats import LoadStats
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
 from spit.server.store import (
@@ -319,7 +320,8 @@ class ServerNode:
         self._lobby_dirty = asyncio.Event()
         self._closing = False
         self.started_at = time.time()
-        self.lateness: list[float] = []
+        #: every match's timer lateness and every quick-pair wait (the status's figures)
+        self.load = LoadStats(clock())
         #: plain-ssh sessions running now, and each one's game process -> its terminal
         self.open_doors = 0
         self.doors: dict[int, int] = {}
@@ -787,13 +789,14 @@ class ServerNode:
             return problem
         if player.match is not None and player.match in self.matches:
             return "you are in a match already"
+        asked = self.clock()  # the wait counts from the request, not from the store's answer
         rating = await self._rating_of(player, mode)
         self.queue[player.id] = Waiting(
             player.id,
             mode,
             rating[0],
             rating[1],
-            self.clock(),
+            asked,
             None if bot_after is None else max(0.0, min(bot_after, 3600.0)),
         )
         log.info(event("queued", player=player.name, mode=mode))
@@ -824,17 +827,20 @@ class ServerNode:
             if a not in self.queue or b not in self.queue:
                 continue  # one of them left the queue while the wave ran
             entry = self.queue.pop(a)
-            self.queue.pop(b)
+            other = self.queue.pop(b)
             pa, pb = self.players.get(a), self.players.get(b)
             if pa is None or pb is None:
                 continue
             await self.start_match(entry.pool, (pa, pb))
+            self.load.paired(self.clock() - entry.since)  # told "matched" just now
+            self.load.paired(self.clock() - other.since)
             await asyncio.sleep(0)  # let the running matches tick between new ones
         for who, level in wave.to_bots:
             waiting = self.queue.pop(who, None)
             player = self.players.get(who)
             if waiting is not None and player is not None:
                 await self.start_match(waiting.pool, (player, level))
+                self.load.paired(self.clock() - waiting.since)
         self.lobby_changed()
 
     async def start_match(
@@ -865,6 +871,7 @@ class ServerNode:
             bot_reaction=self.settings.bot_reaction,
         )
         host.watch_delay = self.settings.spectator_delay
+        host.stats.sink = self.load.timer_late
 
         def handed_back(seat: int) -> None:
             self._end_hold(match, seat)
@@ -978,8 +985,6 @@ class ServerNode:
     async def _finish(self, match: ServerMatch) -> None:
         """Keep the result and the replay, move the ratings, tell the players."""
         self.matches.pop(match.id, None)
-        self.lateness.extend(match.host.stats.lateness[-200:])
-        del self.lateness[:-5000]
         game = match.host.game
         for seat in range(2):
             self._end_hold(match, seat)
@@ -1056,9 +1061,6 @@ class ServerNode:
 
     def status(self) -> dict[str, Any]:
         """What ``spit server --status`` shows."""
-        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-20:]]
-        late = sorted(running or self.lateness[-2000:])
-        p99 = late[int(len(late) * 0.99)] if late else 0.0
         return {
             "pid": os.getpid(),
             "version": __version__,
@@ -1070,7 +1072,7 @@ class ServerNode:
             "queue": len(self.queue),
             "matches": len(self.matches),
             "connections": len(self._gates),
-            "lateness_p99_ms": round(p99 * 1000, 2),
+            **self.load.status(self.clock()),
             "node": self.node_id,
             "draining": self.draining,
             "nodes": [
