@@ -319,7 +319,10 @@ class Host:
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
-        self._wake = asyncio.Event()
+        #: the running ``run``'s end, its next timer, and whether a tick is due soon
+        self._done: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._soon = False
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bots: dict[int, BotDriver] = {}
@@ -336,7 +339,7 @@ class Host:
             result_text=self.result_text,
         )
         self.match.choose_timeout = choose_timeout
-        self.match.wake = self._wake.set
+        self.match.wake = self._wake_soon
         self.match.take_over = self._take_over
         self.match.on_start = self._start_recording
         self._record = record
@@ -406,22 +409,64 @@ class Host:
         return seat
 
     async def run(self) -> None:
-        """Tick the match until it is over (or closed)."""
-        match = self.match
-        while not match.finished:
-            now = self.clock()
-            match.tick(now)
-            if match.finished:
-                break
-            wake = match.wake_at()
-            self._wake.clear()
-            timeout = None if wake is None else max(0.0, wake - self.clock())
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout)
-            except TimeoutError:
-                if wake is not None:
-                    self.stats.late(self.clock() - wake)
+        """Tick the match until it is over (or closed).
+
+        The ticks run in the event loop's own callbacks: one timer for the next
+        deadline (a deadline's tick runs as soon as the loop reaches its timer,
+        with no task to wake), and a tick soon after each new input.
+        """
+        loop = asyncio.get_running_loop()
+        self._done = loop.create_future()
+        self._tick()
+        try:
+            await self._done
+        finally:
+            self._done = None
+            self._set_timer(None)
         await asyncio.sleep(0)
+
+    def _wake_soon(self) -> None:
+        """The schedule may have changed (a new input, a seat back): tick soon."""
+        if self._done is None or self._soon:
+            return
+        self._soon = True
+        asyncio.get_running_loop().call_soon(self._tick_soon)
+
+    def _tick_soon(self) -> None:
+        self._soon = False
+        self._tick()
+
+    def _tick_due(self, deadline: float) -> None:
+        """The timer of ``deadline`` ran: count how late, then tick."""
+        self._timer = None
+        self.stats.late(self.clock() - deadline)
+        self._tick()
+
+    def _tick(self) -> None:
+        """Tick now and set the timer for the next deadline (or end ``run``)."""
+        done = self._done
+        if done is None or done.done():
+            return
+        match = self.match
+        try:
+            if not match.finished:
+                match.tick(self.clock())
+            if match.finished:
+                self._set_timer(None)
+                done.set_result(None)
+                return
+            self._set_timer(match.wake_at())
+        except Exception as exc:  # a defect: ``run`` raises it, as a loop would
+            self._set_timer(None)
+            done.set_exception(exc)
+
+    def _set_timer(self, deadline: float | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if deadline is not None:
+            delay = max(0.0, deadline - self.clock())
+            self._timer = asyncio.get_running_loop().call_later(delay, self._tick_due, deadline)
 
     async def close(self, reason: str = "the host closed the game") -> None:
         """Keep an unfinished game, tell everyone, close every connection, stop listening."""
@@ -444,7 +489,7 @@ class Host:
             self._server.close()
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
-        self._wake.set()
+        self._wake_soon()
         await self.finish_writes()
 
     async def finish_writes(self, timeout: float = 10.0) -> None:
@@ -592,6 +637,7 @@ class Host:
                 started = self.clock()
             buffer += chunk
             lines = 0  # messages taken from this chunk so far
+            moved = False  # a move, a choice or the hello: the schedule may have changed
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
                 now = self.clock()
@@ -619,13 +665,16 @@ class Host:
                         return
                     if not self._seat(conn, grant, msg, now):
                         return
-                    hello = True
+                    hello = moved = True
                     continue
                 self._handle(conn, msg, now, behind=lines > 0)
                 lines += 1
+                moved = moved or msg["t"] in ("action", "decide")
             # Tick at once: with no hold window the verdict goes out without waiting
-            # for the tick loop to be scheduled (a no-op when nothing is due).
-            self.match.tick(self.clock())
+            # for the tick loop to be scheduled. (Pings and pongs change nothing the
+            # tick loop does not already wait for: no tick for them.)
+            if moved:
+                self.match.tick(self.clock())
             if len(buffer) >= proto.MAX_LINE:
                 log.warning("%s sent a message over %d bytes: closed", conn.peer, proto.MAX_LINE)
                 conn.close("message too long", tell=True)

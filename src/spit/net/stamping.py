@@ -31,7 +31,7 @@ delay plus the margin.
 
 from __future__ import annotations
 
-import statistics
+from bisect import bisect_left, insort
 from collections import deque
 from typing import NamedTuple
 
@@ -58,6 +58,40 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _median_sorted(ordered: list[float]) -> float:
+    """``statistics.median`` of a list already sorted."""
+    n = len(ordered)
+    if n % 2:
+        return ordered[n // 2]
+    return (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
+
+class _Extreme:
+    """The largest (or smallest) of the last ``SAMPLES`` values, kept as they come."""
+
+    __slots__ = ("_largest", "_window")
+
+    def __init__(self, largest: bool) -> None:
+        self._largest = largest
+        self._window: deque[tuple[int, float]] = deque()  # (sample number, value)
+
+    def add(self, number: int, value: float) -> None:
+        window = self._window
+        if self._largest:
+            while window and window[-1][1] <= value:
+                window.pop()
+        else:
+            while window and window[-1][1] >= value:
+                window.pop()
+        window.append((number, value))
+        while window[0][0] <= number - SAMPLES:
+            window.popleft()
+
+    @property
+    def value(self) -> float:
+        return self._window[0][1]
+
+
 class Stamper:
     """One connection's clock estimate and its stamping rule."""
 
@@ -78,15 +112,23 @@ class Stamper:
         self._lags: deque[float] = deque(maxlen=SAMPLES)
         self._offset: float | None = None
         self._delays: list[float] | None = None
+        # Kept as the samples come, so no estimate walks every sample (pongs come
+        # four times a second and the hold window is re-estimated as often):
+        # the bounds on the offset, the shortest round trip, and every sample's
+        # received - their clock, sorted (a delay is that plus the offset).
+        self._added = 0
+        self._low = _Extreme(largest=True)
+        self._high = _Extreme(largest=False)
+        self._fastest = _Extreme(largest=False)
+        self._gaps: list[float] = []
 
     @classmethod
     def local(cls, cap: float = DEFAULT_CAP) -> Stamper:
         """The stamper of a seat on the host (its keyboard, a computer): the host's
         own clock, a zero round trip; its presses' lags are its measured delay."""
         stamper = cls(cap)
+        stamper._keep(0.0, 0.0, 0.0, 0.0)
         stamper.trusted = True
-        stamper._samples.append((0.0, 0.0, 0.0, 0.0))
-        stamper._their.append(0.0)
         stamper._offset = 0.0
         return stamper
 
@@ -96,9 +138,22 @@ class Stamper:
         rtt = received - sent
         if rtt < 0 or self.trusted:
             return
+        self._keep(rtt, sent, their_clock, received)
+
+    def _keep(self, rtt: float, sent: float, their_clock: float, received: float) -> None:
+        if len(self._samples) == SAMPLES:  # the oldest goes
+            oldest_received, oldest_their = self._samples[0][3], self._their[0]
+            gaps = self._gaps
+            del gaps[bisect_left(gaps, oldest_received - oldest_their)]
         offset = their_clock - (sent + received) / 2
         self._samples.append((rtt, offset, sent, received))
         self._their.append(their_clock)
+        number = self._added
+        self._added += 1
+        self._low.add(number, their_clock - received)
+        self._high.add(number, their_clock - sent)
+        self._fastest.add(number, rtt)
+        insort(self._gaps, received - their_clock)
         self._offset = None
         self._delays = None
 
@@ -115,15 +170,14 @@ class Stamper:
     @property
     def rtt(self) -> float | None:
         """The shortest kept round trip in seconds (None before any ping)."""
-        return min(s[0] for s in self._samples) if self._samples else None
+        return self._fastest.value if self._samples else None
 
     @property
     def offset(self) -> float | None:
         """Their clock minus ours, in seconds (None before any ping): the middle of
         the offsets every kept sample allows (see the module's docstring)."""
         if self._offset is None and self._samples:
-            low = max(their - received for (_r, _o, _s, received), their in self._pairs())
-            high = min(their - sent for (_r, _o, sent, _v), their in self._pairs())
+            low, high = self._low.value, self._high.value
             if low <= high:
                 self._offset = (low + high) / 2
             else:  # the clocks drift apart: the sample with the shortest round trip
@@ -147,17 +201,39 @@ class Stamper:
             ]
         return list(self._delays)
 
+    def _sorted_delays(self, *at: int) -> list[float] | None:
+        """The delays at these places of their sorted order (negative: from the end),
+        None before any ping; read from the kept sorted samples, not sorted anew."""
+        if self.trusted:
+            ordered = sorted(self._lags) or [0.0]
+            return [ordered[i] for i in at]
+        offset = self.offset
+        if offset is None:
+            return None
+        gaps = self._gaps
+        return [max(0.0, gaps[i] + offset) for i in at]
+
+    def _median(self) -> float | None:
+        n = len(self._lags) if self.trusted else len(self._gaps)
+        if self.trusted and n == 0:
+            return 0.0
+        if n % 2:
+            middle = self._sorted_delays(n // 2)
+            return None if middle is None else middle[0]
+        pair = self._sorted_delays(n // 2 - 1, n // 2)
+        return None if pair is None else _median_sorted(pair)
+
     @property
     def delay(self) -> float | None:
         """The typical one-way delay towards the host (the median), None before any ping."""
-        delays = self.delays()
-        return statistics.median(delays) if delays else None
+        return self._median()
 
     @property
     def jitter(self) -> float:
         """How much the one-way delay varies: its 90th percentile minus its fastest."""
-        delays = self.delays()
-        return _quantile(delays, QUANTILE) - min(delays) if delays else 0.0
+        n = (len(self._lags) or 1) if self.trusted else len(self._gaps)
+        ends = self._sorted_delays(min(n - 1, int(QUANTILE * n)), 0) if n else None
+        return ends[0] - ends[1] if ends else 0.0
 
     @property
     def allowance(self) -> float | None:
@@ -166,21 +242,23 @@ class Stamper:
         Its measured one-way delay (the median) plus the margin (none when
         ``strict``), never above the cap.
         """
-        delays = self.delays()
-        if not delays:
+        median = self._median()
+        if median is None:
             return None
         margin = 0.0 if self.strict else self.margin
-        return min(self.cap, statistics.median(delays) + margin)
+        return min(self.cap, median + margin)
 
     def too_early(self, claimed: float, arrival: float) -> bool:
         """True if a press claims to be earlier than the normal allowance (the median
         delay plus the margin) lets it: what "clamped again and again" counts, also
         while ``strict``. An honest press does so when it travels slower than usual
         by more than the margin; a liar's does so most of the time."""
-        delays = self.delays()
-        if self.trusted or not delays:
+        if self.trusted:
             return False
-        return arrival - claimed > min(self.cap, statistics.median(delays) + self.margin)
+        median = self._median()
+        if median is None:
+            return False
+        return arrival - claimed > min(self.cap, median + self.margin)
 
     def judge(self, their_press: float, arrival: float) -> Stamp:
         """How a press the other side made at ``their_press`` (its own clock) that
