@@ -221,6 +221,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
     from spit.bots import LEVELS
     from spit.server.node import ServerNode, ServerSettings
     from spit.server.store import StoreError
+    from spit.server.tuning import freeze_startup
 
     if args.daily_level not in LEVELS:
         return _fail(f"unknown level {args.daily_level!r}; choose from {', '.join(LEVELS)}")
@@ -256,6 +257,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
                 f"cannot start the server on {args.bind}:{args.port}: "
                 f"{getattr(exc, 'strerror', None) or exc}"
             )
+        freeze_startup()
         print(
             f"spit server: listening on {args.bind}:{port}; players run "
             f"`spit online {args.bind}:{port}` or `ssh -t -p {port} {args.bind}`",

@@ -283,6 +283,7 @@ class Host:
         remote_seats: tuple[int, ...] = (1,),
         names: tuple[str, str] = ("Player 1", "Player 2"),
         key_path: Path | None = None,
+        key: asyncssh.SSHKey | None = None,
         allowed_keys: list[asyncssh.SSHKey] | None = None,
         limits: Limits | None = None,
         guard: AuthGuard | None = None,
@@ -299,7 +300,8 @@ class Host:
         self.port = port
         self.limits = limits or Limits()
         self.guard = guard or AuthGuard()
-        self.key = load_or_make_host_key(key_path)
+        #: the host key: ``key`` if given (a server's many matches share one), else read
+        self.key = key if key is not None else load_or_make_host_key(key_path)
         self.allowed_keys = {k.public_data for k in allowed_keys or []}
         #: the seat each allowed key took the first time it played (it keeps that one)
         self.key_seats: dict[bytes, int] = {}
@@ -318,6 +320,7 @@ class Host:
         self.on_handed_back: Callable[[int], None] | None = None
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
+        self._final_replay: dict[str, Any] | None = None
         self._server: asyncssh.SSHAcceptor | None = None
         #: the running ``run``'s end, its next timer, and whether a tick is due soon
         self._done: asyncio.Future[None] | None = None
@@ -821,8 +824,9 @@ class Host:
         self.match.drop(seat, self.clock(), why="handed back")
 
     def replay_data(self) -> dict[str, Any]:
-        """The game so far in the replay format (what ``spit replay`` reads)."""
-        return self._replay_json()
+        """The game so far in the replay format (what ``spit replay`` reads); a new
+        dict each call (its top level may be changed)."""
+        return dict(self._replay_json())
 
     def result_text(self) -> str:
         """The result in the words of a local game (the play layer's), never a rule id."""
@@ -848,6 +852,10 @@ class Host:
         return {"presses": presses_json(self.match.presses)}
 
     def _replay_json(self) -> dict[str, Any]:
+        """The replay (built once when the game is over: the players' copy and the
+        server's are the same)."""
+        if self._final_replay is not None:
+            return self._final_replay
         from dataclasses import replace
 
         from spit.store.replays import h8_record, new_meta, replay_data
@@ -865,7 +873,10 @@ class Host:
         game = self.game
         if len(times) != len(game.actions):
             times = [0.0] * (len(game.actions) - len(times)) + times
-        return replay_data(game, times, meta, self._audit())
+        data = replay_data(game, times, meta, self._audit())
+        if game.over:
+            self._final_replay = data
+        return data
 
     def _players(self, names: tuple[str, str]) -> list[Any]:
         """The players as replays and saves keep them: the guests' seats are remote."""

@@ -7,12 +7,15 @@ cheap and a quantile over all of them reads the buckets, never a sorted
 list. The buckets are 0.1 ms wide up to 20 ms, then 1 ms up to 200 ms, 10 ms
 up to 2 s and 100 ms up to 20 s; a quantile is the upper edge of its bucket
 (never below the true figure). ``spit server --status`` and
-``benchmarks/bench_server.py`` read them from the status file.
+``benchmarks/bench_server.py`` read them from the status file (``StatusFile``).
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Mapping
+from pathlib import Path
 
 #: (upper end of a range, bucket width) in seconds, in order
 _RANGES = ((0.02, 0.0001), (0.2, 0.001), (2.0, 0.01), (20.0, 0.1))
@@ -133,3 +136,28 @@ class LoadStats:
             "pair_p95_s": round(self.pairing.quantile(0.95), 3),
             "pair_hist": self.pairing.sparse(),
         }
+
+
+class StatusFile:
+    """The status file, replaced whole (0600) on each write, from any thread.
+
+    The node writes it off the event loop; the last write at shutdown (``final``)
+    is never overwritten by a write still under way from before.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._final = False
+
+    def write(self, text: str, final: bool = False) -> None:
+        """Replace the file's content with ``text`` (nothing after a final write)."""
+        with self._lock:
+            if self._final:
+                return
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, self.path)
+            self._final = final

@@ -51,7 +51,7 @@ from spit.server.backends import open_store
 from spit.server.bus import Bus, NodeSnapshot, open_bus
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
-from spit.server.loadstats import LoadStats
+from spit.server.loadstats import LoadStats, StatusFile
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
 from spit.server.store import (
@@ -322,6 +322,7 @@ class ServerNode:
         self.started_at = time.time()
         #: every match's timer lateness and every quick-pair wait (the status's figures)
         self.load = LoadStats(clock())
+        self._status_file = StatusFile(settings.status_path)
         #: plain-ssh sessions running now, and each one's game process -> its terminal
         self.open_doors = 0
         self.doors: dict[int, int] = {}
@@ -714,10 +715,14 @@ class ServerNode:
             await self._lobby_dirty.wait()
             self._lobby_dirty.clear()
             data = self.lobby_message()
+            sent = 0
             for player in list(self.players.values()):
                 if player.match is None and told.get(player.id) != data:
                     player.send(data)
                     told[player.id] = data
+                    sent += 1
+                    if sent % 25 == 0:  # hundreds of sends: let the matches tick between
+                        await asyncio.sleep(0)
             for gone in [pid for pid in told if pid not in self.players]:
                 del told[gone]
             await asyncio.sleep(1.0)
@@ -863,7 +868,7 @@ class ServerNode:
             game,
             names=(names[0], names[1]),
             remote_seats=humans,
-            key_path=self.settings.host_key_path,
+            key=self.key,
             rejoin_timeout=self.settings.rejoin,
             limits=Limits(max_connections=1 << 30),
             clock=self.clock,
@@ -1055,8 +1060,8 @@ class ServerNode:
 
     async def _status_writer(self) -> None:
         while True:
-            with contextlib.suppress(OSError):
-                self._write_status()
+            with contextlib.suppress(OSError):  # the file is written off the event loop
+                await asyncio.to_thread(self._status_file.write, self._status_text())
             await asyncio.sleep(2.0)
 
     def status(self) -> dict[str, Any]:
@@ -1090,15 +1095,13 @@ class ServerNode:
             "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         }
 
-    def _write_status(self, stopped: bool = False) -> None:
+    def _status_text(self, stopped: bool = False) -> str:
         data = self.status()
         data["stopped"] = stopped
-        path = self.settings.status_path
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
+        return json.dumps(data)
+
+    def _write_status(self, stopped: bool = False) -> None:
+        self._status_file.write(self._status_text(stopped), final=stopped)
 
     # ------------------------------------------------------------ rooms, challenges, daily
 
