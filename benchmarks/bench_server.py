@@ -59,7 +59,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(port: int, data_dir: str, wave: float, profile: str = "") -> None:
+def serve(
+    port: int, data_dir: str, wave: float, profile: str = "", ping_every: float = 0.0
+) -> None:
     """The child: a server node until SIGTERM (under cProfile with ``profile``)."""
     from spit.server.node import ServerNode, ServerSettings
     from spit.server.tuning import freeze_startup
@@ -74,6 +76,8 @@ def serve(port: int, data_dir: str, wave: float, profile: str = "") -> None:
             max_preauth_per_address=10_000,
             max_connections=10_000,
         )
+        if ping_every > 0:
+            settings.ping_every = ping_every
         node = ServerNode(settings)
         await node.start()
         freeze_startup()  # as `spit server` does
@@ -223,6 +227,7 @@ async def run(args: argparse.Namespace) -> None:
             str(data_dir),
             str(args.wave),
             args.profile,
+            str(args.ping_every),
         ],
         stderr=subprocess.DEVNULL,
     )
@@ -302,7 +307,7 @@ async def run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
-        serve(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), sys.argv[5])
+        serve(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), sys.argv[5], float(sys.argv[6]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=40, help="bot players (at most 400)")
@@ -313,6 +318,9 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds to bring all in")
     parser.add_argument("--doors", type=int, default=3, help="plain-ssh sessions to measure")
     parser.add_argument("--profile", default="", help="write the server's cProfile stats here")
+    parser.add_argument(
+        "--ping-every", type=float, default=0.0, help="the matches' ping interval (0: the default)"
+    )
     args = parser.parse_args()
     args.clients = max(2, min(args.clients, 400))
     args.timeout = max(10.0, min(args.timeout, 1800.0))

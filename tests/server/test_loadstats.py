@@ -9,8 +9,8 @@ from spit.server.loadstats import EDGES, Histogram, LoadStats, bucket_of, quanti
 
 def test_a_duration_falls_in_the_bucket_whose_edges_hold_it() -> None:
     rng = random.Random(5)
-    for seconds in [0.0, 0.00005, 0.0123, 0.0199, 0.02, 0.15, 1.99, 2.5, 19.9] + [
-        rng.uniform(0, 20) for _ in range(500)
+    for seconds in [0.0, 0.00005, 0.0123, 0.0199, 0.02, 0.15, 1.99, 2.5, 19.9, 20.0, 299.0] + [
+        rng.uniform(0, 300) for _ in range(500)
     ]:
         index = bucket_of(seconds)
         low = EDGES[index - 1] if index else 0.0
@@ -18,7 +18,8 @@ def test_a_duration_falls_in_the_bucket_whose_edges_hold_it() -> None:
 
 
 def test_beyond_the_last_edge_counts_in_the_last_bucket() -> None:
-    assert bucket_of(60.0) == len(EDGES) - 1
+    assert bucket_of(600.0) == len(EDGES) - 1
+    assert EDGES[bucket_of(45.2)] == 46.0
     assert bucket_of(-1.0) == 0
 
 

@@ -89,6 +89,20 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "(needs spit[cluster])",
     )
     server.add_argument(
+        "--checkpoint",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often running matches are written to the store, so another node can "
+        "carry them on if this one dies (default 1)",
+    )
+    server.add_argument(
+        "--bus-prefix",
+        default="spit:",
+        metavar="PREFIX",
+        help="the bus's keys begin with this (servers sharing one Redis keep apart by it)",
+    )
+    server.add_argument(
         "--node", default=None, metavar="NAME", help="this node's name (default: its address)"
     )
     server.add_argument(
@@ -244,6 +258,8 @@ def _cmd_server(args: argparse.Namespace) -> int:
         variants=variants,
         store_url=args.store,
         bus_url=args.bus,
+        bus_prefix=args.bus_prefix,
+        checkpoint_seconds=min(max(args.checkpoint, 0.05), 60.0),
         node_id=args.node,
         public_address=args.public_address,
     )
@@ -335,10 +351,14 @@ def _print_status(path: Path) -> int:
         f"  players online {data.get('online')}, waiting to be paired {data.get('queue')}, "
         f"matches {data.get('matches')}, connections {data.get('connections')}"
     )
+    load = data.get("load")
+    load_text = f"{load:.2f}" if isinstance(load, int | float) else "unknown"
     print(
         f"  timer lateness p99 {data.get('lateness_p99_ms')} ms (recent), pairing p95 "
-        f"{data.get('pair_p95_s')} s, load {data.get('load')}"
+        f"{data.get('pair_p95_s')} s, load {load_text}"
     )
+    if data.get("checkpoint_writes"):
+        print(f"  match checkpoints written {data['checkpoint_writes']}")
     if data.get("draining"):
         print("  draining: no new matches")
     nodes = data.get("nodes") or []

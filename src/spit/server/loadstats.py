@@ -5,7 +5,7 @@ deadline it asked for) and every quick-pair wait (from the queue request to
 the pairing) is counted, none left out: a count per bucket, so adding one is
 cheap and a quantile over all of them reads the buckets, never a sorted
 list. The buckets are 0.1 ms wide up to 20 ms, then 1 ms up to 200 ms, 10 ms
-up to 2 s and 100 ms up to 20 s; a quantile is the upper edge of its bucket
+up to 2 s, 100 ms up to 20 s and 1 s up to 300 s; a quantile is the upper edge of its bucket
 (never below the true figure). ``spit server --status`` and
 ``benchmarks/bench_server.py`` read them from the status file (``StatusFile``).
 """
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 #: (upper end of a range, bucket width) in seconds, in order
-_RANGES = ((0.02, 0.0001), (0.2, 0.001), (2.0, 0.01), (20.0, 0.1))
+_RANGES = ((0.02, 0.0001), (0.2, 0.001), (2.0, 0.01), (20.0, 0.1), (300.0, 1.0))
 
 
 def _layout() -> tuple[tuple[float, ...], tuple[int, ...]]:
