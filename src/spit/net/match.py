@@ -512,7 +512,7 @@ class Match:
         # sends everyone the same line
         hides = self.game.info.observer().hides_events
         shown: dict[int | None, bytes] = {}
-        for number in (0, 1, None):
+        for number in (0, 1, None) if self.watchers else (0, 1):  # no spectator's unasked
             if not hides and shown:
                 shown[number] = shown[0]
                 continue
