@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -63,7 +64,7 @@ import asyncssh  # noqa: E402
 import psycopg  # noqa: E402
 import redis.asyncio as aioredis  # noqa: E402
 
-from bench_server import _free_port  # noqa: E402
+from bench_server import _cpu_seconds, _free_port  # noqa: E402
 from spit.net.client import JoinError  # noqa: E402
 from spit.net.online import OnlineClient, play_as_bot  # noqa: E402
 
@@ -200,7 +201,11 @@ async def player(bot: Bot, run: Run) -> None:
                 bot.match = str(msg["match"])
                 bot.address = str(msg.get("address"))
                 bot.partner = next((n for n in msg["names"] if n != bot.name), None)
-                await play_as_bot(client, msg, run.level, on_message=seen, next_matched=follow)
+                try:
+                    await play_as_bot(client, msg, run.level, on_message=seen, next_matched=follow)
+                except (JoinError, OSError, asyncssh.Error, TimeoutError) as exc:
+                    bot.failure = f"match: {type(exc).__name__}: {exc}"
+                    return
                 bot.done = True
                 return
             elif msg["t"] in ("bye", "needname"):
@@ -363,6 +368,14 @@ async def drop_keys(url: str, prefix: str) -> int:
 # ---------------------------------------------------------------- the runs
 
 
+async def _cancel_all(keep: asyncio.Task[None] | None = None) -> None:
+    """Stop every player still playing, and every task its match left waiting."""
+    rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and t is not keep]
+    for task in rest:
+        task.cancel()
+    await asyncio.gather(*rest, return_exceptions=True)
+
+
 async def spread(bots: list[Bot], run: Run, ramp: float) -> list[asyncio.Task[None]]:
     """Start every player, evenly over ``ramp`` seconds."""
     tasks = []
@@ -398,9 +411,8 @@ async def single_node(args: argparse.Namespace, root: Path) -> list[float]:
             lambda: all(b.pair_s is not None or b.failure or b.done for b in run.bots),
             args.ramp + 60,
         )
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await _cancel_all()
+        assert all(task.done() for task in tasks)
         failed = [b.failure for b in run.bots if b.failure]
         if failed:
             print(f"single node: {len(failed)} players failed, e.g. {failed[0]}")
@@ -448,6 +460,7 @@ async def cluster(args: argparse.Namespace, root: Path, pg: str, schema: str, pr
 
         sampler = asyncio.create_task(sample())
         started = time.monotonic()
+        cpu_at_start = time.process_time()
         tasks = await spread(run.bots, run, args.ramp)
         everyone = asyncio.gather(*tasks, return_exceptions=True)
         await until(
@@ -459,6 +472,7 @@ async def cluster(args: argparse.Namespace, root: Path, pg: str, schema: str, pr
         counts = [int(read_status(root, n).get("matches", 0)) for n in NAMES]
         victim = max(range(len(NAMES)), key=lambda n: counts[n])
         _, _, owners_before = await asyncio.to_thread(store_rows, pg, schema)
+        cpu = [_cpu_seconds(c.pid) for c in children]
         killed_wall = time.time()
         killed_at = time.monotonic()
         children[victim].send_signal(signal.SIGKILL)
@@ -475,9 +489,7 @@ async def cluster(args: argparse.Namespace, root: Path, pg: str, schema: str, pr
         remaining = args.timeout - (time.monotonic() - started)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(everyone), max(1.0, remaining))
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await _cancel_all(keep=sampler)
         # the matches whose players left (a computer holds their seats) finish by themselves
         pending = {b.match for b in run.bots if b.match}
 
@@ -490,6 +502,9 @@ async def cluster(args: argparse.Namespace, root: Path, pg: str, schema: str, pr
             await asyncio.sleep(1.0)
         elapsed = time.monotonic() - started
         sampler.cancel()
+        for n, child in enumerate(children):
+            if n != victim:
+                cpu[n] = _cpu_seconds(child.pid)
         stop([c for n, c in enumerate(children) if n != victim])
         writes = 0
         for name in NAMES:
@@ -515,8 +530,15 @@ async def cluster(args: argparse.Namespace, root: Path, pg: str, schema: str, pr
             f"clients {len(bots)} on {len(NAMES)} nodes, paired {len(pairs)} "
             f"(all by {paired_at:.1f} s), failed {len(failed)}, in {elapsed:.0f} s"
         )
-        for b in failed[:3]:
-            print(f"  failure, e.g.: {b.failure}")
+        kinds = Counter(re.sub(r"127\.0\.0\.1:\d+", "NODE", b.failure or "")[:70] for b in failed)
+        for kind, count in kinds.most_common(4):
+            print(f"  {count} failed: {kind}")
+        print(
+            f"CPU seconds: this process (the players) {time.process_time() - cpu_at_start:.0f},"
+            " nodes "
+            + ", ".join(f"{NAMES[n]} {cpu[n]:.0f}" for n in range(len(NAMES)))
+            + f" (load average {os.getloadavg()[0]:.1f})"
+        )
         print(
             f"time to pair, cross-node ({len(cross)} players): p50 {_quantile(cross, 0.5):.2f} s,"
             f" p95 {_quantile(cross, 0.95):.2f} s; all: p50 {_quantile(pairs, 0.5):.2f} s,"
@@ -613,11 +635,6 @@ async def run(args: argparse.Namespace) -> None:
             print(f"node logs kept in {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
-        # what cancelled players left behind (their match's waits) ends here, quietly
-        rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-        for task in rest:
-            task.cancel()
-        await asyncio.gather(*rest, return_exceptions=True)
 
 
 def main() -> None:
