@@ -100,7 +100,7 @@ async def test_two_nodes_share_one_lobby_and_one_set_of_accounts(tmp_path: Path)
             # a match on south shows in north's lobby; watching it there says where to go
             bob.send("queue", mode="spit")
             cyd.send("queue", mode="spit")
-            matched = await bob.lobby.wait_for(lambda m: m["t"] == "matched")
+            matched = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
             live = await ann.lobby.wait_for(
                 lambda m: (
                     m["t"] == "lobby" and any(x["id"] == matched["match"] for x in m["matches"])

@@ -209,7 +209,7 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
             sys.executable, "-m", "spit", "server", "--port", str(port),
             "--data-dir", str(tmp_path / "south"), "--node", "south",
             "--store", f"{postgres_url()}?schema={schema}", "--bus", redis_url(),
-            "--bus-prefix", prefix, "--wave", "0.5",
+            "--bus-prefix", prefix, "--wave", "0.5", "--checkpoint", "0.25",
         ],
         stderr=subprocess.DEVNULL,
         env=env,
@@ -270,7 +270,7 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
             await ann.match.wait_for(
                 lambda m: m["t"] == "events" and len(ann.match.of("events")) >= 6, timeout=LIMIT
             )
-            await asyncio.sleep(0.6)  # the last move's checkpoint is written
+            await asyncio.sleep(0.6)  # the last move's checkpoint is written (--checkpoint 0.25)
             killed_at = time.monotonic()
             south.send_signal(signal.SIGKILL)
             south.wait(LIMIT)
@@ -309,3 +309,149 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
         if south.poll() is None:
             south.kill()
             south.wait(LIMIT)
+
+
+async def test_a_client_whose_node_stops_signs_in_on_another_and_follows_its_match(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = []
+        for name in ("north", "south"):
+            settings = quick_settings(
+                tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name
+            )
+            node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
+            await node.start()
+            nodes.append(node)
+        north, south = nodes
+        try:
+            for _ in range(100):
+                if all(len(n.cluster) == 2 for n in nodes):
+                    break
+                await asyncio.sleep(0.05)
+            ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
+            await ann.connect(south)
+            await bob.connect(north)
+            for p in (ann, bob):
+                await p.lobby.wait_for(lambda m: m["t"] == "lobby" and "nodes" in m)
+                assert p.client is not None
+                for _ in range(100):
+                    if p.client.delays:
+                        break
+                    await asyncio.sleep(0.05)
+                p.send("delays", ms={"north": 40, "south": 5})
+            await asyncio.sleep(0.3)
+            for p in (ann, bob):
+                p.send("queue", mode="speed")
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert ma["address"] == south.address
+
+            def follow(p: Player) -> Any:
+                async def next_matched(match_id: str) -> dict[str, Any] | None:
+                    return await p.lobby.wait_for(
+                        lambda m: m["t"] == "matched" and m.get("resumed") is True,
+                        timeout=LIMIT,
+                    )
+
+                return next_matched
+
+            plays = [
+                asyncio.create_task(
+                    play_as_bot(
+                        p.client,  # type: ignore[arg-type]
+                        m,
+                        "medium",
+                        reaction=SLOWISH,
+                        on_message=p.match,
+                        next_matched=follow(p),
+                    )
+                )
+                for p, m in ((ann, ma), (bob, mb))
+            ]
+            await ann.match.wait_for(lambda m: m["t"] == "events", timeout=LIMIT)
+            await south.shutdown()  # Ann's lobby and the match were there
+            again = await ann.lobby.wait_for(
+                lambda m: m["t"] == "info" and m["text"].startswith("Signed in again"),
+                timeout=LIMIT,
+            )
+            assert again
+            assert ann.client is not None and ann.client.server == north.address
+            assert ann.client.ended is None
+            await asyncio.wait_for(asyncio.gather(*plays), LIMIT * 2)
+            assert ann.match.of("over") and bob.match.of("over")
+            result = await ann.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+            assert "rating is now" in result["text"]
+            for p in (ann, bob):
+                await p.close()
+        finally:
+            await north.shutdown()
+            await drop_schema(north.store)
+
+    await asyncio.wait_for(body(), LIMIT * 4)
+
+
+async def test_rooms_and_challenges_reach_players_on_other_nodes(tmp_path: Path) -> None:
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = await start_nodes(tmp_path, schema, prefix)
+        north, south, east = nodes
+        try:
+            ann, bob, cyd = (Player(tmp_path / n, n.title()) for n in ("ann", "bob", "cyd"))
+            for player, node in ((ann, north), (bob, south), (cyd, east)):
+                await player.connect(node)
+                await player.lobby.wait_for(lambda m: m["t"] == "welcome")
+            for player in (ann, bob, cyd):  # everyone is seen everywhere
+                await player.lobby.wait_for(
+                    lambda m: m["t"] == "lobby" and {"Ann", "Bob", "Cyd"} <= set(m["online"]),
+                    timeout=LIMIT,
+                )
+            # a challenge from east to Ann on north: declined, then accepted
+            cyd.send("challenge", name="ann", mode="speed")
+            asked = await ann.lobby.wait_for(lambda m: m["t"] == "challenged", timeout=LIMIT)
+            assert asked["by"] == "Cyd" and asked["mode"] == "speed"
+            ann.send("answer", id=asked["id"], accept=False)
+            told = await cyd.lobby.wait_for(
+                lambda m: m["t"] == "info" and "declined" in m["text"], timeout=LIMIT
+            )
+            assert "Ann declined" in told["text"]
+            cyd.send("challenge", name="Ann", mode="speed")
+            count = len(ann.lobby.of("challenged"))
+            asked = await ann.lobby.wait_for(
+                lambda m: m["t"] == "challenged" and len(ann.lobby.of("challenged")) > count,
+                timeout=LIMIT,
+            )
+            ann.send("answer", id=asked["id"], accept=True)
+            mc = await cyd.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert mc["mode"] == "speed" and mc["match"] == ma["match"]
+            # a room opened on south, its code typed on north by a player there
+            dee = Player(tmp_path / "dee", "Dee")
+            await dee.connect(north)
+            await dee.lobby.wait_for(lambda m: m["t"] == "welcome")
+            bob.send("room", mode="spit")
+            code = (await bob.lobby.wait_for(lambda m: m["t"] == "roomcode"))["code"]
+            await asyncio.sleep(0.2)
+            dee.send("enter", code=code)
+            mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            md = await dee.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert mb["match"] == md["match"] and mb["rated"] is False
+            ann.send("enter", code=code)  # taken once
+            refused = await ann.lobby.wait_for(lambda m: m["t"] == "error")
+            assert "no room has that code" in refused["reason"] or "in a match" in refused["reason"]
+            # in a match already: no second one, whoever asks
+            cyd.send("challenge", name="Bob", mode="spit")
+            asked = await bob.lobby.wait_for(lambda m: m["t"] == "challenged", timeout=LIMIT)
+            bob.send("answer", id=asked["id"], accept=True)
+            busy = await bob.lobby.wait_for(lambda m: m["t"] == "error", timeout=LIMIT)
+            assert "in a match" in busy["reason"]
+            await dee.close()
+            for p in (ann, bob, cyd):
+                await p.close()
+        finally:
+            for node in nodes:
+                await node.shutdown()
+            await drop_schema(nodes[0].store)
+
+    await asyncio.wait_for(body(), LIMIT * 3)

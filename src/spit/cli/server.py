@@ -89,6 +89,14 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "(needs spit[cluster])",
     )
     server.add_argument(
+        "--checkpoint",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often running matches are written to the store, so another node can "
+        "carry them on if this one dies (default 1)",
+    )
+    server.add_argument(
         "--bus-prefix",
         default="spit:",
         metavar="PREFIX",
@@ -250,6 +258,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         store_url=args.store,
         bus_url=args.bus,
         bus_prefix=args.bus_prefix,
+        checkpoint_seconds=min(max(args.checkpoint, 0.05), 60.0),
         node_id=args.node,
         public_address=args.public_address,
     )
@@ -340,7 +349,11 @@ def _print_status(path: Path) -> int:
         f"  players online {data.get('online')}, waiting to be paired {data.get('queue')}, "
         f"matches {data.get('matches')}, connections {data.get('connections')}"
     )
-    print(f"  timer lateness p99 {data.get('lateness_p99_ms')} ms, load {data.get('load')}")
+    load = data.get("load")
+    load_text = f"{load:.2f}" if isinstance(load, int | float) else "unknown"
+    print(f"  timer lateness p99 {data.get('lateness_p99_ms')} ms, load {load_text}")
+    if data.get("checkpoint_writes"):
+        print(f"  match checkpoints written {data['checkpoint_writes']}")
     if data.get("draining"):
         print("  draining: no new matches")
     nodes = data.get("nodes") or []

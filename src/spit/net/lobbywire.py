@@ -29,7 +29,7 @@ SCHEMA: proto.Schema = {
     "ping": ({"t0": is_number}, {}),
     "pong": ({"t0": is_number, "tc": is_number}, {}),
     "error": ({"reason": text_of(300)}, {}),
-    "bye": ({"reason": text_of(300)}, {}),
+    "bye": ({"reason": text_of(300)}, {"again": is_bool}),
     # client -> server
     "claim": ({"name": _name}, {}),
     "newlink": ({}, {}),

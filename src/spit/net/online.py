@@ -142,6 +142,9 @@ class OnlineClient:
         self._measuring: asyncio.Task[None] | None = None
         #: connections to other nodes for matches hosted there
         self._side: set[asyncssh.SSHClientConnection] = set()
+        #: each listed node's host key, as the lobby said (to sign in there if this one dies)
+        self._pins: dict[str, str] = {}
+        self._door_token: str | None = None
 
     @classmethod
     async def connect(
@@ -163,6 +166,7 @@ class OnlineClient:
             client.on_message = on_message
         client.server = f"{address}:{port}"
         client._key, client._known, client._name = key, known, name
+        client._door_token = door_token
         conn = await sign_in(
             address,
             port,
@@ -197,7 +201,10 @@ class OnlineClient:
         nodes: list[tuple[str, str]] = []
         for entry in msg.get("nodes", [])[:20]:
             if isinstance(entry, dict):
-                nodes.append((str(entry.get("node", ""))[:64], str(entry.get("address", ""))[:300]))
+                node = str(entry.get("node", ""))[:64]
+                nodes.append((node, str(entry.get("address", ""))[:300]))
+                if entry.get("key"):
+                    self._pins[node] = str(entry["key"])[:100]
         if not nodes or tuple(nodes) == self.nodes:
             return
         self.nodes = tuple(nodes)
@@ -227,10 +234,60 @@ class OnlineClient:
             self.send("delays", ms=self.delays)
 
     async def _read(self) -> None:
+        """Read the lobby; if its node goes away, sign in again on another node of the server."""
+        while True:
+            last_word, again, reason = await self._read_lobby()
+            if (last_word is not None and not again) or not await self._sign_in_elsewhere():
+                break
+        self.ended = last_word or reason
+        self.done.set()
+
+    async def _sign_in_elsewhere(self) -> bool:
+        """The lobby's node is gone: the nearest other node the lobby listed, signed in as before.
+
+        False if there is none (one node alone), or none answers.
+        """
+        if self._door_token is not None:
+            return False  # a plain-ssh door's process lives and dies with its node
+        others = sorted(
+            (entry for entry in self.nodes if entry[1] != self.server),
+            key=lambda entry: self.delays.get(entry[0], math.inf),
+        )
+        for node, address in others:
+            host, _, port = address.rpartition(":")
+            try:
+                conn = await sign_in(
+                    host.strip("[]"),
+                    int(port),
+                    key=self._key,
+                    known=self._known,
+                    name=self._name,
+                    pin=self._pins.get(node),
+                    timeout=5.0,
+                )
+                process = await conn.create_process(subsystem=wire.LOBBY_SUBSYSTEM, encoding=None)
+            except (JoinError, asyncssh.Error, OSError, ValueError) as exc:
+                log.info("node %s did not take the lobby: %s", node, exc)
+                continue
+            old = self.conn
+            self.conn, self.process, self.server = conn, process, address
+            if old is not None:
+                old.close()
+            self.send("hello", v=wire.LOBBY_VERSION, app=__version__, name=self._name[:40])
+            if self.delays:
+                self.send("delays", ms=self.delays)
+            self.on_message({"t": "info", "text": "Signed in again on another node of the server."})
+            return True
+        return False
+
+    async def _read_lobby(self) -> tuple[str | None, bool, str]:
+        """Read lobby messages until the channel ends: (the server's last word, whether it
+        asked to sign in again elsewhere, why it ended)."""
         assert self.process is not None
         buffer = b""
         reason = "the connection to the server was lost"
         last_word: str | None = None
+        again = False
         try:
             while True:
                 chunk = await self.process.stdout.read(65536)
@@ -245,6 +302,7 @@ class OnlineClient:
                         continue
                     if msg["t"] == "bye":
                         last_word = msg["reason"]
+                        again = bool(msg.get("again", False))
                     elif msg["t"] == "lobby" and "nodes" in msg:
                         self._noticed(msg)
                     self.on_message(msg)
@@ -257,8 +315,7 @@ class OnlineClient:
         except Exception as exc:  # a defect in a handler: end cleanly, say what
             log.exception("error while handling a message from the server")
             reason = f"internal error ({type(exc).__name__}: {exc})"
-        self.ended = last_word or reason
-        self.done.set()
+        return last_word, again, reason
 
     async def open_match(
         self,

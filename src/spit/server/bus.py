@@ -144,6 +144,9 @@ class Bus(Protocol):
     async def take(self, node: str) -> list[dict[str, Any]]: ...
     async def set_seat(self, player: str, notice: dict[str, Any] | None) -> None: ...
     async def seat_of(self, player: str) -> dict[str, Any] | None: ...
+    async def put_room(self, code: str, room: dict[str, Any]) -> None: ...
+    async def take_room(self, code: str) -> dict[str, Any] | None: ...
+    async def drop_room(self, code: str) -> None: ...
 
 
 class LocalBus:
@@ -155,6 +158,7 @@ class LocalBus:
         self._leader: tuple[str, float] | None = None
         self._inboxes: dict[str, list[dict[str, Any]]] = {}
         self._seats: dict[str, dict[str, Any]] = {}
+        self._rooms: dict[str, dict[str, Any]] = {}
 
     async def open(self) -> None:
         """Nothing to connect to."""
@@ -223,6 +227,18 @@ class LocalBus:
     async def seat_of(self, player: str) -> dict[str, Any] | None:
         """Where ``player``'s match is, if they are in one."""
         return self._seats.get(player)
+
+    async def put_room(self, code: str, room: dict[str, Any]) -> None:
+        """Open a private room under ``code`` (its owner and mode)."""
+        self._rooms[code] = room
+
+    async def take_room(self, code: str) -> dict[str, Any] | None:
+        """The room ``code``, taken (a second taker gets None)."""
+        return self._rooms.pop(code, None)
+
+    async def drop_room(self, code: str) -> None:
+        """Close the room ``code``."""
+        self._rooms.pop(code, None)
 
 
 #: Take every given player out of the queue hash, or none (KEYS[1] the hash; ARGV the ids).
@@ -388,6 +404,20 @@ class RedisBus:
         """Where ``player``'s match is, if they are in one."""
         text = await self._r.get(f"{self.prefix}seat:{player}")
         return None if text is None else _json_object(text)
+
+    async def put_room(self, code: str, room: dict[str, Any]) -> None:
+        """Open a private room under ``code`` (it lasts a day unless taken or closed)."""
+        text = json.dumps(room, separators=(",", ":"))
+        await self._r.set(f"{self.prefix}room:{code}", text, ex=24 * 3600)
+
+    async def take_room(self, code: str) -> dict[str, Any] | None:
+        """The room ``code``, taken in one atomic step (a second taker gets None)."""
+        text = await self._r.getdel(f"{self.prefix}room:{code}")
+        return None if text is None else _json_object(text)
+
+    async def drop_room(self, code: str) -> None:
+        """Close the room ``code``."""
+        await self._r.delete(f"{self.prefix}room:{code}")
 
 
 def open_bus(url: str | None, prefix: str = "spit:") -> Bus:

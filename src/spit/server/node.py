@@ -29,7 +29,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -104,8 +104,9 @@ class ServerSettings:
     wave_seconds: float = WAVE_SECONDS
     grace: float = 15.0  #: seconds before a computer holds a dropped player's seat
     rejoin: float = 60.0  #: seconds a dropped player may come back in
-    #: seconds at least between two checkpoints of a running match (0: after every move)
-    checkpoint_seconds: float = 0.25
+    #: seconds between two rounds of checkpoints (each running match with a new move in
+    #: it, all in one transaction): at most this much play is lost when a node dies
+    checkpoint_seconds: float = 1.0
     #: seconds a match whose owner was never seen on the bus waits before another node
     #: resumes it (an owner seen and then gone is dead once its snapshot runs out)
     orphan_seconds: float = 10.0
@@ -310,7 +311,8 @@ class ServerMatch:
     task: asyncio.Task[None] | None = None
     #: [seat, from, to] spans of game time a computer held a player's seat
     held: list[list[float | int | None]] = field(default_factory=list)
-    keeper: asyncio.Task[None] | None = None
+    #: a move was applied since the last checkpoint
+    dirty: bool = False
     #: True once another node took the match over (this one keeps nothing of its end)
     moved: bool = False
     #: the node each seat's player is in the lobby on (None: a computer)
@@ -353,8 +355,10 @@ class ServerNode:
         self.players: dict[str, Player] = {}
         self.queue: dict[str, Waiting] = {}
         self.matches: dict[str, ServerMatch] = {}
-        self.rooms: dict[str, tuple[str, str]] = {}  # code -> (player id, mode)
-        self.challenges: dict[int, tuple[str, str, str]] = {}  # id -> (from, to, mode)
+        #: the rooms this node's players opened: code -> (player id, mode) (the bus has them all)
+        self.rooms: dict[str, tuple[str, str]] = {}
+        #: challenges to this node's players: id -> (challenger, their delays, to, mode)
+        self.challenges: dict[int, tuple[Seated, dict[str, float], str, str]] = {}
         self._gates: set[_Gate] = set()
         self._preauth: dict[str, int] = {}
         self._door_tokens: dict[str, tuple[Identity, float]] = {}
@@ -404,7 +408,7 @@ class ServerNode:
         self.settings.port = self._server.get_port() or self.settings.port
         self.owner = f"{self.node_id}/{secrets.token_hex(4)}"
         jobs = (self._waves(), self._lobby_pusher(), self._status_writer(), self._share())
-        for job in (*jobs, self._inbox(), self._adopt_orphans()):
+        for job in (*jobs, self._inbox(), self._adopt_orphans(), self._checkpoint_writer()):
             self._spawn(job)
         log.info(event("listening", bind=self.settings.bind, port=self.settings.port))
         return self.settings.port
@@ -430,8 +434,6 @@ class ServerNode:
         # its checkpoint once this node has left the bus); alone, it is kept unfinished
         others = [c for c in self.cluster if c.node != self.node_id and not c.draining]
         for match in list(self.matches.values()):
-            if match.keeper is not None:
-                match.keeper.cancel()
             if others and not match.host.game.over:
                 await self._keep_checkpoint(match)
                 match.moved = True
@@ -448,7 +450,8 @@ class ServerNode:
             if match.task is not None:
                 match.task.cancel()
         for player in list(self.players.values()):
-            player.send(wire.encode("bye", reason=reason))
+            # with other nodes up, a client signs in again on one of them by itself
+            player.send(wire.encode("bye", reason=reason, again=bool(others)))
             player.close(reason)
         if self._server is not None:
             self._server.close()
@@ -744,13 +747,13 @@ class ServerNode:
                 )
         online = sorted(names)[:200]
         nodes = [
-            {"node": c.node, "address": c.address}
+            {"node": c.node, "address": c.address, "key": c.key}
             for c in self.cluster
             if not c.draining and c.node != self.node_id
         ]
         if not nodes:  # this node alone: nothing to measure
             return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
-        nodes.append({"node": self.node_id, "address": self.address})
+        nodes.append({"node": self.node_id, "address": self.address, "key": self.host_fingerprint})
         return wire.encode(
             "lobby", online=online, matches=matches[:100], queue=queue, nodes=nodes[:20]
         )
@@ -890,6 +893,7 @@ class ServerNode:
                 self._spawn(self._bus_quietly(self.bus.dequeue(player.id)))
             for code in [c for c, (who, _) in self.rooms.items() if who == player.id]:
                 del self.rooms[code]
+                self._spawn(self._bus_quietly(self.bus.drop_room(code)))
             log.info(event("lobby_out", player=player.name))
             self.lobby_changed()
 
@@ -906,7 +910,7 @@ class ServerNode:
         problem = self.check_mode(mode)
         if problem:
             return problem
-        if player.match is not None and player.match in self.matches:
+        if player.match is not None:
             return "you are in a match already"
         rating = await self._rating_of(player, mode)
         wait = None if bot_after is None else max(0.0, min(bot_after, 3600.0))
@@ -1125,9 +1129,13 @@ class ServerNode:
 
         match.host.on_handed_back = handed_back
         self.matches[match.id] = match
+
+        def applied() -> None:
+            match.dirty = True
+
+        match.host.on_applied = applied
         await self._keep_checkpoint(match)
         match.task = self._spawn(self._run_match(match))
-        match.keeper = self._spawn(self._checkpoints(match))
 
     async def _seat_everyone(self, match: ServerMatch, **extra: Any) -> None:
         """Tell each player of ``match`` where to connect (through their own node)."""
@@ -1191,25 +1199,33 @@ class ServerNode:
         self.checkpoint_writes += 1
         return kept
 
-    async def _checkpoints(self, match: ServerMatch) -> None:
-        """Checkpoint ``match`` as it goes: soon after every tick that applied a move.
-
-        Writes are at least ``checkpoint_seconds`` apart (0: after every such
-        tick; moves applied while a write is on its way go in the next one).
-        """
-        dirty = asyncio.Event()
-        match.host.on_applied = dirty.set
-        while not match.host.match.finished:
-            await dirty.wait()
-            dirty.clear()
-            if match.host.match.finished:
-                return
-            if not await self._keep_checkpoint(match):
-                log.warning(event("match_moved", match=match.id))
-                match.moved = True
-                await match.host.close("the match moved to another node of the server")
-                return
+    async def _checkpoint_writer(self) -> None:
+        """Checkpoint the running matches as they go: every ``checkpoint_seconds``, each
+        match that applied a move since (``Host.on_applied``), all in one transaction."""
+        while True:
             await asyncio.sleep(self.settings.checkpoint_seconds)
+            due = [m for m in self.matches.values() if m.dirty and not m.host.match.finished]
+            if not due:
+                continue
+            rows = []
+            for match in due:
+                match.dirty = False
+                rows.append((match.id, self._checkpoint_text(match)))
+                await asyncio.sleep(0)  # the matches tick between two checkpoints
+            try:
+                refused = await self.store.keep_checkpoints(self.owner, rows, _now_iso())
+            except (StoreError, OSError) as exc:
+                log.error(event("checkpoint_failed", matches=len(rows), why=exc))
+                for match in due:
+                    match.dirty = True
+                continue
+            self.checkpoint_writes += len(rows) - len(refused)
+            for match_id in refused:
+                moved = self.matches.get(match_id)
+                if moved is not None:
+                    log.warning(event("match_moved", match=match_id))
+                    moved.moved = True
+                    await moved.host.close("the match moved to another node of the server")
 
     async def _adopt_orphans(self) -> None:
         """Carry on with the matches of a node process that died (every node looks)."""
@@ -1314,13 +1330,22 @@ class ServerNode:
         self.deliver(player.id, self.matched_notice(match, seat))
 
     async def tell(self, node: str | None, player_id: str, message: dict[str, Any]) -> None:
-        """Give ``message`` to a player whose lobby is on ``node`` (here, or through its inbox)."""
+        """Give ``message`` to a player whose lobby is on ``node`` (here, or through its inbox).
+
+        If that node is gone, the player's client has signed in on another one: every
+        live node is asked (a node without the player ignores it).
+        """
         if node is None or node == self.node_id:
             self.deliver(player_id, message)
-        else:
-            await self._bus_quietly(
-                self.bus.post(node, {"t": "deliver", "player": player_id, "msg": message})
-            )
+            return
+        command = {"t": "deliver", "player": player_id, "msg": message}
+        live = {c.node for c in self.cluster}
+        if node in live:
+            await self._bus_quietly(self.bus.post(node, command))
+            return
+        self.deliver(player_id, message)
+        for other in live - {self.node_id}:
+            await self._bus_quietly(self.bus.post(other, command))
 
     def deliver(self, player_id: str, message: dict[str, Any]) -> None:
         """Send a lobby player of this node ``message`` (noting a match it starts or ends)."""
@@ -1371,6 +1396,18 @@ class ServerNode:
             await self.start_match(
                 mode, (sides[0], sides[1]), rated=None if rated is None else bool(rated)
             )
+        elif kind == "challenge":
+            challenger = Seated.from_json(message["from"])
+            target = self._named(str(message["to"]))
+            mode = str(message["mode"])
+            if isinstance(challenger, str) or mode not in mode_names():
+                raise ValueError("not a challenge")
+            delays = {str(k)[:64]: float(v) for k, v in dict(message["delays"]).items()}
+            if target is None:
+                text = f"nobody called {str(message['to'])[:40]} is online"
+                await self.tell(challenger.node, challenger.id, {"t": "info", "text": text})
+            else:
+                self._challenged(challenger, delays, target, mode)
         elif kind == "deliver":
             msg = message["msg"]
             if not isinstance(msg, dict) or msg.get("t") not in ("matched", "result", "info"):
@@ -1433,8 +1470,6 @@ class ServerNode:
     async def _finish(self, match: ServerMatch) -> None:
         """Keep the result and the replay, move the ratings, tell the players."""
         self.matches.pop(match.id, None)
-        if match.keeper is not None:
-            match.keeper.cancel()
         if match.moved:
             return  # another node carries on with it
         self.lateness.extend(match.host.stats.lateness[-200:])
@@ -1451,6 +1486,10 @@ class ServerNode:
         if not game.over:
             with contextlib.suppress(StoreError, OSError):
                 await self.store.drop_checkpoint(match.id, self.owner)
+            for seat, player_id in enumerate(match.seats):
+                if player_id is not None:  # free to play again, wherever their lobby is
+                    ended = {"t": "result", "text": "The match ended without a result."}
+                    await self.tell(match.homes[seat], player_id, ended)
             self.lobby_changed()
             return
         data = match.host.replay_data()
@@ -1568,55 +1607,111 @@ class ServerNode:
     # ------------------------------------------------------------ rooms, challenges, daily
 
     def new_room(self, player: Player, mode: str) -> str:
-        """A private room in ``mode``: its code is passed on to the friend."""
+        """A private room in ``mode``: its code is passed on to the friend (on any node)."""
         code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(6))
         self.rooms[code] = (player.id, mode)
+        room = {"mode": mode, "owner": Seated.of(player, self.node_id).to_json()}
+        room["delays"] = dict(player.delays)
+        self._spawn(self._bus_quietly(self.bus.put_room(code, room)))
         return code
 
     async def enter_room(self, player: Player, code: str) -> str | None:
-        """Join the room ``code``: the match starts at once."""
-        entry = self.rooms.get(code.strip().upper())
-        if entry is None:
-            return "no room has that code (it may have started or closed)"
-        owner_id, mode = entry
-        if owner_id == player.id:
+        """Join the room ``code`` (opened on any node): the match starts at once."""
+        code = code.strip().upper()
+        if player.match is not None:
+            return "you are in a match already: finish it first"
+        owned = self.rooms.get(code)
+        if owned is not None and owned[0] == player.id:
             return "that is your own room: pass the code to a friend"
-        owner = self.players.get(owner_id)
-        if owner is None:
+        try:
+            room = await self.bus.take_room(code)
+        except (OSError, ConnectionError):
+            return "the rooms cannot be reached just now: try again in a moment"
+        if room is None:
+            return "no room has that code (it may have started or closed)"
+        self.rooms.pop(code, None)
+        try:
+            owner = Seated.from_json(room["owner"])
+            mode = str(room["mode"])
+            delays = {str(k): float(v) for k, v in dict(room.get("delays", {})).items()}
+        except (KeyError, TypeError, ValueError):
+            return "no room has that code (it may have started or closed)"
+        if isinstance(owner, str) or mode not in mode_names():
+            return "no room has that code (it may have started or closed)"
+        if owner.id == player.id:
+            return "that is your own room: pass the code to a friend"
+        if owner.node == self.node_id and owner.id not in self.players:
             return "the room's owner has left"
-        del self.rooms[code.strip().upper()]
-        await self.start_match(mode, (owner, player), rated=False)
+        me = Seated.of(player, self.node_id)
+        await self._pair(mode, (owner, me), (delays, dict(player.delays)), rated=False)
         return None
 
+    async def _pair(
+        self,
+        mode: str,
+        sides: tuple[Seated, Seated],
+        delays: tuple[Mapping[str, float], Mapping[str, float]],
+        *,
+        rated: bool | None = None,
+    ) -> None:
+        """Deal a match between two players on the node they reach best."""
+        homes = (sides[0].node, sides[1].node)
+        live = self._candidates(self._live_nodes(), homes)
+        where = choose_node(homes, delays, live, self.node_id)
+        await self.host_on(where, mode, sides, rated=rated)
+
     def challenge(self, player: Player, name: str, mode: str) -> str | None:
-        """Challenge someone online by name."""
+        """Challenge someone online by name (on this node or another)."""
         problem = self.check_mode(mode)
         if problem:
             return problem
-        target = next(
-            (p for p in self.players.values() if p.name.casefold() == name.casefold()), None
-        )
-        if target is None:
-            return f"nobody called {name[:40]} is online"
-        if target is player:
+        if name.casefold() == player.name.casefold():
             return "you cannot challenge yourself"
+        target = self._named(name)
+        me = Seated.of(player, self.node_id)
+        if target is not None:
+            self._challenged(me, dict(player.delays), target, mode)
+            return None
+        for other in self.cluster:
+            if other.node != self.node_id and any(
+                n.casefold() == name.casefold() for n in other.online
+            ):
+                command = {
+                    "t": "challenge",
+                    "from": me.to_json(),
+                    "delays": dict(player.delays),
+                    "to": name[:40],
+                    "mode": mode,
+                }
+                self._spawn(self._bus_quietly(self.bus.post(other.node, command)))
+                return None
+        return f"nobody called {name[:40]} is online"
+
+    def _challenged(
+        self, challenger: Seated, delays: dict[str, float], target: Player, mode: str
+    ) -> None:
         self._challenge_ids += 1
-        self.challenges[self._challenge_ids] = (player.id, target.id, mode)
-        target.send(wire.encode("challenged", id=self._challenge_ids, by=player.name, mode=mode))
-        return None
+        self.challenges[self._challenge_ids] = (challenger, delays, target.id, mode)
+        target.send(
+            wire.encode("challenged", id=self._challenge_ids, by=challenger.name, mode=mode)
+        )
 
     async def answer(self, player: Player, number: int, accept: bool) -> str | None:
         """Accept or decline a challenge."""
         entry = self.challenges.pop(number, None)
-        if entry is None or entry[1] != player.id:
+        if entry is None or entry[2] != player.id:
             return "that challenge is no longer open"
-        challenger = self.players.get(entry[0])
-        if challenger is None:
+        if accept and player.match is not None:
+            return "you are in a match already: finish it first"
+        challenger, delays, _, mode = entry
+        if challenger.node == self.node_id and challenger.id not in self.players:
             return "the challenger has left"
         if not accept:
-            challenger.send(wire.encode("info", text=f"{player.name} declined your challenge."))
+            text = f"{player.name} declined your challenge."
+            await self.tell(challenger.node, challenger.id, {"t": "info", "text": text})
             return None
-        await self.start_match(entry[2], (challenger, player))
+        me = Seated.of(player, self.node_id)
+        await self._pair(mode, (challenger, me), (delays, dict(player.delays)))
         return None
 
     async def daily(self, player: Player, mode: str, play: bool) -> bytes:
@@ -1633,7 +1728,7 @@ class ServerNode:
                 return wire.encode(
                     "error", reason="the daily challenge needs an account: sign in with an SSH key"
                 )
-            if player.match is not None and player.match in self.matches:
+            if player.match is not None:
                 return wire.encode("error", reason="you are in a match already")
             if not await self.store.start_daily(day_text, mode, player.account.id, _now_iso()):
                 return wire.encode(

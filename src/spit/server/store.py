@@ -170,6 +170,9 @@ class ServerStore(Protocol):
     async def streak(self, mode: str, account_id: int, day: str) -> int: ...
     async def ban(self, kind: str, value: str, reason: str, at: str) -> None: ...
     async def keep_checkpoint(self, match_id: str, owner: str, data: str, at: str) -> bool: ...
+    async def keep_checkpoints(
+        self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
+    ) -> list[str]: ...
     async def drop_checkpoint(self, match_id: str, owner: str) -> None: ...
     async def checkpoint_owners(self) -> dict[str, str]: ...
     async def take_checkpoint(self, match_id: str, owner: str, new_owner: str) -> str | None: ...
@@ -475,14 +478,27 @@ class SqlStore(ABC):
         One statement: a node that lost a match (it was resumed elsewhere while
         this node was cut off) can never write over the new owner's checkpoint.
         """
+        return not await self.keep_checkpoints(owner, [(match_id, data)], at)
+
+    async def keep_checkpoints(
+        self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
+    ) -> list[str]:
+        """Write several matches' checkpoints (match id, data) in one transaction.
+
+        Returns the matches another node process owns now (not written).
+        """
+        refused: list[str] = []
         async with self.transaction() as tx:
-            changed = await tx.run(
-                "INSERT INTO checkpoints (match_id, owner, data, updated) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (match_id) DO UPDATE SET data = excluded.data,"
-                " updated = excluded.updated WHERE checkpoints.owner = excluded.owner",
-                (match_id, owner, data, at),
-            )
-        return changed == 1
+            for match_id, data in checkpoints:
+                changed = await tx.run(
+                    "INSERT INTO checkpoints (match_id, owner, data, updated) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (match_id) DO UPDATE SET data = excluded.data,"
+                    " updated = excluded.updated WHERE checkpoints.owner = excluded.owner",
+                    (match_id, owner, data, at),
+                )
+                if changed != 1:
+                    refused.append(match_id)
+        return refused
 
     async def drop_checkpoint(self, match_id: str, owner: str) -> None:
         """The match ended (or was given up) on ``owner``: no one resumes it."""
