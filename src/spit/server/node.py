@@ -1139,33 +1139,12 @@ class ServerNode:
 
     async def _seat_everyone(self, match: ServerMatch, **extra: Any) -> None:
         """Tell each player of ``match`` where to connect (through their own node)."""
-        self._find_homes(match)
         for seat, player_id in enumerate(match.seats):
             if player_id is not None:
                 notice = {**self.matched_notice(match, seat), **extra}
                 await self._bus_quietly(self.bus.set_seat(player_id, notice))
                 await self.tell(match.homes[seat], player_id, notice)
         self.lobby_changed()
-
-    def _find_homes(self, match: ServerMatch) -> None:
-        """A seat whose lobby node is gone: its player's lobby now, if they signed in again.
-
-        A player whose node died with their match signs in again elsewhere; the
-        match, resumed, must tell them there (and send its result there), not to
-        the dead node's inbox. Accounts only: a name is an account's own on every
-        node (a guest's is not, and a guest's id is its node's).
-        """
-        live = {c.node for c in self.cluster} | {self.node_id}
-        homes = list(match.homes)
-        for seat, home in enumerate(homes):
-            if home is None or home in live or match.accounts[seat] is None:
-                continue
-            if match.seats[seat] in self.players:
-                homes[seat] = self.node_id
-                continue
-            name = match.names[seat]
-            homes[seat] = next((c.node for c in self.cluster if name in c.online), home)
-        match.homes = (homes[0], homes[1])
 
     # ------------------------------------------------------------ checkpoints
 
