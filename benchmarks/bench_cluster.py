@@ -21,8 +21,8 @@ Measured:
 - once everyone is paired, the node with the most matches is killed
   (SIGKILL): the time from the kill to each of its matches being resumed
   on another node (the first "matched ... resumed" notice one of its
-  players receives; and the resuming node's log line); a player whose
-  lobby was on the killed node signs in again on the next node it lists;
+  players receives; and the resuming node's log line); the client of a
+  player whose lobby was on the killed node signs in on another by itself;
 - results: every match paired must end with exactly one row in the store's
   ``matches`` table (lost: none; duplicated: more than one).
 
@@ -112,8 +112,7 @@ class Bot:
     resumed_at: float | None = None
     resumed_address: str | None = None
     stale_notices: int = 0  #: "matched" for its match, not resumed, after losing it
-    lost_lobby: bool = False
-    relogged: bool = False
+    relogged: bool = False  #: its client signed in on another node (its own died)
     over: bool = False
     failure: str | None = None
     done: bool = False
@@ -145,10 +144,13 @@ async def _wait_message(
 
 
 async def player(bot: Bot, run: Run) -> None:
-    """Sign in, queue, play the match to the end, following it to another node if need be."""
+    """Sign in, queue, play the match to the end, following it to another node if need be.
+
+    A client whose lobby node dies signs in on another node by itself
+    (``OnlineClient``); the lobby's messages come on from there.
+    """
     SOURCE.set(_source(bot.index))
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    lobby: list[OnlineClient] = []
     try:
         client = await OnlineClient.connect(
             "127.0.0.1",
@@ -161,19 +163,16 @@ async def player(bot: Bot, run: Run) -> None:
     except JoinError as exc:
         bot.failure = f"sign-in: {exc}"
         return
-    lobby.append(client)
+    home = client.server
 
     async def follow(match_id: str) -> dict[str, Any] | None:
-        """The lobby's "matched … resumed" for ``match_id`` (signing in again if need be)."""
+        """The lobby's "matched … resumed" for ``match_id``, from whichever node it is on."""
         deadline = time.monotonic() + run.resume_wait
         while time.monotonic() < deadline:
-            if lobby[-1].ended is not None and inbox.empty():
-                bot.lost_lobby = True
-                await _relog(bot, run, lobby, inbox)
-                if lobby[-1].ended is not None:
-                    await asyncio.sleep(0.5)
-                    continue
-            msg = await _wait_message(lobby[-1], inbox, deadline - time.monotonic())
+            msg = await _wait_message(client, inbox, deadline - time.monotonic())
+            bot.relogged = client.server != home
+            if msg is None and client.ended is not None:
+                return None  # it could sign in on no other node
             if msg is None or msg.get("t") != "matched" or msg.get("match") != match_id:
                 continue
             if msg.get("resumed"):
@@ -189,13 +188,13 @@ async def player(bot: Bot, run: Run) -> None:
 
     try:
         while True:
-            msg = await _wait_message(lobby[-1], inbox, 3600)
+            msg = await _wait_message(client, inbox, 3600)
             if msg is None:
-                bot.failure = f"lobby: {lobby[-1].ended}"
+                bot.failure = f"lobby: {client.ended}"
                 return
             if msg["t"] == "welcome" and bot.queued_at is None:
                 bot.queued_at = time.monotonic()
-                lobby[-1].send("queue", mode=run.mode)
+                client.send("queue", mode=run.mode)
             elif msg["t"] == "matched" and msg.get("seat") is not None:
                 bot.pair_s = time.monotonic() - (bot.queued_at or time.monotonic())
                 bot.match = str(msg["match"])
@@ -212,31 +211,7 @@ async def player(bot: Bot, run: Run) -> None:
                 bot.failure = str(msg.get("reason") or msg.get("problem") or msg["t"])
                 return
     finally:
-        for each in lobby:
-            await each.close()
-
-
-async def _relog(
-    bot: Bot, run: Run, lobby: list[OnlineClient], inbox: asyncio.Queue[dict[str, Any]]
-) -> None:
-    """The lobby's node is gone: sign in on the next node that answers (same key, same name)."""
-    for step in range(1, len(run.ports)):
-        node = (bot.node + step) % len(run.ports)
-        try:
-            client = await OnlineClient.connect(
-                "127.0.0.1",
-                run.ports[node],
-                key=bot.key,
-                known=None,
-                name=bot.name,
-                on_message=inbox.put_nowait,
-                timeout=5.0,
-            )
-        except JoinError:
-            continue
-        lobby.append(client)
-        bot.relogged = True
-        return
+        await client.close()
 
 
 # ---------------------------------------------------------------- nodes
