@@ -91,10 +91,10 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
     server.add_argument(
         "--checkpoint",
         type=float,
-        default=1.0,
+        default=None,
         metavar="SECONDS",
         help="how often running matches are written to the store, so another node can "
-        "carry them on if this one dies (default 1)",
+        "carry them on if this one dies (default 1 with --bus, 5 alone)",
     )
     server.add_argument(
         "--bus-prefix",
@@ -259,7 +259,9 @@ def _cmd_server(args: argparse.Namespace) -> int:
         store_url=args.store,
         bus_url=args.bus,
         bus_prefix=args.bus_prefix,
-        checkpoint_seconds=min(max(args.checkpoint, 0.05), 60.0),
+        checkpoint_seconds=None
+        if args.checkpoint is None
+        else min(max(args.checkpoint, 0.05), 60.0),
         node_id=args.node,
         public_address=args.public_address,
     )

@@ -533,9 +533,11 @@ async def play_as_bot(
         guest = await open_match_as_bot(client, matched, level, reaction=reaction, on_message=seen)
         ended = asyncio.create_task(guest.done.wait())
         finished = asyncio.create_task(over.wait())
-        await asyncio.wait((ended, finished), return_when=asyncio.FIRST_COMPLETED)
-        ended.cancel()
-        finished.cancel()
+        try:
+            await asyncio.wait((ended, finished), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ended.cancel()
+            finished.cancel()
         if over.is_set() or next_matched is None:
             await guest.close()
             return

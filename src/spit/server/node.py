@@ -107,8 +107,12 @@ class ServerSettings:
     grace: float = 15.0  #: seconds before a computer holds a dropped player's seat
     rejoin: float = 60.0  #: seconds a dropped player may come back in
     #: seconds between two rounds of checkpoints (each running match with a new move in
-    #: it, all in one transaction): at most this much play is lost when a node dies
-    checkpoint_seconds: float = 1.0
+    #: it, all in one transaction): at most this much play is lost when a node dies.
+    #: None: 1 s with other nodes to carry matches on (a shared bus), 5 s alone (for a
+    #: restart after a crash: each checkpoint rebuilds the match's save on the loop)
+    checkpoint_seconds: float | None = None
+    #: seconds a dealt match waits for both players to come before it is called off
+    no_show: float = 30.0
     #: seconds a match whose owner was never seen on the bus waits before another node
     #: resumes it (an owner seen and then gone is dead once its snapshot runs out)
     orphan_seconds: float = 10.0
@@ -776,6 +780,13 @@ class ServerNode:
         return self.settings.public_address or f"{self.settings.bind}:{self.settings.port}"
 
     @property
+    def checkpoint_seconds(self) -> float:
+        """Seconds between two rounds of checkpoints (``ServerSettings.checkpoint_seconds``)."""
+        if self.settings.checkpoint_seconds is not None:
+            return self.settings.checkpoint_seconds
+        return 1.0 if self.settings.bus_url else 5.0
+
+    @property
     def host_fingerprint(self) -> str:
         """The fingerprint of this node's host key as ``spit online`` clients pin it."""
         return key_fingerprint(self.key)
@@ -891,8 +902,12 @@ class ServerNode:
             notice = await self.bus.seat_of(player.id)
         except (OSError, ConnectionError):
             return
-        if notice is not None and self.players.get(player.id) is player:
-            self.deliver(player.id, notice)
+        live = {self.address} | {c.address for c in self.cluster}
+        if notice is None or self.players.get(player.id) is not player:
+            return
+        if notice.get("address") not in live:
+            return  # its node died: the node that carries the match on will say where
+        self.deliver(player.id, notice)
 
     def leave_lobby(self, player: Player) -> None:
         """A lobby connection closed."""
@@ -1150,7 +1165,7 @@ class ServerNode:
             match.dirty = True
 
         match.host.on_applied = applied
-        await self._keep_checkpoint(match)
+        match.dirty = True  # the next round of checkpoints writes it
         match.task = self._spawn(self._run_match(match))
 
     async def _seat_everyone(self, match: ServerMatch, **extra: Any) -> None:
@@ -1198,7 +1213,7 @@ class ServerNode:
         """Checkpoint the running matches as they go: every ``checkpoint_seconds``, each
         match that applied a move since (``Host.on_applied``), all in one transaction."""
         while True:
-            await asyncio.sleep(self.settings.checkpoint_seconds)
+            await asyncio.sleep(self.checkpoint_seconds)
             due = [m for m in self.matches.values() if m.dirty and not m.host.match.finished]
             if not due:
                 continue
@@ -1428,6 +1443,12 @@ class ServerNode:
         while not host.match.finished:
             await asyncio.sleep(min(1.0, self.settings.grace / 4 or 1.0))
             now = self.clock()
+            if not host.match.started and now - match.started_at >= self.settings.no_show:
+                # a player never came to the match dealt for them: no game, no result;
+                # the one who came (if any) is back in the lobby, free to play again
+                log.info(event("no_show", match=match.id))
+                await host.close("the other player never came to the match")
+                return
             for seat in host.match.seats:
                 if (
                     seat.dropped_at is not None

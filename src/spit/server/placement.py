@@ -6,7 +6,9 @@ Each ``spit online`` client measures its round trips to every node the lobby
 lists and reports them; a player who measured nothing (a plain-ssh player, or
 an older client) counts as having a round trip to their own lobby's node only.
 Between nodes equally good the one with fewer matches wins, then the name (so
-the choice is the same on every node). No I/O here.
+the choice is the same on every node). Round trips within ``CLOSE_MS`` of the best count as
+equally good (a measurement is not finer than that): among those, a node that
+is already one of the players' own is preferred. No I/O here.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def worse_delay(node: str, homes: Sequence[str], delays: Sequence[Mapping[str, f
     return worst
 
 
+#: Round trips (ms) this close to the best are taken as just as good.
+CLOSE_MS = 5.0
+
+
 def choose_node(
     homes: Sequence[str],
     delays: Sequence[Mapping[str, float]],
@@ -44,7 +50,7 @@ def choose_node(
     """
     if not live:
         return fallback
-    return min(
-        live,
-        key=lambda n: (worse_delay(n, homes, delays), len(live[n].matches), n),
-    )
+    worst = {n: worse_delay(n, homes, delays) for n in live}
+    best = min(worst.values())
+    near = [n for n in live if worst[n] <= best + CLOSE_MS]
+    return min(near, key=lambda n: (-homes.count(n), len(live[n].matches), n))

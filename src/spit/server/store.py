@@ -311,9 +311,9 @@ class SqlStore(ABC):
         """Keep a finished match and, if rated, move both ratings: one transaction.
 
         ``checkpoint`` (match id, owner): the running match's checkpoint, dropped in
-        the same transaction; if that owner no longer holds it (the match was
-        resumed on another node) nothing is kept (``MovedElsewhere``), so a result
-        is never recorded twice.
+        the same transaction; if another owner holds it now (the match was resumed
+        on another node) nothing is kept (``MovedElsewhere``), so a result is never
+        recorded twice. A match with no checkpoint yet is kept as any other.
         """
         a, b = match.sides
         async with self.transaction() as tx:
@@ -322,7 +322,11 @@ class SqlStore(ABC):
                     "DELETE FROM checkpoints WHERE match_id = ? AND owner = ?", checkpoint
                 )
                 if gone != 1:
-                    raise MovedElsewhere(f"match {checkpoint[0]} is run by another node now")
+                    held = await tx.one(
+                        "SELECT owner FROM checkpoints WHERE match_id = ?", (checkpoint[0],)
+                    )
+                    if held is not None:  # none at all: it ended before its first one
+                        raise MovedElsewhere(f"match {checkpoint[0]} is run by another node now")
             row = await tx.one(
                 "INSERT INTO matches (mode, p1, p2, p1_name, p2_name, winner, rated, started,"
                 " ended, replay) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
