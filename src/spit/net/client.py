@@ -34,6 +34,42 @@ class JoinError(Exception):
     """Joining failed; the text says why, for the player."""
 
 
+#: What connecting over SSH may raise that ``connect_failure`` puts in words.
+CONNECT_ERRORS = (TimeoutError, asyncssh.DisconnectError, OSError)
+
+
+def connect_failure(
+    exc: BaseException,
+    *,
+    peer: str,
+    where: str,
+    timeout: float,
+    refused: str,
+    key_mismatch: JoinError | None = None,
+) -> JoinError:
+    """What a player reads when connecting to the ``peer`` ("host", "server") at ``where`` failed.
+
+    ``exc`` is one of ``CONNECT_ERRORS``; ``refused`` is the words for a refused
+    sign-in, ``key_mismatch`` the error for a host key that is not the one expected
+    (None if the key was not the trouble).
+    """
+    if isinstance(exc, TimeoutError):
+        return JoinError(f"no answer from {where} within {timeout:.0f} s")
+    if isinstance(exc, asyncssh.PermissionDenied):
+        return JoinError(refused)
+    if isinstance(exc, (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed)):
+        if key_mismatch is not None:
+            return key_mismatch
+        return JoinError(f"secure connection failed: {exc.reason}")
+    if isinstance(exc, asyncssh.DisconnectError):
+        # the peer's own words (why it is full), without asyncssh's "(error 12)"
+        reason = re.sub(r"\s*\(error \d+\)$", "", exc.reason)
+        return JoinError(f"the {peer} closed the connection: {reason}")
+    if isinstance(exc, OSError):
+        return JoinError(f"cannot reach {where}: {exc.strerror or exc}")
+    return JoinError(f"cannot connect to {where}: {exc}")
+
+
 class _Client(asyncssh.SSHClient):
     def __init__(self, fingerprint: str) -> None:
         self.fingerprint = fingerprint
@@ -139,23 +175,21 @@ class Guest:
                 ),
                 timeout,
             )
-        except TimeoutError:
-            raise JoinError(f"no answer from {address}:{port} within {timeout:.0f} s") from None
-        except asyncssh.PermissionDenied:
-            raise JoinError("the host refused the join code (wrong or already used)") from None
-        except (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed) as exc:
+        except CONNECT_ERRORS as exc:
+            mismatch = None
             if client.mismatch:
-                raise JoinError(
+                mismatch = JoinError(
                     "the host's key does not match the join code: this may not be the "
                     "host you were given (someone in the middle?); ask for the line again"
-                ) from None
-            raise JoinError(f"secure connection failed: {exc.reason}") from None
-        except asyncssh.DisconnectError as exc:
-            # the host's own words (why it is full), without asyncssh's "(error 12)"
-            reason = re.sub(r"\s*\(error \d+\)$", "", exc.reason)
-            raise JoinError(f"the host closed the connection: {reason}") from None
-        except OSError as exc:
-            raise JoinError(f"cannot reach {address}:{port}: {exc.strerror or exc}") from None
+                )
+            raise connect_failure(
+                exc,
+                peer="host",
+                where=f"{address}:{port}",
+                timeout=timeout,
+                refused="the host refused the join code (wrong or already used)",
+                key_mismatch=mismatch,
+            ) from None
         try:
             await guest._open(conn, SUBSYSTEM)
         except JoinError:
