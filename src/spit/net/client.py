@@ -34,6 +34,41 @@ class JoinError(Exception):
     """Joining failed; the text says why, for the player."""
 
 
+async def ssh_connect(
+    address: str,
+    port: int,
+    client: asyncssh.SSHClient,
+    timeout: float,
+    *,
+    username: str,
+    password: str | None,
+    client_keys: list[asyncssh.SSHKey] | None,
+    preferred_auth: str,
+) -> asyncssh.SSHClientConnection:
+    """An SSH connection to a spit host or server, ``client`` checking its key.
+
+    Only spit's host key type and ciphers, none of the user's SSH files (known
+    hosts, agent, config); on failure one of ``CONNECT_ERRORS``.
+    """
+    return await asyncio.wait_for(
+        asyncssh.connect(
+            address,
+            port,
+            username=username,
+            password=password,
+            client_keys=client_keys,
+            client_factory=lambda: client,
+            known_hosts=([], [], []),
+            server_host_key_algs=["ssh-ed25519"],
+            encryption_algs=list(CIPHERS),
+            agent_path=None,
+            config=None,
+            preferred_auth=preferred_auth,
+        ),
+        timeout,
+    )
+
+
 #: What connecting over SSH may raise that ``connect_failure`` puts in words.
 CONNECT_ERRORS = (TimeoutError, asyncssh.DisconnectError, OSError)
 
@@ -158,22 +193,15 @@ class Guest:
             guest.on_message = on_message
         client = _Client(fingerprint)
         try:
-            conn = await asyncio.wait_for(
-                asyncssh.connect(
-                    address,
-                    port,
-                    username="watch" if watch else "play",
-                    password=code.strip().lower(),
-                    client_factory=lambda: client,
-                    known_hosts=([], [], []),
-                    server_host_key_algs=["ssh-ed25519"],
-                    encryption_algs=list(CIPHERS),
-                    client_keys=[client_key] if client_key is not None else None,
-                    agent_path=None,
-                    config=None,
-                    preferred_auth="publickey,password" if client_key else "password",
-                ),
+            conn = await ssh_connect(
+                address,
+                port,
+                client,
                 timeout,
+                username="watch" if watch else "play",
+                password=code.strip().lower(),
+                client_keys=[client_key] if client_key is not None else None,
+                preferred_auth="publickey,password" if client_key else "password",
             )
         except CONNECT_ERRORS as exc:
             mismatch = None

@@ -27,9 +27,8 @@ import asyncssh
 from spit import __version__
 from spit.net import lobbywire as wire
 from spit.net import protocol as proto
-from spit.net.client import CONNECT_ERRORS, Guest, JoinError, connect_failure
+from spit.net.client import CONNECT_ERRORS, Guest, JoinError, connect_failure, ssh_connect
 from spit.net.codes import key_fingerprint
-from spit.net.host import CIPHERS
 
 log = logging.getLogger("spit.net")
 
@@ -161,22 +160,15 @@ class OnlineClient:
         else:
             username, password, keys = (name or "player"), None, [key]
         try:
-            conn = await asyncio.wait_for(
-                asyncssh.connect(
-                    address,
-                    port,
-                    username=username,
-                    password=password,
-                    client_keys=keys,
-                    client_factory=lambda: checker,
-                    known_hosts=([], [], []),
-                    server_host_key_algs=["ssh-ed25519"],
-                    encryption_algs=list(CIPHERS),
-                    agent_path=None,
-                    config=None,
-                    preferred_auth="password" if door_token else "publickey",
-                ),
+            conn = await ssh_connect(
+                address,
+                port,
+                checker,
                 timeout,
+                username=username,
+                password=password,
+                client_keys=keys,
+                preferred_auth="password" if door_token else "publickey",
             )
         except CONNECT_ERRORS as exc:
             mismatch = None
