@@ -176,12 +176,15 @@ class Guest:
         client_key: asyncssh.SSHKey | None = None,
         say_hello: bool = True,
         answer_pings: bool = True,
+        bot: str | None = None,
     ) -> Guest:
         """Connect and log in; raise JoinError with a clear reason if that fails.
 
-        ``say_hello=False`` leaves the hello to the caller and ``answer_pings=False``
-        hands the pings to ``on_message`` instead of answering them (tests of bad
-        peers, and of how the host uses the answers).
+        ``bot``: the level of the computer that plays this seat (the host records
+        it as a computer, not as a person). ``say_hello=False`` leaves the hello to
+        the caller and ``answer_pings=False`` hands the pings to ``on_message``
+        instead of answering them (tests of bad peers, and of how the host uses
+        the answers).
         """
         try:
             fingerprint, _secret = split_code(code)
@@ -223,7 +226,7 @@ class Guest:
         except JoinError:
             conn.close()
             raise
-        guest._start(latency, say_hello, name, watch)
+        guest._start(latency, say_hello, name, watch, bot)
         return guest
 
     @classmethod
@@ -256,19 +259,23 @@ class Guest:
         except (asyncssh.Error, OSError) as exc:
             raise JoinError(f"the host would not open a game session: {exc}") from None
 
-    def _start(self, latency: float, say_hello: bool, name: str, watch: bool) -> None:
+    def _start(
+        self, latency: float, say_hello: bool, name: str, watch: bool, bot: str | None = None
+    ) -> None:
         guest = self
         if latency > 0:
             guest._out = _Delay(latency / 2)
             guest._in = _Delay(latency / 2)
         guest._reader = asyncio.create_task(guest._read())
         if say_hello:
+            extra = {"bot": bot[:20]} if bot is not None else {}
             guest.send(
                 "hello",
                 v=proto.VERSION,
                 app=__version__,
                 name=name[:40],
                 role="watch" if watch else "play",
+                **extra,
             )
 
     # ------------------------------------------------------------ sending

@@ -23,7 +23,7 @@ from spit.engine.observers import Table
 
 #: The protocol version both ends must speak (2: observations and configs carry
 #: their mode's own version, ``spit.engine.observers``; the host's ``notice``;
-#: 3: the host's game clock, ``played``).
+#: 3: the host's game clock, ``played``; a computer guest's level, ``bot``).
 VERSION = 3
 #: The longest message line a host accepts from a guest (bytes, newline included).
 MAX_LINE = 4096
@@ -84,7 +84,10 @@ text_of, optional = _str, _opt
 #: message type -> (required fields with checks, optional fields with checks)
 SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
     # both ways
-    "hello": ({"v": _int, "app": _str(40)}, {"name": _str(40), "role": _str(10)}),
+    "hello": (
+        {"v": _int, "app": _str(40)},
+        {"name": _str(40), "role": _str(10), "bot": _str(20)},
+    ),
     "ping": ({"t0": _num}, {}),
     "pong": ({"t0": _num, "tc": _num}, {}),
     "error": ({"reason": _str(300)}, {}),
