@@ -165,20 +165,24 @@ def test_the_rejoin_countdown_asks_for_a_repaint_each_second() -> None:
     assert view.version == same  # the same second: nothing new to show
 
 
+def welcome(**fields: Any) -> dict[str, Any]:
+    """The host's welcome to seat 0 of a game of Spit between A and B, both there."""
+    msg: dict[str, Any] = {
+        "t": "welcome",
+        "seat": 0,
+        "mode": "spit",
+        "config": {"v": 1, "rules": {}},
+        "names": ["A", "B"],
+        "window": 0.05,
+        "seats": [True, True],
+    }
+    return {**msg, **fields}
+
+
 def test_the_game_over_message_ends_the_view() -> None:
     clock = FakeClock()
     view = RemoteSession(None, clock=clock)
-    view.receive(
-        {
-            "t": "welcome",
-            "seat": 0,
-            "mode": "spit",
-            "config": {"v": 1, "rules": {}},
-            "names": ["A", "B"],
-            "window": 0.05,
-            "seats": [True, True],
-        }
-    )
+    view.receive(welcome())
     view.receive({"t": "over", "winner": 1, "result": "R20", "text": "B wins the game!"})
     assert view.game.phase is Phase.GAME_OVER and view.game.over
     assert view.status(clock.now).startswith("B wins the game!")
@@ -409,18 +413,7 @@ def test_a_guests_game_clock_is_the_hosts_from_the_games_start() -> None:
 def test_a_guests_game_clock_stops_at_the_hosts_end() -> None:
     clock = FakeClock()
     view = RemoteSession(None, clock=clock)
-    view.receive(
-        {
-            "t": "welcome",
-            "seat": 0,
-            "mode": "spit",
-            "config": {"v": 1, "rules": {}},
-            "names": ["A", "B"],
-            "window": 0.05,
-            "seats": [True, True],
-            "played": 40.0,
-        }
-    )
+    view.receive(welcome(played=40.0))
     clock.now += 5.0
     assert view.game_time(clock.now) == 45.0
     view.receive({"t": "over", "winner": 0, "result": "R20", "text": "A wins", "played": 46.5})
