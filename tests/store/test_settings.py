@@ -357,6 +357,22 @@ def test_the_file_names_variants_in_words_or_by_rule_id(tmp_path):
     assert not re.search(r"\b[RVPH][0-9]+\b", warning.replace(str(path), ""))
 
 
+def test_saving_names_the_variants_in_words_and_writes_no_rule_id(tmp_path):
+    """What spit writes into the player's file names the variants as they do;
+    a file that named them by id reads the same after saving."""
+    path = tmp_path / "c.toml"
+    path.write_text('[game]\nvariants = ["V1"]  # mine\n')
+    settings = Settings(variants=("V1", "V3"), speed_deal="long")
+    save_settings(settings, path)
+    text = path.read_text()
+    assert tomllib.loads(text)["game"]["variants"] == ["four-stocks", "alternating-colours"]
+    assert "# mine" in text
+    assert load_settings(path) == (settings, [])
+    save_settings(settings, tmp_path / "new.toml")
+    for written in (text, (tmp_path / "new.toml").read_text()):
+        assert not re.search(r"\b[RVPH][0-9]+[a-z]?\b", written), written
+
+
 def test_H8_fumble_settings_round_trip_and_make_the_games_timing(tmp_path: Path):
     path = tmp_path / "config.toml"
     save_settings(Settings(fumble_time=1.25, race_margin=0.1), path)

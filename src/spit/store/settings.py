@@ -20,7 +20,7 @@ from typing import Any
 from spit.bots import DEFAULT_LEVEL, LEVELS
 from spit.engine import mode_names
 from spit.engine.config import VARIANT_FIELDS
-from spit.engine.rule_words import variant_id, variant_names
+from spit.engine.rule_words import variant_id, variant_names, variant_word
 from spit.play.keys import (
     ACTIONS,
     check_key,
@@ -522,7 +522,8 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
     return {
         "players": {"player1": settings.names[0], "player2": settings.names[1]},
         "game": {
-            "variants": list(settings.variants),
+            # by their words, as players name them (the ids are read too)
+            "variants": [variant_word(v) for v in settings.variants],
             "speed_deal": settings.speed_deal,
             "bot_level": settings.bot_level,
             "spit_target": settings.spit_target,
