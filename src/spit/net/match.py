@@ -119,6 +119,8 @@ class Match:
         self.watchers: list[Link] = []
         self.started = False
         self.finished = False
+        #: the game clock's seconds played before this host (a match carried on)
+        self.played_before = 0.0
         self.closed_reason: str | None = None
         self._horizon = now
         self._replay = replay
@@ -170,6 +172,15 @@ class Match:
         self._send_state(seat)
         log.info("seat %d %s (%s)", number + 1, "rejoined" if rejoin else "joined", seat.name)
         self._maybe_start(now)
+
+    def carry_on(self, now: float) -> None:
+        """This match goes on from a checkpoint: the game started long ago, so it
+        counts as started (the names stay), and each seat waits for its player
+        as after a drop: ``rejoin_timeout`` from ``now``, then the usual choice."""
+        self.started = True
+        for seat in self.seats:
+            if seat.link is None:
+                seat.dropped_at = now
 
     def attach_watcher(self, link: Link) -> None:
         """A spectator: public information only."""
@@ -606,7 +617,7 @@ class Match:
     def _played(self, now: float | None = None) -> float:
         """The game clock (seconds played, pauses and the wait for the players left
         out), as the screens show it."""
-        return round(self.arbiter.played(now), 3)
+        return round(self.played_before + self.arbiter.played(now), 3)
 
     def _broadcast(self, data: bytes) -> None:
         for seat in self.seats:
