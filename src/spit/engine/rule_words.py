@@ -81,13 +81,7 @@ def variants_in_words(ids: Iterable[str], none: str = "") -> str:
 
 def variant_names(ids: Iterable[str]) -> str:
     """The command line's words for ``ids``, e.g. ``'four-stocks, scoring'``."""
-    return ", ".join(variant_word(v) for v in ids)
-
-
-def variant_word(vid: str) -> str:
-    """The command line's word for the variant ``vid`` (``'V1'`` -> ``'four-stocks'``)."""
-    words = VARIANT_WORDS.get(vid)
-    return words.name if words is not None else vid
+    return ", ".join(VARIANT_WORDS[v].name if v in VARIANT_WORDS else v for v in ids)
 
 
 def variant_id(text: str) -> str | None:

@@ -47,6 +47,7 @@ from spit.engine.events import (
 from spit.engine.modes import Mode, register_mode
 from spit.engine.results import Result, RoundEnd
 from spit.engine.rng import Rng, shuffled_deck
+from spit.engine.schema import target_setting, variant_settings
 
 #: R3: the stock each successive card of a layout is dealt onto, row by row.
 DEAL_ORDER: dict[int, tuple[int, ...]] = {
@@ -830,5 +831,9 @@ register_mode(
         match_rule="A point per card still held; the match ends at {target}, lowest wins.",
         observer_class="spit.engine.spit_observer:SpitObserver",
         match_variant="V4",
+        settings=(
+            *variant_settings(VARIANT_FIELDS),
+            target_setting(1, 100, "scoring match: lowest total wins"),
+        ),
     )
 )
