@@ -235,6 +235,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
     from spit.bots import LEVELS
     from spit.server.node import ServerNode, ServerSettings
     from spit.server.store import StoreError
+    from spit.server.tuning import freeze_startup
 
     if args.daily_level not in LEVELS:
         return _fail(f"unknown level {args.daily_level!r}; choose from {', '.join(LEVELS)}")
@@ -272,6 +273,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
                 f"cannot start the server on {args.bind}:{args.port}: "
                 f"{getattr(exc, 'strerror', None) or exc}"
             )
+        freeze_startup()
         print(
             f"spit server: listening on {args.bind}:{port}; players run "
             f"`spit online {args.bind}:{port}` or `ssh -t -p {port} {args.bind}`",
@@ -351,7 +353,10 @@ def _print_status(path: Path) -> int:
     )
     load = data.get("load")
     load_text = f"{load:.2f}" if isinstance(load, int | float) else "unknown"
-    print(f"  timer lateness p99 {data.get('lateness_p99_ms')} ms, load {load_text}")
+    print(
+        f"  timer lateness p99 {data.get('lateness_p99_ms')} ms (recent), pairing p95 "
+        f"{data.get('pair_p95_s')} s, load {load_text}"
+    )
     if data.get("checkpoint_writes"):
         print(f"  match checkpoints written {data['checkpoint_writes']}")
     if data.get("draining"):

@@ -79,6 +79,14 @@ class HostStats:
     """Timer lateness of the tick loop (for the benchmark)."""
 
     lateness: list[float] = field(default_factory=list)
+    #: also told each lateness (``spit server`` counts every match's in one place)
+    sink: Callable[[float], None] | None = None
+
+    def late(self, seconds: float) -> None:
+        """The tick loop woke ``seconds`` after the deadline it asked for."""
+        self.lateness.append(seconds)
+        if self.sink is not None:
+            self.sink(seconds)
 
 
 class _Bucket:
@@ -279,6 +287,7 @@ class Host:
         remote_seats: tuple[int, ...] = (1,),
         names: tuple[str, str] = ("Player 1", "Player 2"),
         key_path: Path | None = None,
+        key: asyncssh.SSHKey | None = None,
         allowed_keys: list[asyncssh.SSHKey] | None = None,
         limits: Limits | None = None,
         guard: AuthGuard | None = None,
@@ -295,7 +304,8 @@ class Host:
         self.port = port
         self.limits = limits or Limits()
         self.guard = guard or AuthGuard()
-        self.key = load_or_make_host_key(key_path)
+        #: the host key: ``key`` if given (a server's many matches share one), else read
+        self.key = key if key is not None else load_or_make_host_key(key_path)
         self.allowed_keys = {k.public_data for k in allowed_keys or []}
         #: the seat each allowed key took the first time it played (it keeps that one)
         self.key_seats: dict[bytes, int] = {}
@@ -316,8 +326,12 @@ class Host:
         self.on_applied: Callable[[], None] | None = None
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
+        self._final_replay: dict[str, Any] | None = None
         self._server: asyncssh.SSHAcceptor | None = None
-        self._wake = asyncio.Event()
+        #: the running ``run``'s end, its next timer, and whether a tick is due soon
+        self._done: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._soon = False
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bots: dict[int, BotDriver] = {}
@@ -336,7 +350,7 @@ class Host:
             result_text=self.result_text,
         )
         self.match.choose_timeout = choose_timeout
-        self.match.wake = self._wake.set
+        self.match.wake = self._wake_soon
         self.match.take_over = self._take_over
         self.match.on_start = self._start_recording
         self._record = record
@@ -434,22 +448,64 @@ class Host:
         return seat
 
     async def run(self) -> None:
-        """Tick the match until it is over (or closed)."""
-        match = self.match
-        while not match.finished:
-            now = self.clock()
-            match.tick(now)
-            if match.finished:
-                break
-            wake = match.wake_at()
-            self._wake.clear()
-            timeout = None if wake is None else max(0.0, wake - self.clock())
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout)
-            except TimeoutError:
-                if wake is not None:
-                    self.stats.lateness.append(self.clock() - wake)
+        """Tick the match until it is over (or closed).
+
+        The ticks run in the event loop's own callbacks: one timer for the next
+        deadline (a deadline's tick runs as soon as the loop reaches its timer,
+        with no task to wake), and a tick soon after each new input.
+        """
+        loop = asyncio.get_running_loop()
+        self._done = loop.create_future()
+        self._tick()
+        try:
+            await self._done
+        finally:
+            self._done = None
+            self._set_timer(None)
         await asyncio.sleep(0)
+
+    def _wake_soon(self) -> None:
+        """The schedule may have changed (a new input, a seat back): tick soon."""
+        if self._done is None or self._soon:
+            return
+        self._soon = True
+        asyncio.get_running_loop().call_soon(self._tick_soon)
+
+    def _tick_soon(self) -> None:
+        self._soon = False
+        self._tick()
+
+    def _tick_due(self, deadline: float) -> None:
+        """The timer of ``deadline`` ran: count how late, then tick."""
+        self._timer = None
+        self.stats.late(self.clock() - deadline)
+        self._tick()
+
+    def _tick(self) -> None:
+        """Tick now and set the timer for the next deadline (or end ``run``)."""
+        done = self._done
+        if done is None or done.done():
+            return
+        match = self.match
+        try:
+            if not match.finished:
+                match.tick(self.clock())
+            if match.finished:
+                self._set_timer(None)
+                done.set_result(None)
+                return
+            self._set_timer(match.wake_at())
+        except Exception as exc:  # a defect: ``run`` raises it, as a loop would
+            self._set_timer(None)
+            done.set_exception(exc)
+
+    def _set_timer(self, deadline: float | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if deadline is not None:
+            delay = max(0.0, deadline - self.clock())
+            self._timer = asyncio.get_running_loop().call_later(delay, self._tick_due, deadline)
 
     async def close(self, reason: str = "the host closed the game") -> None:
         """Keep an unfinished game, tell everyone, close every connection, stop listening."""
@@ -472,7 +528,7 @@ class Host:
             self._server.close()
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
-        self._wake.set()
+        self._wake_soon()
         await self.finish_writes()
 
     async def finish_writes(self, timeout: float = 10.0) -> None:
@@ -620,6 +676,7 @@ class Host:
                 started = self.clock()
             buffer += chunk
             lines = 0  # messages taken from this chunk so far
+            moved = False  # a move, a choice or the hello: the schedule may have changed
             while b"\n" in buffer and not conn.closed:
                 line, buffer = buffer.split(b"\n", 1)
                 now = self.clock()
@@ -647,13 +704,16 @@ class Host:
                         return
                     if not self._seat(conn, grant, msg, now):
                         return
-                    hello = True
+                    hello = moved = True
                     continue
                 self._handle(conn, msg, now, behind=lines > 0)
                 lines += 1
+                moved = moved or msg["t"] in ("action", "decide")
             # Tick at once: with no hold window the verdict goes out without waiting
-            # for the tick loop to be scheduled (a no-op when nothing is due).
-            self.match.tick(self.clock())
+            # for the tick loop to be scheduled. (Pings and pongs change nothing the
+            # tick loop does not already wait for: no tick for them.)
+            if moved:
+                self.match.tick(self.clock())
             if len(buffer) >= proto.MAX_LINE:
                 log.warning("%s sent a message over %d bytes: closed", conn.peer, proto.MAX_LINE)
                 conn.close("message too long", tell=True)
@@ -806,8 +866,9 @@ class Host:
         self.match.drop(seat, self.clock(), why="handed back")
 
     def replay_data(self) -> dict[str, Any]:
-        """The game so far in the replay format (what ``spit replay`` reads)."""
-        return self._replay_json()
+        """The game so far in the replay format (what ``spit replay`` reads); a new
+        dict each call (its top level may be changed)."""
+        return dict(self._replay_json())
 
     def result_text(self) -> str:
         """The result in the words of a local game (the play layer's), never a rule id."""
@@ -855,6 +916,10 @@ class Host:
         return replace(earlier.replay.meta, players=(players[0], players[1]), h8=h8)
 
     def _replay_json(self) -> dict[str, Any]:
+        """The replay (built once when the game is over: the players' copy and the
+        server's are the same)."""
+        if self._final_replay is not None:
+            return self._final_replay
         from spit.store.replays import replay_data
 
         meta = self._archiver.meta if self._archiver is not None else self._meta()
@@ -862,7 +927,10 @@ class Host:
         game = self.game
         if len(times) != len(game.actions):
             times = [0.0] * (len(game.actions) - len(times)) + times
-        return replay_data(game, times, meta, self._audit())
+        data = replay_data(game, times, meta, self._audit())
+        if game.over:
+            self._final_replay = data
+        return data
 
     def _players(self, names: tuple[str, str]) -> list[Any]:
         """The players as replays and saves keep them: the guests' seats are remote."""

@@ -135,10 +135,14 @@ HOST_TO_GUEST = frozenset(
 GUEST_TO_HOST = frozenset({"hello", "ping", "pong", "error", "bye", "action", "decide"})
 
 
+#: one encoder for every message (``json.dumps`` with options builds a new one per call)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
 def encode(kind: str, **fields: Any) -> bytes:
     """One message as a JSON line (compact, newline-terminated)."""
     fields["t"] = kind
-    return json.dumps(fields, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    return _ENCODER.encode(fields).encode() + b"\n"
 
 
 def decode(

@@ -51,6 +51,7 @@ from spit.server.backends import open_store
 from spit.server.bus import Bus, NodeSnapshot, QueueEntry, open_bus
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
+from spit.server.loadstats import LoadStats, StatusFile
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
 from spit.server.placement import choose_node
@@ -64,6 +65,7 @@ from spit.server.store import (
     Side,
     StoreError,
 )
+from spit.server.tuning import Slices
 
 log = logging.getLogger("spit.server")
 
@@ -132,6 +134,9 @@ class ServerSettings:
     timing: Timing | None = None
     #: how fast a computer holding a seat (or an opponent from the queue) reacts (None: its level)
     bot_reaction: Reaction | None = None
+    #: seconds between a match's pings to each player once the clock estimate settled
+    #: (``spit host``'s; fewer pings cost less but follow a changing link more slowly)
+    ping_every: float = Limits().ping_every
 
     @property
     def store_path(self) -> Path:
@@ -376,7 +381,9 @@ class ServerNode:
         self.checkpoint_writes = 0
         #: every node process this node has seen on the bus (one gone from it has died)
         self._owners_seen: set[str] = set()
-        self.lateness: list[float] = []
+        #: every match's timer lateness and every quick-pair wait (the status's figures)
+        self.load = LoadStats(clock())
+        self._status_file = StatusFile(settings.status_path)
         #: plain-ssh sessions running now, and each one's game process -> its terminal
         self.open_doors = 0
         self.doors: dict[int, int] = {}
@@ -821,10 +828,12 @@ class ServerNode:
             await self._lobby_dirty.wait()
             self._lobby_dirty.clear()
             data = self.lobby_message()
+            slices = Slices()
             for player in list(self.players.values()):
                 if player.match is None and told.get(player.id) != data:
                     player.send(data)
                     told[player.id] = data
+                    await slices.pause()  # hundreds of sends: let the matches tick between
             for gone in [pid for pid in told if pid not in self.players]:
                 del told[gone]
             await asyncio.sleep(1.0)
@@ -912,9 +921,11 @@ class ServerNode:
             return problem
         if player.match is not None:
             return "you are in a match already"
+        # the wait counts from the request, not from the store's answer
+        asked, asked_wall = self.clock(), time.time()
         rating = await self._rating_of(player, mode)
         wait = None if bot_after is None else max(0.0, min(bot_after, 3600.0))
-        self.queue[player.id] = Waiting(player.id, mode, rating[0], rating[1], self.clock(), wait)
+        self.queue[player.id] = Waiting(player.id, mode, rating[0], rating[1], asked, wait)
         await self.bus.enqueue(
             QueueEntry(
                 player.id,
@@ -922,7 +933,7 @@ class ServerNode:
                 mode,
                 rating[0],
                 rating[1],
-                time.time(),
+                asked_wall,
                 wait,
                 player.name,
                 None if player.account is None else player.account.id,
@@ -971,6 +982,7 @@ class ServerNode:
         # the event loop (the matches' ticks go on; threads share the GIL every 5 ms).
         wave = await asyncio.to_thread(run_wave, waiting, now, self.settings.pairing, ANCHORS)
         live = self._live_nodes()
+        slices = Slices()
         for a, b in wave.pairs:
             ea, eb = by_id[a], by_id[b]
             if not await self.bus.claim((a, b)):
@@ -984,7 +996,9 @@ class ServerNode:
                 Seated(b, eb.name, eb.account, eb.node),
             )
             await self.host_on(where, ea.pool, sides)
-            await asyncio.sleep(0)  # let the running matches tick between new ones
+            self.load.paired(time.time() - ea.since)  # dealt and told just now
+            self.load.paired(time.time() - eb.since)
+            await slices.pause()  # let the running matches tick between new ones
         for who, level in wave.to_bots:
             entry = by_id[who]
             if not await self.bus.claim((who,)):
@@ -994,6 +1008,7 @@ class ServerNode:
             )
             seated = Seated(who, entry.name, entry.account, entry.node)
             await self.host_on(where, entry.pool, (seated, level))
+            self.load.paired(time.time() - entry.since)
         self.lobby_changed()
 
     def _live_nodes(self) -> dict[str, NodeSnapshot]:
@@ -1110,14 +1125,15 @@ class ServerNode:
             game,
             names=names,
             remote_seats=humans,
-            key_path=self.settings.host_key_path,
+            key=self.key,
             rejoin_timeout=self.settings.rejoin,
-            limits=Limits(max_connections=1 << 30),
+            limits=Limits(max_connections=1 << 30, ping_every=self.settings.ping_every),
             clock=self.clock,
             timing=self.settings.timing,
             bot_reaction=self.settings.bot_reaction,
         )
         host.watch_delay = self.settings.spectator_delay
+        host.stats.sink = self.load.timer_late
         return host
 
     async def _launch(self, match: ServerMatch) -> None:
@@ -1255,14 +1271,15 @@ class ServerNode:
             data["replay"],
             names=(str(server["names"][0]), str(server["names"][1])),
             remote_seats=tuple(n for n in range(2) if server["seats"][n] is not None),
-            key_path=self.settings.host_key_path,
+            key=self.key,
             rejoin_timeout=self.settings.rejoin,
-            limits=Limits(max_connections=1 << 30),
+            limits=Limits(max_connections=1 << 30, ping_every=self.settings.ping_every),
             clock=self.clock,
             timing=self.settings.timing,
             bot_reaction=self.settings.bot_reaction,
         )
         host.watch_delay = self.settings.spectator_delay
+        host.stats.sink = self.load.timer_late
         match = ServerMatch(
             id=str(server["match"]),
             mode=str(server["mode"]),
@@ -1451,8 +1468,6 @@ class ServerNode:
         self.matches.pop(match.id, None)
         if match.moved:
             return  # another node carries on with it
-        self.lateness.extend(match.host.stats.lateness[-200:])
-        del self.lateness[:-5000]
         game = match.host.game
         for seat in range(2):
             self._end_hold(match, seat)
@@ -1533,15 +1548,12 @@ class ServerNode:
 
     async def _status_writer(self) -> None:
         while True:
-            with contextlib.suppress(OSError):
-                self._write_status()
+            with contextlib.suppress(OSError):  # the file is written off the event loop
+                await asyncio.to_thread(self._status_file.write, self._status_text())
             await asyncio.sleep(2.0)
 
     def status(self) -> dict[str, Any]:
         """What ``spit server --status`` shows."""
-        running = [x for m in self.matches.values() for x in m.host.stats.lateness[-20:]]
-        late = sorted(running or self.lateness[-2000:])
-        p99 = late[int(len(late) * 0.99)] if late else 0.0
         return {
             "pid": os.getpid(),
             "version": __version__,
@@ -1553,7 +1565,7 @@ class ServerNode:
             "queue": len(self.queue),
             "matches": len(self.matches),
             "connections": len(self._gates),
-            "lateness_p99_ms": round(p99 * 1000, 2),
+            **self.load.status(self.clock()),
             "checkpoint_writes": self.checkpoint_writes,
             "owner": self.owner,
             "node": self.node_id,
@@ -1573,15 +1585,13 @@ class ServerNode:
             "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         }
 
-    def _write_status(self, stopped: bool = False) -> None:
+    def _status_text(self, stopped: bool = False) -> str:
         data = self.status()
         data["stopped"] = stopped
-        path = self.settings.status_path
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
+        return json.dumps(data)
+
+    def _write_status(self, stopped: bool = False) -> None:
+        self._status_file.write(self._status_text(stopped), final=stopped)
 
     # ------------------------------------------------------------ rooms, challenges, daily
 
