@@ -48,6 +48,7 @@ import asyncssh  # noqa: E402
 from spit.net.client import JoinError  # noqa: E402
 from spit.net.online import OnlineClient, open_match_as_bot  # noqa: E402
 from spit.server.loadstats import quantile_of  # noqa: E402
+from sshterm import Terminal, sign_in  # noqa: E402  (this folder, on the path as the script's)
 
 #: the first few reasons a player could not play (printed with the figures)
 FAILURES: list[str] = []
@@ -179,30 +180,15 @@ async def player(
 async def door_memory(port: int, count: int, data_dir: Path) -> list[float]:
     """Open ``count`` plain-ssh sessions; the resident MB of each door's game process."""
     conns = []
+    terminals = []  # each reads its session's output as it comes: the doors never wait on us
     for _ in range(count):
-        conn = await asyncssh.connect(
-            "127.0.0.1",
-            port,
-            username="guest",
-            known_hosts=None,
-            agent_path=None,
-            config=None,
-            client_keys=None,
-        )
-        process = await conn.create_process(
-            term_type="xterm-256color", term_size=(80, 24), encoding=None
-        )
-        conns.append((conn, process))
+        conn = await sign_in(port)
+        conns.append(conn)
+        terminals.append(await Terminal.open(conn))
     sizes: list[float] = []
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         await asyncio.sleep(2.5)
-        for _conn, process in conns:  # keep the terminals drained
-            while True:
-                try:
-                    await asyncio.wait_for(process.stdout.read(65536), 0.01)
-                except TimeoutError:
-                    break
         try:
             status = json.loads((data_dir / "status.json").read_text())
         except (OSError, ValueError):
@@ -210,7 +196,9 @@ async def door_memory(port: int, count: int, data_dir: Path) -> list[float]:
         if len(status.get("door_mb", [])) >= count:
             sizes = list(status["door_mb"])
             break
-    for conn, _process in conns:
+    for terminal in terminals:
+        await terminal.stop()
+    for conn in conns:
         conn.close()
     return sizes
 

@@ -131,3 +131,69 @@ async def test_the_hosts_save_of_a_running_game_and_a_kept_replay_are_private(
         assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     finally:
         os.umask(old)
+
+
+async def test_a_computer_guest_is_recorded_as_a_computer_and_never_rated_as_a_person(
+    isolated_dirs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A guest that plays with a computer (``spit join --bot expert``) is kept as that
+    level, as a computer at this keyboard is: not a person's name and rating."""
+    from spit.net.runner import join_as_bot
+    from spit.store.standings import load_standings
+
+    game = new_game("speed", (), 7)
+    host = quick_host(game, record=True)
+    await host.start()
+    try:
+        g0, _ = await bot_guest(host, 0, "speed", name="Guesty")
+        computer = asyncio.create_task(
+            join_as_bot("127.0.0.1", host.port, host.codes[1], "expert", say=lambda _: None)
+        )
+        await asyncio.wait_for(host.run(), LIMIT)
+        assert game.over
+    finally:
+        await host.close("the game is over; the host has closed")
+    await g0.close()
+    await asyncio.wait_for(computer, LIMIT)
+    # the host's replay (and the copy the computer's end kept: one folder here)
+    replays = list((isolated_dirs / "data" / "replays").glob("*.json"))
+    assert replays
+    for replay in replays:
+        players = json.loads(replay.read_text())["meta"]["players"]
+        assert [p["bot"] for p in players] == [None, "expert"]
+    results, _skipped = load_results()
+    assert [p.bot for p in results[0].players] == [None, "expert"]
+    assert results[0].players[1].label == "Computer (expert)"
+    rated = {r.name for r in load_standings().ratings}
+    assert "Guesty" in rated and "expert computer" not in rated
+    assert main(["stats", "--no-charts"]) == 0
+    out = capsys.readouterr().out
+    assert "Computer (expert)" in out and "expert computer" not in out
+
+
+async def test_spit_join_bot_tells_the_host_its_level_and_a_made_up_level_is_a_person() -> None:
+    from spit.net.client import Guest
+    from spit.net.runner import join_as_bot
+
+    host = quick_host(new_game("spit", (), 3), remote_seats=(0, 1))
+    await host.start()
+    try:
+        said: list[str] = []
+        task = asyncio.create_task(
+            join_as_bot("127.0.0.1", host.port, host.codes[1], "hard", say=said.append)
+        )
+        for _ in range(200):
+            if 1 in host.guest_levels:
+                break
+            await asyncio.sleep(0.02)
+        assert host.guest_levels == {1: "hard"}
+        other = await Guest.connect("127.0.0.1", host.port, host.codes[0], bot="nonsense")
+        for _ in range(200):
+            if host.match.seat_taken(0):
+                break
+            await asyncio.sleep(0.02)
+        assert host.guest_levels == {1: "hard"}  # no such level: a person
+        await other.close()
+    finally:
+        await host.close("done")
+    await asyncio.wait_for(task, LIMIT)

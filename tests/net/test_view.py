@@ -165,20 +165,24 @@ def test_the_rejoin_countdown_asks_for_a_repaint_each_second() -> None:
     assert view.version == same  # the same second: nothing new to show
 
 
+def welcome(**fields: Any) -> dict[str, Any]:
+    """The host's welcome to seat 0 of a game of Spit between A and B, both there."""
+    msg: dict[str, Any] = {
+        "t": "welcome",
+        "seat": 0,
+        "mode": "spit",
+        "config": {"v": 1, "rules": {}},
+        "names": ["A", "B"],
+        "window": 0.05,
+        "seats": [True, True],
+    }
+    return {**msg, **fields}
+
+
 def test_the_game_over_message_ends_the_view() -> None:
     clock = FakeClock()
     view = RemoteSession(None, clock=clock)
-    view.receive(
-        {
-            "t": "welcome",
-            "seat": 0,
-            "mode": "spit",
-            "config": {"v": 1, "rules": {}},
-            "names": ["A", "B"],
-            "window": 0.05,
-            "seats": [True, True],
-        }
-    )
+    view.receive(welcome())
     view.receive({"t": "over", "winner": 1, "result": "R20", "text": "B wins the game!"})
     assert view.game.phase is Phase.GAME_OVER and view.game.over
     assert view.status(clock.now).startswith("B wins the game!")
@@ -370,3 +374,48 @@ def test_a_press_that_cannot_fit_is_not_shown_on_the_pile() -> None:
     match.tick(clock.now)
     v0.tick(clock.now)
     assert v0.flash is not None and v0.game.columns(0) == columns
+
+
+def test_a_guests_game_clock_is_the_hosts_from_the_games_start() -> None:
+    """The board's clock counts the game's time as the host has it: not from when the
+    guest's screen opened (before the other player joined), paused while a player is
+    away, the same for a screen that opens late (a spectator), stopped at the end."""
+    from spit.tui.widgets.board import board_keys
+
+    clock = FakeClock()
+    game = new_game("spit", (), 8)
+    match = Match(game, clock=clock, window=0.05, rejoin_timeout=60)
+    first = RemoteSession(lambda a, at: 1, clock=clock)  # the screen opens, and waits
+    match.attach(0, ViewLink(first), Stamper.local(), clock.now)
+    clock.now += 30.0  # the other player joins half a minute later: the game starts
+    match.attach(1, ViewLink(RemoteSession(None, clock=clock)), Stamper.local(), clock.now)
+    assert first.started and first.game_time(clock.now) < 0.1
+    clock.now += 12.0
+    match.tick(clock.now)
+    assert abs(first.game_time(clock.now) - 12.0) < 0.1
+    assert board_keys(first, clock.now)["topbar"].clock == "0:12"
+    late = RemoteSession(None, clock=clock)  # a spectator's screen opens now
+    match.attach_watcher(ViewLink(late))
+    assert abs(late.game_time(clock.now) - 12.0) < 0.1
+    match.drop(1, clock.now)  # paused while player 2 is away
+    clock.now += 20.0
+    assert abs(first.game_time(clock.now) - 12.0) < 0.1
+    assert abs(late.game_time(clock.now) - 12.0) < 0.1
+    rejoined = RemoteSession(lambda a, at: 1, clock=clock)  # player 2 comes back
+    match.attach(1, ViewLink(rejoined), Stamper.local(), clock.now)
+    clock.now += 3.0
+    for view in (first, late, rejoined):
+        assert abs(view.game_time(clock.now) - 15.0) < 0.1
+    host_clock = match.arbiter.played(clock.now)
+    assert abs(host_clock - 15.0) < 0.1
+
+
+def test_a_guests_game_clock_stops_at_the_hosts_end() -> None:
+    clock = FakeClock()
+    view = RemoteSession(None, clock=clock)
+    view.receive(welcome(played=40.0))
+    clock.now += 5.0
+    assert view.game_time(clock.now) == 45.0
+    view.receive({"t": "over", "winner": 0, "result": "R20", "text": "A wins", "played": 46.5})
+    clock.now += 60.0
+    assert view.game_time(clock.now) == 46.5

@@ -89,6 +89,19 @@ def test_a_network_guests_session_has_a_clock_and_a_table_too() -> None:
     from spit.net.view import RemoteSession
 
     guest = RemoteSession(None, clock=lambda: 100.0)
-    assert guest.game_time(100.0) == 0.0 and guest.game_time(103.5) == 3.5
+    # the host's game clock: it stands until the host says the game runs
+    assert guest.game_time(100.0) == 0.0 and guest.game_time(103.5) == 0.0
+    welcome = {
+        "t": "welcome",
+        "seat": 0,
+        "mode": "spit",
+        "config": {"v": 1, "rules": {}},
+        "names": ["A", "B"],
+        "window": 0.05,
+        "seats": [True, True],
+        "played": 2.0,
+    }
+    guest.receive(welcome, now=100.0)
+    assert guest.game_time(100.0) == 2.0 and guest.game_time(103.5) == 5.5
     assert guest.table is guest.game  # not over: the game itself
     assert guest.tick(104.0) in (True, False)

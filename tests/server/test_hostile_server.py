@@ -9,6 +9,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from benchmarks.sshterm import sign_in
 from tests.support.net import LIMIT, LogLines
 from tests.support.server import Player, quick_settings
 
@@ -41,15 +42,7 @@ async def _raw_lobby(
     node: ServerNode,
 ) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientProcess[bytes]]:
     key = asyncssh.generate_private_key("ssh-ed25519")
-    conn = await asyncssh.connect(
-        "127.0.0.1",
-        node.settings.port,
-        username="x",
-        client_keys=[key],
-        known_hosts=None,
-        agent_path=None,
-        config=None,
-    )
+    conn = await sign_in(node.settings.port, "x", key)
     process = await conn.create_process(subsystem=LOBBY_SUBSYSTEM, encoding=None)
     return conn, process
 

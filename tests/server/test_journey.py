@@ -5,45 +5,14 @@ lobby, are paired, play a rated game, see where they stand, and one watches the 
 from __future__ import annotations
 
 import asyncio
-import re
 from pathlib import Path
 
 import asyncssh
+from benchmarks.sshterm import Terminal, sign_in
 from tests.support.net import LIMIT
 from tests.support.server import Player, quick_settings
 
 from spit.server.node import ServerNode, fingerprint_of
-
-ANSI = re.compile(rb"\x1b\[[0-9;?$>]*[A-Za-z~]|\x1b[()][A-Z0-9]|\x1b[=>]|\x1b\][^\x07]*\x07")
-
-
-class Terminal:
-    """The far end of a plain ssh session: what it showed, and keys to type."""
-
-    def __init__(self, process: asyncssh.SSHClientProcess[bytes]) -> None:
-        self.process = process
-        self.seen = bytearray()
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        while True:
-            chunk = await self.process.stdout.read(65536)
-            if not chunk:
-                return
-            self.seen.extend(chunk)
-
-    def text(self) -> str:
-        return ANSI.sub(b"", bytes(self.seen)).decode("utf-8", "replace")
-
-    async def shows(self, words: str, timeout: float = LIMIT) -> None:
-        async def wait() -> None:
-            while words not in self.text():
-                await asyncio.sleep(0.05)
-
-        await asyncio.wait_for(wait(), timeout)
-
-    def type(self, keys: str) -> None:
-        self.process.stdin.write(keys.encode())
 
 
 async def test_an_ssh_player_and_a_spit_player_meet_play_rated_and_watch(tmp_path: Path) -> None:
@@ -52,23 +21,11 @@ async def test_an_ssh_player_and_a_spit_player_meet_play_rated_and_watch(tmp_pat
         port = await node.start()
         key = asyncssh.generate_private_key("ssh-ed25519")
         try:
-            conn = await asyncssh.connect(
-                "127.0.0.1",
-                port,
-                username="carol",
-                client_keys=[key],
-                known_hosts=None,
-                agent_path=None,
-                config=None,
-            )
-            term = Terminal(
-                await conn.create_process(
-                    term_type="xterm-256color", term_size=(80, 24), encoding=None
-                )
-            )
-            await term.shows("Choose your name")
+            conn = await sign_in(port, "carol", key)
+            term = await Terminal.open(conn)
+            await term.shows("Choose your name", LIMIT)
             term.type("Carol\r")
-            await term.shows("Welcome, Carol (signed in)")
+            await term.shows("Welcome, Carol (signed in)", LIMIT)
             account = await node.store.account_for_key(fingerprint_of(key))
             assert account is not None and account.name == "Carol"
 
@@ -79,7 +36,7 @@ async def test_an_ssh_player_and_a_spit_player_meet_play_rated_and_watch(tmp_pat
             term.type("\x1b[B\r")  # down to Quick pair: Speed, Enter
             matched = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
             await bob.play_matched(matched)
-            await term.shows("SPEED")
+            await term.shows("SPEED", LIMIT)
             match = node.matches[matched["match"]]
             for _ in range(400):  # Carol presses her keys now and then; Bob's computer is fast
                 if match.host.game.over:
@@ -91,7 +48,7 @@ async def test_an_ssh_player_and_a_spit_player_meet_play_rated_and_watch(tmp_pat
             rating = await node.store.rating(account.id, "speed")
             assert rating.games == 1  # the plain-ssh player's game is rated
             term.type("\x1b")  # leave the finished board: back in the lobby
-            await term.shows("Choose what to play", timeout=LIMIT)
+            await term.shows("Choose what to play", LIMIT)
 
             # Bob's next game, against Dan; Carol watches it from the lobby
             dan = Player(tmp_path / "dan", "Dan")
@@ -106,7 +63,7 @@ async def test_an_ssh_player_and_a_spit_player_meet_play_rated_and_watch(tmp_pat
             await asyncio.gather(bob.play_matched(second), dan.play_matched(third))
             await asyncio.sleep(1.0)  # the lobby's list of live matches reaches Carol
             term.type("\x1b[B" * 6 + "\r")  # from Quick pair: Speed down to Watch a live match
-            await term.shows(f"Spit: {' v '.join(second['names'])}")
+            await term.shows(f"Spit: {' v '.join(second['names'])}", LIMIT)
             term.type("\r")
             watched = node.matches.get(second["match"])
             for _ in range(100):

@@ -4,11 +4,12 @@ import argparse
 import json
 import os
 
+from tests.support.results import add_result
+
 from spit.cli import main
 from spit.cli import persist as persist_commands
 from spit.engine import SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.store import paths
-from spit.store.records import GameResult, record_result
 from spit.store.replays import PlayerInfo, new_meta, save_replay
 from spit.store.resume import list_saved_games, save_game
 
@@ -16,21 +17,8 @@ ANN, HARD, BOB = PlayerInfo("Ann"), PlayerInfo("bot", "hard"), PlayerInfo("Bob")
 
 
 def add(winner, duration, minute):
-    status = record_result(
-        GameResult(
-            kind="game",
-            mode="spit",
-            variants=("V1",),
-            players=(ANN, HARD),
-            scores=None,
-            winner=winner,
-            reason="R20",
-            rounds=4,
-            duration=duration,
-            finished_at=f"2025-02-03T10:{minute:02d}:00+00:00",
-        )
-    )
-    assert status.saved
+    when = f"2025-02-03T10:{minute:02d}:00+00:00"
+    add_result(ANN, HARD, winner, when, variants=("V1",), rounds=4, duration=duration)
 
 
 def test_stats_tables_and_json(capsys):

@@ -31,8 +31,8 @@ def test_pause_stops_time_and_step_applies_one_action(replay):
     assert pb.toggle_pause()
     assert pb.advance(10.0) == [] and pb.wait() is None
     index = pb.index
-    ((action, _events),) = pb.step()
-    assert action == replay.timed[index][1] and pb.index == index + 1
+    (applied,) = pb.step()
+    assert applied.action == replay.timed[index][1] and pb.index == index + 1
     assert pb.position == replay.timed[index][0]
 
 

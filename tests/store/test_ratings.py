@@ -7,6 +7,7 @@ import sqlite3
 from datetime import datetime
 
 import pytest
+from tests.support.results import game_result
 
 from spit.bots.anchors import ANCHORS
 from spit.cli import main
@@ -22,18 +23,8 @@ MEDIUM, HARD = PlayerInfo("computer", "medium"), PlayerInfo("computer", "hard")
 
 
 def result(p1, p2, winner, minute=0, mode="spit") -> GameResult:
-    return GameResult(
-        kind="game",
-        mode=mode,
-        variants=(),
-        players=(p1, p2),
-        scores=None,
-        winner=winner,
-        reason="R20" if winner is not None else "round_limit",
-        rounds=3,
-        duration=60.0,
-        finished_at=f"2025-03-01T{10 + minute // 60:02d}:{minute % 60:02d}:00+00:00",
-    )
+    when = f"2025-03-01T{10 + minute // 60:02d}:{minute % 60:02d}:00+00:00"
+    return game_result(p1, p2, winner, when, mode=mode)
 
 
 def add(*args, **kwargs) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.support.results import game_result
 
 from spit.engine import SpitConfig
 from spit.store import paths, records
@@ -28,20 +29,7 @@ ANN, BOB, HARD, EASY = (
 
 
 def result(p1, p2, winner, duration=60.0, when="2025-01-01T10:00:00+00:00", **kw) -> GameResult:
-    fields = dict(
-        kind="game",
-        mode="spit",
-        variants=(),
-        players=(p1, p2),
-        scores=None,
-        winner=winner,
-        reason="R20" if winner is not None else "round_limit",
-        rounds=3,
-        duration=duration,
-        finished_at=when,
-    )
-    fields.update(kw)
-    return GameResult(**fields)
+    return game_result(p1, p2, winner, when, duration=duration, **kw)
 
 
 def at(minute: int) -> str:

@@ -360,6 +360,20 @@ def test_the_file_names_variants_in_words_or_by_rule_id(tmp_path):
     assert not re.search(r"\b[RVPH][0-9]+\b", warning.replace(str(path), ""))
 
 
+def test_saving_writes_no_rule_id_into_the_players_file(tmp_path):
+    """What spit writes into the player's file names the rules in words, also
+    after reading an old file that named its variants by id."""
+    path = tmp_path / "c.toml"
+    path.write_text('[game]\nvariants = ["V1", "V3"]\nspeed_deal = "long"\n')
+    settings, warnings = load_settings(path)
+    assert not warnings
+    save_settings(settings, path)
+    save_settings(settings, tmp_path / "new.toml")
+    for written in (path.read_text(), (tmp_path / "new.toml").read_text()):
+        assert not re.search(r"\b[RVPH][0-9]+[a-z]?\b", written), written
+    assert load_settings(path) == (settings, [])
+
+
 def test_H8_fumble_settings_round_trip_and_make_the_games_timing(tmp_path: Path):
     path = tmp_path / "config.toml"
     save_settings(Settings(fumble_time=1.25, race_margin=0.1), path)

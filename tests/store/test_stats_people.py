@@ -4,31 +4,19 @@ import json
 import sqlite3
 
 import pytest
+from tests.support.results import add_result
 
 from spit.cli import main
 from spit.store import paths
-from spit.store.records import GameResult, compute_stats, load_results, record_result
+from spit.store.records import compute_stats, load_results
 from spit.store.replays import PlayerInfo
 
 ANN, HARD, EASY = PlayerInfo("Ann"), PlayerInfo("Computer (hard)", "hard"), PlayerInfo("c", "easy")
 
 
 def add(p1: PlayerInfo, p2: PlayerInfo, winner: int | None, minute: int = 1) -> None:
-    status = record_result(
-        GameResult(
-            kind="game",
-            mode="spit",
-            variants=(),
-            players=(p1, p2),
-            scores=None,
-            winner=winner,
-            reason="R20" if winner is not None else "round_limit",
-            rounds=2,
-            duration=30.0 + minute,
-            finished_at=f"2025-02-03T10:{minute:02d}:00+00:00",
-        )
-    )
-    assert status.saved
+    when = f"2025-02-03T10:{minute:02d}:00+00:00"
+    add_result(p1, p2, winner, when, rounds=2, duration=30.0 + minute)
 
 
 def test_games_between_computers_are_not_counted(capsys: pytest.CaptureFixture[str]) -> None:
@@ -79,21 +67,8 @@ def test_names_with_markup_show_as_typed(name: str, capsys: pytest.CaptureFixtur
 
 def test_h5_and_score_results_with_or_without_a_winner_are_kept() -> None:
     for winner, reason in ((0, "H5"), (None, "H5"), (1, "score"), (None, "score")):
-        status = record_result(
-            GameResult(
-                kind="game",
-                mode="speed",
-                variants=(),
-                players=(ANN, HARD),
-                scores=None,
-                winner=winner,
-                reason=reason,
-                rounds=1,
-                duration=20.0,
-                finished_at="2025-02-03T10:00:00+00:00",
-            )
-        )
-        assert status.saved
+        when = "2025-02-03T10:00:00+00:00"
+        add_result(ANN, HARD, winner, when, mode="speed", reason=reason, rounds=1, duration=20.0)
     results, skipped = load_results()
     assert len(results) == 4 and skipped == 0
 

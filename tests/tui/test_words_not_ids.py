@@ -334,3 +334,46 @@ def test_every_variant_has_words() -> None:
         for vid in get_mode(name).variants:
             assert vid in VARIANT_WORDS
             assert not ids_in(VARIANT_WORDS[vid].label + VARIANT_WORDS[vid].line)
+
+
+# ---------------------------------------------------------------- the docs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The docs a player reads, each up to the heading where its part for contributors
+#: (or its reference of file formats, whose values are ids) begins; None: all of it.
+#: docs/rules.md cites the ids on purpose; architecture, engine, realtime, bots and
+#: performance are the contributors' own.
+PLAYER_DOCS: dict[str, str | None] = {
+    "README.md": "## For contributors",
+    "docs/playing.md": None,
+    "docs/network.md": "## The protocol",
+    "docs/server.md": None,
+    "docs/files.md": "## Results: ",
+}
+
+#: The board's own marks for a pile that went to player 1 or 2 ("▼ to P1", "✗ P2"):
+#: a player's number, not Speed's rules P1 and P2.
+BOARD_MARKS = re.compile(r"(▼ to|✗) P[12]\b")
+
+
+def players_part(path: str) -> str:
+    """The part of the doc at ``path`` that players read."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    end = PLAYER_DOCS[path]
+    if end is not None:
+        assert end in text, f"{path} has no heading {end!r} any more: update PLAYER_DOCS"
+        text = text[: text.index(end)]
+    return BOARD_MARKS.sub("", text)
+
+
+def test_the_board_marks_are_not_taken_for_ids_but_an_id_beside_them_is() -> None:
+    assert not ids_in(BOARD_MARKS.sub("", "says where it went (`▼ to P1`), marks it (`✗ P2`)"))
+    assert ids_in(BOARD_MARKS.sub("", "a pile (`✗ P1`) as P1 deals it"))
+
+
+@pytest.mark.parametrize("path", sorted(PLAYER_DOCS))
+def test_no_rule_id_in_the_docs_players_read(path: str) -> None:
+    seen = Seen()
+    seen.read(path, players_part(path))
+    seen.check()

@@ -34,6 +34,77 @@ class JoinError(Exception):
     """Joining failed; the text says why, for the player."""
 
 
+async def ssh_connect(
+    address: str,
+    port: int,
+    client: asyncssh.SSHClient,
+    timeout: float,
+    *,
+    username: str,
+    password: str | None,
+    client_keys: list[asyncssh.SSHKey] | None,
+    preferred_auth: str,
+) -> asyncssh.SSHClientConnection:
+    """An SSH connection to a spit host or server, ``client`` checking its key.
+
+    Only spit's host key type and ciphers, none of the user's SSH files (known
+    hosts, agent, config); on failure one of ``CONNECT_ERRORS``.
+    """
+    return await asyncio.wait_for(
+        asyncssh.connect(
+            address,
+            port,
+            username=username,
+            password=password,
+            client_keys=client_keys,
+            client_factory=lambda: client,
+            known_hosts=([], [], []),
+            server_host_key_algs=["ssh-ed25519"],
+            encryption_algs=list(CIPHERS),
+            agent_path=None,
+            config=None,
+            preferred_auth=preferred_auth,
+        ),
+        timeout,
+    )
+
+
+#: What connecting over SSH may raise that ``connect_failure`` puts in words.
+CONNECT_ERRORS = (TimeoutError, asyncssh.DisconnectError, OSError)
+
+
+def connect_failure(
+    exc: BaseException,
+    *,
+    peer: str,
+    where: str,
+    timeout: float,
+    refused: str,
+    key_mismatch: JoinError | None = None,
+) -> JoinError:
+    """What a player reads when connecting to the ``peer`` ("host", "server") at ``where`` failed.
+
+    ``exc`` is one of ``CONNECT_ERRORS``; ``refused`` is the words for a refused
+    sign-in, ``key_mismatch`` the error for a host key that is not the one expected
+    (None if the key was not the trouble).
+    """
+    if isinstance(exc, TimeoutError):
+        return JoinError(f"no answer from {where} within {timeout:.0f} s")
+    if isinstance(exc, asyncssh.PermissionDenied):
+        return JoinError(refused)
+    if isinstance(exc, (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed)):
+        if key_mismatch is not None:
+            return key_mismatch
+        return JoinError(f"secure connection failed: {exc.reason}")
+    if isinstance(exc, asyncssh.DisconnectError):
+        # the peer's own words (why it is full), without asyncssh's "(error 12)"
+        reason = re.sub(r"\s*\(error \d+\)$", "", exc.reason)
+        return JoinError(f"the {peer} closed the connection: {reason}")
+    if isinstance(exc, OSError):
+        return JoinError(f"cannot reach {where}: {exc.strerror or exc}")
+    return JoinError(f"cannot connect to {where}: {exc}")
+
+
 class _Client(asyncssh.SSHClient):
     def __init__(self, fingerprint: str) -> None:
         self.fingerprint = fingerprint
@@ -105,12 +176,15 @@ class Guest:
         client_key: asyncssh.SSHKey | None = None,
         say_hello: bool = True,
         answer_pings: bool = True,
+        bot: str | None = None,
     ) -> Guest:
         """Connect and log in; raise JoinError with a clear reason if that fails.
 
-        ``say_hello=False`` leaves the hello to the caller and ``answer_pings=False``
-        hands the pings to ``on_message`` instead of answering them (tests of bad
-        peers, and of how the host uses the answers).
+        ``bot``: the level of the computer that plays this seat (the host records
+        it as a computer, not as a person). ``say_hello=False`` leaves the hello to
+        the caller and ``answer_pings=False`` hands the pings to ``on_message``
+        instead of answering them (tests of bad peers, and of how the host uses
+        the answers).
         """
         try:
             fingerprint, _secret = split_code(code)
@@ -122,46 +196,37 @@ class Guest:
             guest.on_message = on_message
         client = _Client(fingerprint)
         try:
-            conn = await asyncio.wait_for(
-                asyncssh.connect(
-                    address,
-                    port,
-                    username="watch" if watch else "play",
-                    password=code.strip().lower(),
-                    client_factory=lambda: client,
-                    known_hosts=([], [], []),
-                    server_host_key_algs=["ssh-ed25519"],
-                    encryption_algs=list(CIPHERS),
-                    client_keys=[client_key] if client_key is not None else None,
-                    agent_path=None,
-                    config=None,
-                    preferred_auth="publickey,password" if client_key else "password",
-                ),
+            conn = await ssh_connect(
+                address,
+                port,
+                client,
                 timeout,
+                username="watch" if watch else "play",
+                password=code.strip().lower(),
+                client_keys=[client_key] if client_key is not None else None,
+                preferred_auth="publickey,password" if client_key else "password",
             )
-        except TimeoutError:
-            raise JoinError(f"no answer from {address}:{port} within {timeout:.0f} s") from None
-        except asyncssh.PermissionDenied:
-            raise JoinError("the host refused the join code (wrong or already used)") from None
-        except (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed) as exc:
+        except CONNECT_ERRORS as exc:
+            mismatch = None
             if client.mismatch:
-                raise JoinError(
+                mismatch = JoinError(
                     "the host's key does not match the join code: this may not be the "
                     "host you were given (someone in the middle?); ask for the line again"
-                ) from None
-            raise JoinError(f"secure connection failed: {exc.reason}") from None
-        except asyncssh.DisconnectError as exc:
-            # the host's own words (why it is full), without asyncssh's "(error 12)"
-            reason = re.sub(r"\s*\(error \d+\)$", "", exc.reason)
-            raise JoinError(f"the host closed the connection: {reason}") from None
-        except OSError as exc:
-            raise JoinError(f"cannot reach {address}:{port}: {exc.strerror or exc}") from None
+                )
+            raise connect_failure(
+                exc,
+                peer="host",
+                where=f"{address}:{port}",
+                timeout=timeout,
+                refused="the host refused the join code (wrong or already used)",
+                key_mismatch=mismatch,
+            ) from None
         try:
             await guest._open(conn, SUBSYSTEM)
         except JoinError:
             conn.close()
             raise
-        guest._start(latency, say_hello, name, watch)
+        guest._start(latency, say_hello, name, watch, bot)
         return guest
 
     @classmethod
@@ -194,19 +259,23 @@ class Guest:
         except (asyncssh.Error, OSError) as exc:
             raise JoinError(f"the host would not open a game session: {exc}") from None
 
-    def _start(self, latency: float, say_hello: bool, name: str, watch: bool) -> None:
+    def _start(
+        self, latency: float, say_hello: bool, name: str, watch: bool, bot: str | None = None
+    ) -> None:
         guest = self
         if latency > 0:
             guest._out = _Delay(latency / 2)
             guest._in = _Delay(latency / 2)
         guest._reader = asyncio.create_task(guest._read())
         if say_hello:
+            extra = {"bot": bot[:20]} if bot is not None else {}
             guest.send(
                 "hello",
                 v=proto.VERSION,
                 app=__version__,
                 name=name[:40],
                 role="watch" if watch else "play",
+                **extra,
             )
 
     # ------------------------------------------------------------ sending

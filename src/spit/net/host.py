@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from spit import __version__
-from spit.bots import make_bot
+from spit.bots import LEVELS, make_bot
 from spit.bots.reaction import Reaction
 from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
@@ -335,6 +335,8 @@ class Host:
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bots: dict[int, BotDriver] = {}
+        #: the computer level of a guest that said it plays with one (``spit join --bot``)
+        self.guest_levels: dict[int, str] = {}
         self.match = Match(
             game,
             timing,
@@ -377,6 +379,7 @@ class Host:
         host_kwargs["timing"] = earlier.timing(host_kwargs.get("timing") or Timing())
         host = cls(earlier.game, **host_kwargs)
         host.earlier = earlier
+        host.match.played_before = earlier.offset  # the clock goes on from there
         host.match.carry_on(host.clock())
         host._start_recording()
         return host
@@ -753,6 +756,12 @@ class Host:
         taken = any(same_name(name, other) for other in self.match.names)
         if name and not self.match.started and not taken:
             self.match.seats[seat].name = name
+        level = msg.get("bot")
+        if not self.match.started:  # the seat's player as the records keep it
+            if level in LEVELS:
+                self.guest_levels[seat] = level
+            else:
+                self.guest_levels.pop(seat, None)
         conn.seat = seat
         self.match.attach(seat, conn, conn.stamper, now)
         return True
@@ -927,7 +936,10 @@ class Host:
         """The players as replays and saves keep them: the guests' seats are remote."""
         from spit.store.replays import PlayerInfo
 
-        return [PlayerInfo(n, remote=i in self.remote_seats) for i, n in enumerate(names)]
+        return [
+            PlayerInfo(n, bot=self.guest_levels.get(i), remote=i in self.remote_seats)
+            for i, n in enumerate(names)
+        ]
 
     def _save(self) -> str:
         """Keep the unfinished game in the host's saved games (``spit resume``)."""

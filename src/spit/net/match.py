@@ -114,6 +114,8 @@ class Match:
         self.watchers: list[Link] = []
         self.started = False
         self.finished = False
+        #: the game clock's seconds played before this host (a match carried on)
+        self.played_before = 0.0
         self.closed_reason: str | None = None
         self._horizon = now
         self._replay = replay
@@ -147,6 +149,7 @@ class Match:
             names=list(self.names),
             window=self.window,
             seats=[s.link is not None and s.dropped_at is None for s in self.seats],
+            played=self._played(),
         )
 
     def attach(self, number: int, link: Link, stamper: Stamper, now: float) -> None:
@@ -201,7 +204,9 @@ class Match:
             log.info("game starts: %s v %s", *self.names)
             if self.on_start is not None:
                 self.on_start()
-        self._broadcast(proto.encode("resumed", names=list(self.names)))
+        self._broadcast(
+            proto.encode("resumed", names=list(self.names), played=self._played(now))
+        )
         self.wake()
 
     def drop(self, number: int, now: float, why: str = "dropped") -> None:
@@ -225,7 +230,13 @@ class Match:
             self._tick_to(max(self._horizon, now))
             self.arbiter.pause(self._horizon)
         self._broadcast(
-            proto.encode("paused", why="dropped", seat=number, left=self.rejoin_timeout)
+            proto.encode(
+                "paused",
+                why="dropped",
+                seat=number,
+                left=self.rejoin_timeout,
+                played=self._played(now),
+            )
         )
 
     def decide(self, number: int | None, what: str, now: float) -> str | None:
@@ -586,11 +597,24 @@ class Match:
         game = self.game
         text = self._result_text() if self._result_text is not None else game.result
         log.info("game over: %s", text)
+        applied = self.arbiter.log
+        played = self._played(applied[-1][0] if applied else None)  # at the last action
         self._broadcast(
-            proto.encode("over", winner=game.winner, result=game.result[:20], text=text[:300])
+            proto.encode(
+                "over",
+                winner=game.winner,
+                result=game.result[:20],
+                text=text[:300],
+                played=played,
+            )
         )
         if self._replay is not None:
             self._broadcast(proto.encode("replay", data=self._replay()))
+
+    def _played(self, now: float | None = None) -> float:
+        """The game clock (seconds played, pauses and the wait for the players left
+        out), as the screens show it."""
+        return round(self.played_before + self.arbiter.played(now), 3)
 
     def _broadcast(self, data: bytes) -> None:
         for seat in self.seats:

@@ -28,9 +28,8 @@ import asyncssh
 from spit import __version__
 from spit.net import lobbywire as wire
 from spit.net import protocol as proto
-from spit.net.client import Guest, JoinError
+from spit.net.client import CONNECT_ERRORS, Guest, JoinError, connect_failure, ssh_connect
 from spit.net.codes import key_fingerprint
-from spit.net.host import CIPHERS
 
 log = logging.getLogger("spit.net")
 
@@ -430,39 +429,32 @@ async def sign_in(
     else:
         username, password, keys = (name or "player"), None, [key]
     try:
-        conn = await asyncio.wait_for(
-            asyncssh.connect(
-                address,
-                port,
-                username=username,
-                password=password,
-                client_keys=keys,
-                client_factory=lambda: checker,
-                known_hosts=([], [], []),
-                server_host_key_algs=["ssh-ed25519"],
-                encryption_algs=list(CIPHERS),
-                agent_path=None,
-                config=None,
-                preferred_auth="password" if door_token else "publickey",
-            ),
+        conn = await ssh_connect(
+            address,
+            port,
+            checker,
             timeout,
+            username=username,
+            password=password,
+            client_keys=keys,
+            preferred_auth="password" if door_token else "publickey",
         )
-    except TimeoutError:
-        raise JoinError(f"no answer from {server} within {timeout:.0f} s") from None
-    except asyncssh.PermissionDenied:
-        raise JoinError("the server refused the sign-in") from None
-    except (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed) as exc:
+    except CONNECT_ERRORS as exc:
+        mismatch = None
         if checker.seen is not None and checker.seen != expected:
-            raise ServerKeyChanged(
+            mismatch = ServerKeyChanged(
                 f"the server's key changed (it was {expected}, now {checker.seen}): this may "
                 f"not be the server you used before. If its operator changed it on purpose, "
                 f"run `spit online {server} --forget-key` and connect again"
-            ) from None
-        raise JoinError(f"secure connection failed: {exc.reason}") from None
-    except asyncssh.DisconnectError as exc:
-        raise JoinError(f"the server closed the connection: {exc.reason}") from None
-    except OSError as exc:
-        raise JoinError(f"cannot reach {server}: {exc.strerror or exc}") from None
+            )
+        raise connect_failure(
+            exc,
+            peer="server",
+            where=server,
+            timeout=timeout,
+            refused="the server refused the sign-in",
+            key_mismatch=mismatch,
+        ) from None
     if known is not None and expected is None and checker.seen is not None:
         with contextlib.suppress(OSError):
             known.remember(server, checker.seen)

@@ -22,8 +22,9 @@ from spit.engine.errors import ConfigError, EngineError, ReplayError
 from spit.engine.observers import Table
 
 #: The protocol version both ends must speak (2: observations and configs carry
-#: their mode's own version, ``spit.engine.observers``; the host's ``notice``).
-VERSION = 2
+#: their mode's own version, ``spit.engine.observers``; the host's ``notice``;
+#: 3: the host's game clock, ``played``; a computer guest's level, ``bot``).
+VERSION = 3
 #: The longest message line a host accepts from a guest (bytes, newline included).
 MAX_LINE = 4096
 #: The longest line a guest accepts from the host (a replay is the biggest message).
@@ -83,7 +84,10 @@ text_of, optional = _str, _opt
 #: message type -> (required fields with checks, optional fields with checks)
 SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
     # both ways
-    "hello": ({"v": _int, "app": _str(40)}, {"name": _str(40), "role": _str(10)}),
+    "hello": (
+        {"v": _int, "app": _str(40)},
+        {"name": _str(40), "role": _str(10), "bot": _str(20)},
+    ),
     "ping": ({"t0": _num}, {}),
     "pong": ({"t0": _num, "tc": _num}, {}),
     "error": ({"reason": _str(300)}, {}),
@@ -94,17 +98,17 @@ SCHEMA: dict[str, tuple[dict[str, _Check], dict[str, _Check]]] = {
     # host -> guest
     "welcome": (
         {"seat": _opt(_seat), "mode": _str(10), "config": _obj, "names": _list, "window": _num},
-        {"seats": _list},
+        {"seats": _list, "played": _num},
     ),
     "verdict": ({"id": _int, "ok": _bool}, {"reason": _str(300), "fumble": _num}),
     "events": ({"at": _num, "events": _list}, {"by": _opt(_int), "action": _opt(_list)}),
     "rejected": ({"at": _num, "player": _int, "reason": _str(300)}, {"a": _list}),
     "state": ({"obs": _obj}, {}),
-    "paused": ({"why": _str(20)}, {"seat": _opt(_seat), "left": _opt(_num)}),
-    "resumed": ({}, {"names": _list}),
+    "paused": ({"why": _str(20)}, {"seat": _opt(_seat), "left": _opt(_num), "played": _num}),
+    "resumed": ({}, {"names": _list, "played": _num}),
     "choose": ({"seat": _seat, "options": _list}, {}),
     "notice": ({"about": _str(10), "text": _str(300)}, {}),
-    "over": ({"winner": _opt(_seat), "result": _str(20), "text": _str(300)}, {}),
+    "over": ({"winner": _opt(_seat), "result": _str(20), "text": _str(300)}, {"played": _num}),
     "replay": ({"data": _obj}, {}),
 }
 

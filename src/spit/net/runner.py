@@ -171,6 +171,7 @@ async def join_as_bot(
         name=name or f"{level} computer",
         on_message=on_message,
         client_key=client_key,
+        bot=level,  # the host records this seat as a computer of that level
     )
     link.append(guest)
     await guest.done.wait()

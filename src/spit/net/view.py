@@ -296,6 +296,10 @@ class RemoteSession(Session):
         self._shown_rejoin: int | None = None  # the rejoin countdown's second on screen
         #: what the host says about the fairness of the links ("" when all is well)
         self.link_note = ""
+        # the game clock as the host has it: seconds played when it last said, and
+        # this screen's time then while the game runs (None: stopped)
+        self._played = 0.0
+        self._played_since: float | None = None
 
     @property
     def config(self) -> Any:
@@ -418,6 +422,7 @@ class RemoteSession(Session):
         self.bottom_player = self.seat if self.seat is not None else 0
         self.started = all(msg.get("seats", [False]))
         self.narrator.news = "Waiting for the other player..." if not self.started else ""
+        self._set_clock(msg, now, running=self.started)
 
     def _on_state(self, msg: dict[str, Any], now: float) -> None:
         raw = msg["obs"]
@@ -450,6 +455,7 @@ class RemoteSession(Session):
 
     def _on_paused(self, msg: dict[str, Any], now: float) -> None:
         self.link.paused = True
+        self._set_clock(msg, now, running=False)
         seat = msg.get("seat")
         left = msg.get("left")
         if seat is not None:
@@ -471,6 +477,7 @@ class RemoteSession(Session):
         self._set_names(msg.get("names"))
         self.link.paused = False
         self.started = True
+        self._set_clock(msg, now, running=True)
         self.notice = ""
         self.choice = None
         self._paused_until = None
@@ -492,6 +499,7 @@ class RemoteSession(Session):
         self.shadow.phase = Phase.GAME_OVER
         self.shadow.winner = msg["winner"]
         self.narrator.news = msg["text"]
+        self._set_clock(msg, now, running=False)
 
     def _on_replay(self, msg: dict[str, Any], now: float) -> None:
         self.replay_data = msg["data"]
@@ -517,7 +525,24 @@ class RemoteSession(Session):
         if self.ended is None:
             self.ended = reason
         self.link.paused = True
+        self._set_clock({}, self.clock(), running=False)
         self.version += 1
+
+    # ------------------------------------------------------------ the game clock
+
+    def _set_clock(self, msg: dict[str, Any], now: float, running: bool) -> None:
+        """The host's game clock from ``msg`` (``played``; without it, the clock goes on
+        from what it shows now), running from ``now`` or stopped."""
+        played = msg.get("played")
+        self._played = max(0.0, float(played)) if played is not None else self.game_time(now)
+        self._played_since = now if running else None
+
+    def game_time(self, now: float) -> float:
+        """Seconds the game has been played, as the host counts them (the wait for the
+        players and the pauses left out; stopped at the end)."""
+        if self._played_since is None:
+            return self._played
+        return self._played + max(0.0, now - self._played_since)
 
     def carry_on(self) -> None:
         """A new connection carries the same match on (a server moved it): not ended now.

@@ -2,15 +2,18 @@
 jumps to the end or to the next or previous round.
 
 No UI here: the replay viewer calls ``advance`` with the real time that has
-passed and repaints the board from ``game`` and the events returned.
+passed and repaints the board from ``game`` and the outcomes returned: each
+action applied, and each fumble (H8) the replay recorded, refused in the
+position it was made in, as the live game's arbiter gives them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
-from spit.engine import Action, AnyGame
-from spit.engine.events import Event
+from spit.engine import Action, AnyGame, IllegalAction
+from spit.realtime.arbiter import Applied, Outcome, Rejected
 
 SPEEDS = (1.0, 2.0, 4.0, 8.0, 16.0)
 
@@ -27,10 +30,35 @@ class TimedGame(Protocol):
     def fresh_start(self) -> AnyGame: ...
 
 
-class Playback:
-    """Drives a replay's starting position with its timed actions."""
+class RecordedFumble(Protocol):
+    """One fumble (H8) of a replay: ``action`` refused at ``time``, ``index`` actions in."""
 
-    def __init__(self, replay: TimedGame, speed: float = 1.0) -> None:
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def time(self) -> float: ...
+
+    @property
+    def action(self) -> Action: ...
+
+
+class FumbleRecord(Protocol):
+    """A replay's fumble rule (H8): its fumble time and its fumbles in order."""
+
+    @property
+    def fumble_time(self) -> float: ...
+
+    @property
+    def fumbles(self) -> Sequence[RecordedFumble]: ...
+
+
+class Playback:
+    """Drives a replay's starting position with its timed actions (and its fumbles, if any)."""
+
+    def __init__(
+        self, replay: TimedGame, speed: float = 1.0, h8: FumbleRecord | None = None
+    ) -> None:
         self.replay = replay
         self.game: AnyGame = replay.fresh_start()
         self.index = 0  #: the next action to apply
@@ -38,6 +66,9 @@ class Playback:
         self.speed = speed
         self.paused = False
         self._round_starts: list[int] | None = None
+        self._fumbles: Sequence[RecordedFumble] = h8.fumbles if h8 is not None else ()
+        self._fumble_time = h8.fumble_time if h8 is not None else 0.0
+        self._next_fumble = 0  #: the next of ``_fumbles`` to show
 
     @property
     def done(self) -> bool:
@@ -82,11 +113,11 @@ class Playback:
             self._round_starts = starts
         return self._round_starts
 
-    def to_end(self) -> list[tuple[Action, list[Event]]]:
+    def to_end(self) -> list[Outcome]:
         """Apply every action left: the final position."""
         return self._apply_until(len(self.replay.timed))
 
-    def next_round(self) -> list[tuple[Action, list[Event]]]:
+    def next_round(self) -> list[Outcome]:
         """Apply actions up to the start of the next round (or the end)."""
         later = [i for i in self.round_starts if i > self.index]
         return self._apply_until(later[0] if later else len(self.replay.timed))
@@ -104,15 +135,17 @@ class Playback:
         self.restart()
         self._apply_until(target)
 
-    def _apply_until(self, index: int) -> list[tuple[Action, list[Event]]]:
-        applied = []
+    def _apply_until(self, index: int) -> list[Outcome]:
+        """A jump: the actions up to ``index``, without the fumbles passed on the way."""
+        applied: list[Outcome] = []
         while self.index < min(index, len(self.replay.timed)):
             applied.append(self._apply_next())
         if self.index:
             self.position = max(self.position, self.replay.timed[self.index - 1][0])
+        self._skip_fumbles()
         return applied
 
-    def seek(self, seconds: float) -> list[tuple[Action, list[Event]]]:
+    def seek(self, seconds: float) -> list[Outcome]:
         """Go to replay time ``seconds`` (from the start): every action up to it applied.
 
         Returns the actions applied since the start (the game is dealt again).
@@ -125,6 +158,7 @@ class Playback:
             end += 1
         applied = self._apply_until(end)
         self.position = target
+        self._skip_fumbles()
         return applied
 
     def toggle_pause(self) -> bool:
@@ -132,31 +166,35 @@ class Playback:
         self.paused = not self.paused
         return self.paused
 
-    def advance(self, real_seconds: float) -> list[tuple[Action, list[Event]]]:
+    def advance(self, real_seconds: float) -> list[Outcome]:
         """Move on by ``real_seconds`` of wall time (nothing while paused)."""
         if self.paused or self.done:
             return []
         self.position += max(0.0, real_seconds) * self.speed
-        applied = []
+        applied = self._due_fumbles(self.position)
         timed = self.replay.timed
         while self.index < len(timed) and timed[self.index][0] <= self.position:
             applied.append(self._apply_next())
+            applied += self._due_fumbles(self.position)
         if self.done:
             self.position = self.duration
         return applied
 
-    def step(self) -> list[tuple[Action, list[Event]]]:
-        """Apply just the next action and jump to its time (for stepping while paused)."""
+    def step(self) -> list[Outcome]:
+        """Apply just the next action and jump to its time (for stepping while paused);
+        the fumbles made just before it come first."""
         if self.done:
             return []
+        fumbles = self._due_fumbles(None)
         self.position = max(self.position, self.replay.timed[self.index][0])
-        return [self._apply_next()]
+        return [*fumbles, self._apply_next()]
 
     def restart(self) -> None:
         """Back to the start position."""
         self.game = self.replay.fresh_start()
         self.index = 0
         self.position = 0.0
+        self._next_fumble = 0
 
     def wait(self) -> float | None:
         """Real seconds until the next action is due (None if paused or done)."""
@@ -165,7 +203,42 @@ class Playback:
         gap = self.replay.timed[self.index][0] - self.position
         return max(0.0, gap) / self.speed
 
-    def _apply_next(self) -> tuple[Action, list[Event]]:
-        _, action = self.replay.timed[self.index]
+    def _apply_next(self) -> Applied:
+        at, action = self.replay.timed[self.index]
         self.index += 1
-        return action, self.game.apply(action)
+        return Applied(at, action, self.game.apply(action))
+
+    def _due_fumbles(self, until: float | None) -> list[Outcome]:
+        """The fumbles made in the position on the board by replay time ``until`` (None:
+        all of them), each refused as the game refused it; those of earlier positions
+        (passed by a jump) are dropped."""
+        due: list[Outcome] = []
+        notes = self._fumbles
+        while self._next_fumble < len(notes):
+            note = notes[self._next_fumble]
+            if note.index > self.index:
+                break
+            if note.index == self.index:
+                if until is not None and note.time > until:
+                    break
+                reason = self._refusal(note.action)
+                due.append(Rejected(note.time, note.action, reason, fumble=self._fumble_time))
+            self._next_fumble += 1
+        return due
+
+    def _skip_fumbles(self) -> None:
+        """Drop the fumbles made before ``position`` (a jump shows none of them)."""
+        notes = self._fumbles
+        while self._next_fumble < len(notes):
+            note = notes[self._next_fumble]
+            if note.index > self.index or (note.index == self.index and note.time > self.position):
+                break
+            self._next_fumble += 1
+
+    def _refusal(self, action: Action) -> str:
+        """Why the game refuses ``action`` now (a loaded replay's fumbles were all refused)."""
+        try:
+            self.game.check(action)
+        except IllegalAction as exc:
+            return exc.reason
+        return "it does not fit"

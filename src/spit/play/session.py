@@ -394,6 +394,15 @@ class Session:
         """Turn an outcome into news (the replay viewer feeds its actions here)."""
         self.narrator.describe(outcome, now)
 
+    def expire(self, now: float) -> bool:
+        """Drop the flash and the marks whose time is up; True if any went (the replay
+        viewer's tick: its arbiter never runs)."""
+        return self.narrator.expire(now)
+
+    def marks_end(self) -> list[float]:
+        """When a flash or a mark (a landed card, a fumble's hands-off time) ends."""
+        return self.narrator.wakeups()
+
     @property
     def archive_message(self) -> str | None:
         """What the archiver has to say (a failed save, or 'result saved'), if anything."""

@@ -467,6 +467,15 @@ class Arbiter:
         """Seconds of game time since the start (pauses included)."""
         return (self.clock() if now is None else now) - self.start_time
 
+    def played(self, now: float | None = None) -> float:
+        """Seconds of play since the start: ``elapsed`` without the pauses (the game
+        clock a board shows; a network match's wait for its players is a pause)."""
+        at = self.clock() if now is None else now
+        stopped = sum(max(0.0, min(end, at) - begin) for begin, end in self._pauses)
+        if self._paused_at is not None:
+            stopped += max(0.0, at - self._paused_at)
+        return max(0.0, at - self.start_time - stopped)
+
 
 __all__ = [
     "FUMBLING",

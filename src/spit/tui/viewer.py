@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -22,13 +23,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-from spit.engine import Action
-from spit.engine.events import Event
 from spit.play.keys import KeyMap
 from spit.play.playback import Playback
 from spit.play.session import Session
 from spit.play.texts import clock_text
-from spit.realtime.arbiter import Applied, Clock
+from spit.realtime.arbiter import Clock, Outcome, Rejected
 from spit.tui.dealer import AppSettings
 from spit.tui.screens import MIN_HEIGHT, MIN_WIDTH
 from spit.tui.widgets.board import Board, RegionKey, TopKey, board_keys
@@ -93,7 +92,7 @@ class ReplayScreen(Screen[None]):
         self.clock = clock
         self.autotick = autotick
         self.leave_exits = leave_exits
-        self.playback = Playback(replay)
+        self.playback = Playback(replay, h8=replay.meta.h8)
         self.session = self._session()
         self._last: float | None = None
         self._wake_timer: Timer | None = None
@@ -167,11 +166,14 @@ class ReplayScreen(Screen[None]):
             with contextlib.suppress(Exception):
                 self.repaint(self.clock())
 
-    def _show(self, applied: list[tuple[Action, list[Event]]], now: float) -> None:
-        for action, events_ in applied:
-            self.session.describe(Applied(self.playback.position, action, events_), now)
-        for pile in [p for p, landed in self.session.landed.items() if landed.until <= now]:
-            del self.session.landed[pile]
+    def _show(self, outcomes: list[Outcome], now: float) -> None:
+        speed = self.playback.speed
+        for outcome in outcomes:
+            if isinstance(outcome, Rejected) and outcome.fumble > 0:
+                # a fumble (H8): its hands-off time on the viewer's clock, at this speed
+                outcome = replace(outcome, fumble=outcome.fumble / speed)
+            self.session.describe(outcome, now)
+        self.session.expire(now)
         self.repaint(now)
 
     def _schedule(self, now: float) -> None:
@@ -181,7 +183,7 @@ class ReplayScreen(Screen[None]):
         if not self.autotick:
             return
         waits = [w for w in (self.playback.wait(),) if w is not None]
-        waits += [landed.until - now for landed in self.session.landed.values()]
+        waits += [until - now for until in self.session.marks_end()]
         if waits:
             self._wake_timer = self.set_timer(max(0.005, min(waits)), self.run_tick)
 
@@ -238,7 +240,7 @@ class ReplayScreen(Screen[None]):
         self.playback.slower()
         self.run_tick()
 
-    def _jumped(self, applied: list[tuple[Action, list[Event]]], news: str) -> None:
+    def _jumped(self, applied: list[Outcome], news: str) -> None:
         now = self.clock()
         self._last = now
         self._show(applied, now)
