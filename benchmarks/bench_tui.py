@@ -25,13 +25,16 @@ one of the minimal app's, so that a shared machine's changes of speed weigh on
 both alike; start-up and CPU under load are measured one app at a time.
 
 Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300] [--rounds 1]
-[--reduce-motion]`` (``--reduce-motion``: spit without its board effects,
-which are on by default as for a player). Each round starts both apps again;
-odd rounds measure the minimal app's CPU under load before spit's run, even
-ones after it. After each round come its ratios (start-up, load CPU, p99,
-median) and spit's idle CPU; at the end, the median of each over the rounds
-against its goal (median <= 1.3x, p99 <= 2x, start-up <= 1.5x, CPU at 30
-keys/s <= 1.3x the minimal app's; idle CPU <= 1 %). The last line is
+[--startups 3] [--reduce-motion] [--src DIR]`` (``--reduce-motion``: spit
+without its board effects, which are on by default as for a player; ``--src``:
+spit run from another checkout's sources, e.g. a reference worktree). Each
+round starts both apps again; odd rounds measure the minimal app's CPU under
+load before spit's run, even ones after it; then each app starts
+``--startups`` more times, in turn, for the start-up ratio (medians: one start
+each swings too much). After each round come its ratios (start-up, load CPU,
+p99, median) and spit's idle CPU; at the end, the median of each over the
+rounds against its goal (median <= 1.3x, p99 <= 2x, start-up <= 1.5x, CPU at
+30 keys/s <= 1.3x the minimal app's; idle CPU <= 1 %). The last line is
 ``key_to_screen_ratio: X`` (spit's median over the minimal app's, the
 rounds' median).
 """
@@ -160,6 +163,37 @@ class App:
             os.kill(self.pid, signal.SIGTERM)
         except (OSError, ChildProcessError):
             pass
+
+
+def start_once(argv: list[str], needle: bytes) -> tuple[float, float]:
+    """Start one app; (wall seconds, CPU seconds) until ``needle`` shows (then quit it)."""
+    started = time.perf_counter()
+    app = App(argv)
+    try:
+        shown = app.wait_for(needle, 20.0)
+        cpu = app.cpu_seconds()
+        if shown is None:
+            raise SystemExit(f"{argv[-1]} did not start")
+    finally:
+        app.quit()
+    return shown - started, cpu
+
+
+def startups(runs: int) -> tuple[float, float]:
+    """``runs`` start-ups of each app, in turn (spit, then the minimal app): the ratios
+    of spit's median wall time and CPU time to the minimal app's."""
+    spit = [start_once([*SPIT_COMMAND, str(SEED)], b"call SPIT!")]
+    minimal = [start_once(MINIMAL_COMMAND, b"ready: press keys")]
+    for _ in range(runs - 1):
+        spit.append(start_once([*SPIT_COMMAND, str(SEED)], b"call SPIT!"))
+        minimal.append(start_once(MINIMAL_COMMAND, b"ready: press keys"))
+    for name, times in (("spit", spit), ("minimal app", minimal)):
+        wall = statistics.median(w for w, _ in times)
+        cpu = statistics.median(c for _, c in times)
+        print(f"{name}: start-up median {wall:.3f} s wall, {cpu:.2f} s CPU ({len(times)} runs)")
+    wall_ratio = statistics.median(w for w, _ in spit) / statistics.median(w for w, _ in minimal)
+    cpu_ratio = statistics.median(c for _, c in spit) / statistics.median(c for _, c in minimal)
+    return wall_ratio, cpu_ratio
 
 
 class Shadow:
@@ -402,7 +436,8 @@ def minimal_load(minimal: Minimal, load_seconds: float) -> float:
             app.read_for(next_at - now)
             continue
         next_at += 1 / 30
-        app.write(ECHO_KEYS[sent_keys % len(ECHO_KEYS)].encode())
+        app.write(ECHO_KEYS[minimal.sent % len(ECHO_KEYS)].encode())
+        minimal.sent += 1  # the app counts these too: the timed keys' count goes on from here
         sent_keys += 1
     load = (app.cpu_seconds() - cpu0) / (time.perf_counter() - t0) * 100
     app.read_for(0.5)
@@ -453,14 +488,18 @@ def one_round(args: argparse.Namespace, minimal_load_first: bool) -> Ratios:
         minimal = minimal_figures(minimal_app, load)
     finally:
         minimal_app.app.quit()
+    print(f"start-up ratio of this round's one start each: {spit.startup / minimal.startup:.2f}")
+    startup, startup_cpu = startups(args.startups)
+    print(f"start-up CPU ratio (spit / minimal app, {args.startups} each): {startup_cpu:.2f}")
     ratios = Ratios(
         median=spit.median / minimal.median,
         p99=spit.p99 / max(minimal.p99, 1e-9),
-        startup=spit.startup / minimal.startup,
+        startup=startup,
         load_cpu=spit.load_cpu / max(minimal.load_cpu, 1e-9),
         idle_cpu=spit.idle_cpu,
     )
-    print(f"start-up ratio (spit / minimal app): {ratios.startup:.2f}")
+    each = f"{args.startups} each, in turn"
+    print(f"start-up ratio (spit / minimal app, {each}): {ratios.startup:.2f}")
     print(f"load CPU: spit {spit.load_cpu:.1f}% vs minimal app {minimal.load_cpu:.1f}%")
     print(f"load CPU ratio (spit / minimal app): {ratios.load_cpu:.2f}")
     print(f"idle CPU: spit {spit.idle_cpu:.2f}% (after the effects ended)")
@@ -474,6 +513,9 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=300, help="keys to time one by one")
     parser.add_argument("--load-seconds", type=float, default=10.0, help="length of the load test")
     parser.add_argument("--rounds", type=int, default=1, help="rounds, each with both apps")
+    parser.add_argument(
+        "--startups", type=int, default=3, help="start-ups of each app per round, in turn"
+    )
     parser.add_argument(
         "--reduce-motion", action="store_true", help="spit without its board effects"
     )
