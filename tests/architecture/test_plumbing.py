@@ -81,9 +81,7 @@ def _starts_an_app(path: Path) -> bool:
 def test_one_place_starts_an_app_for_the_tests() -> None:
     """Pilot's start-up (``running``, ``until``, the ``launched`` fixture) is written once."""
     starters = sorted(
-        p.relative_to(ROOT).as_posix()
-        for p in (ROOT / "tests").rglob("*.py")
-        if _starts_an_app(p)
+        p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*.py") if _starts_an_app(p)
     )
     assert starters == ["tests/support/pilot.py"]
     waits = sorted(
