@@ -100,7 +100,7 @@ async def test_two_nodes_share_one_lobby_and_one_set_of_accounts(tmp_path: Path)
             # a match on south shows in north's lobby; watching it there says where to go
             bob.send("queue", mode="spit")
             cyd.send("queue", mode="spit")
-            matched = await bob.lobby.wait_for(lambda m: m["t"] == "matched")
+            matched = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
             live = await ann.lobby.wait_for(
                 lambda m: (
                     m["t"] == "lobby" and any(x["id"] == matched["match"] for x in m["matches"])
@@ -108,9 +108,11 @@ async def test_two_nodes_share_one_lobby_and_one_set_of_accounts(tmp_path: Path)
                 timeout=LIMIT,
             )
             assert live
+            # watching it from north sends the watcher to south, with south's key to check
             ann.send("watch", match=matched["match"])
-            told = await ann.lobby.wait_for(lambda m: m["t"] == "error")
-            assert f"spit online {south.address}" in told["reason"]
+            told = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
+            assert told["seat"] is None and "token" not in told
+            assert told["address"] == south.address and told["pin"] == south.host_fingerprint
             assert {n["node"] for n in north.status()["nodes"]} == {"north", "south"}
             for p in (ann, bob, cyd):
                 await p.close()

@@ -142,3 +142,73 @@ async def test_doors_per_address_are_limited(tmp_path: Path) -> None:
             await node.shutdown()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_plain_ssh_player_plays_a_match_hosted_on_another_node(tmp_path: Path) -> None:
+    """The door's game process on north joins the match on south as a client of south."""
+    from tests.support.server import Player
+    from tests.support.services import (
+        drop_schema,
+        fresh_prefix,
+        fresh_schema,
+        postgres_url,
+        redis_url,
+    )
+
+    from spit.server.postgres_store import PostgresStore
+
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = []
+        for name in ("north", "south"):
+            settings = quick_settings(
+                tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name
+            )
+            node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
+            await node.start()
+            nodes.append(node)
+        north, south = nodes
+        try:
+            for _ in range(100):
+                if all(len(n.cluster) == 2 for n in nodes):
+                    break
+                await asyncio.sleep(0.05)
+            conn = await asyncssh.connect(
+                "127.0.0.1",
+                north.settings.port,
+                username="guest",
+                known_hosts=None,
+                agent_path=None,
+                config=None,
+                client_keys=None,
+            )
+            process = await conn.create_process(
+                term_type="xterm-256color", term_size=(80, 24), encoding=None
+            )
+            seen = bytearray()
+            await _read_until(process, seen, b"Welcome, guest1", LIMIT)
+            bob = Player(tmp_path / "bob", "Bob")
+            await bob.connect(south)
+            await bob.lobby.wait_for(lambda m: m["t"] == "welcome")
+            await asyncio.sleep(0.5)
+            bob.send("delays", ms={"north": 50, "south": 5})
+            await asyncio.sleep(0.3)
+            process.stdin.write(b"\x1b[B\r")  # "Quick pair: Speed"
+            bob.send("queue", mode="speed")
+            matched = await bob.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
+            assert matched["address"] == south.address
+            match = south.matches[matched["match"]]
+            door_seat = 1 - matched["seat"]
+            for _ in range(200):
+                if match.host.match.seat_taken(door_seat):
+                    break
+                await asyncio.sleep(0.05)
+            assert match.host.match.seat_taken(door_seat), "the door's player reached south"
+            await bob.close()
+            conn.close()
+        finally:
+            for node in nodes:
+                await node.shutdown()
+            await drop_schema(north.store)
+
+    await asyncio.wait_for(body(), LIMIT * 3)

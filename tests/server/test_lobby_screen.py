@@ -102,3 +102,105 @@ def test_a_challenge_names_a_player_and_maybe_a_game() -> None:
     assert challenge_request("Ann speed") == ("Ann", "speed")
     assert challenge_request("Ann Speed") == ("Ann", "speed")
     assert challenge_request("  Bob_2  ") == ("Bob_2", "spit")
+
+
+async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_path: Path) -> None:
+    """The node running the match stops (others are up): the board picks the match up
+    again on the node that resumed it, by itself, and the game goes on there."""
+    from tests.support.services import (
+        drop_schema,
+        fresh_prefix,
+        fresh_schema,
+        postgres_url,
+        redis_url,
+    )
+
+    from spit.net.online import play_as_bot
+    from spit.server.postgres_store import PostgresStore
+
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = []
+        for name in ("north", "south"):
+            settings = quick_settings(
+                tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name
+            )
+            node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
+            await node.start()
+            nodes.append(node)
+        north, south = nodes
+        try:
+            for _ in range(100):
+                if all(len(n.cluster) == 2 for n in nodes):
+                    break
+                await asyncio.sleep(0.05)
+            app = lobby_app(north, tmp_path / "me", name="Zed")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(
+                    pilot,
+                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
+                )
+                lobby = app.screen
+                assert isinstance(lobby, LobbyScreen) and lobby.client is not None
+                await until(pilot, lambda: bool(lobby.client and lobby.client.delays), 10)
+                lobby.client.send("delays", ms={"north": 50, "south": 5})
+                other = Player(tmp_path / "bob", "Bob")
+                await other.connect(north)
+                await other.lobby.wait_for(lambda m: m["t"] == "welcome")
+                await asyncio.sleep(0.5)
+                other.send("delays", ms={"north": 50, "south": 5})
+                await pilot.pause(0.3)
+                other.send("queue", mode="spit")
+                await pilot.press("enter")  # Quick pair: Spit
+                matched = await other.lobby.wait_for(lambda m: m["t"] == "matched")
+                assert matched["address"] == south.address
+
+                async def next_matched(match_id: str) -> dict[str, object] | None:
+                    return await other.lobby.wait_for(
+                        lambda m: m["t"] == "matched" and m.get("resumed") is True, LIMIT
+                    )
+
+                bob = asyncio.create_task(
+                    play_as_bot(
+                        other.client,  # type: ignore[arg-type]
+                        matched,
+                        "medium",
+                        on_message=other.match,
+                        next_matched=next_matched,
+                    )
+                )
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                board = app.screen
+                assert isinstance(board, NetGameScreen)
+                await other.match.wait_for(lambda m: m["t"] == "events", timeout=LIMIT)
+                await south.shutdown()  # north is up: the match is handed over, not saved
+                await until(pilot, lambda: matched["match"] in north.matches, LIMIT)
+                # the board came back by itself: the game is going on, on north
+                await until(
+                    pilot,
+                    lambda: not board.remote.link.paused and board.remote.ended is None,
+                    LIMIT,
+                )
+                mine = 1 - matched["seat"]
+                moves = len(other.match.messages)
+
+                def mine_moved() -> bool:
+                    return any(
+                        m["t"] == "events" and m.get("by") == mine
+                        for m in other.match.messages[moves:]
+                    )
+
+                # this player's keys reach the match on north: some play of theirs is applied
+                for key in "qwertasdfgzxcvb1" * 4:
+                    if mine_moved() or board.remote.game.over:
+                        break
+                    await pilot.press(key)
+                    await pilot.pause(0.05)
+                assert mine_moved() or board.remote.game.over
+                bob.cancel()
+                await other.close()
+        finally:
+            await north.shutdown()  # south was shut down above
+            await drop_schema(nodes[0].store)
+
+    await asyncio.wait_for(body(), LIMIT * 3)

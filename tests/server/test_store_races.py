@@ -9,7 +9,8 @@ import pytest
 from tests.support.services import drop_schema, fresh_schema, postgres_url
 
 from spit.server.postgres_store import PostgresStore
-from spit.server.store import MatchRecord, NameTaken, Side
+from spit.server.schema import LATEST
+from spit.server.store import MatchRecord, MovedElsewhere, NameTaken, Side
 
 NOW = "2026-12-01T12:00:00+00:00"
 
@@ -32,7 +33,7 @@ async def nodes() -> AsyncIterator[Nodes]:
 
 async def test_two_nodes_migrating_at_once_leave_one_schema(nodes: Nodes) -> None:
     a, b = nodes
-    assert await a.schema_version() == await b.schema_version() == 1
+    assert await a.schema_version() == await b.schema_version() == LATEST
 
 
 async def test_a_name_claimed_on_two_nodes_at_once_goes_to_one(nodes: Nodes) -> None:
@@ -80,3 +81,22 @@ async def test_one_daily_attempt_even_from_two_nodes(nodes: Nodes) -> None:
         )
     )
     assert started.count(True) == 1
+
+
+async def test_a_dead_nodes_match_taken_by_two_nodes_at_once_goes_to_one(nodes: Nodes) -> None:
+    a, b = nodes
+    assert await a.keep_checkpoint("m1", "dead/1", '{"v": 1}', NOW)
+    taken = await asyncio.gather(
+        a.take_checkpoint("m1", "dead/1", "north/2"), b.take_checkpoint("m1", "dead/1", "south/3")
+    )
+    assert sorted(t is None for t in taken) == [False, True]
+    winner = "north/2" if taken[0] is not None else "south/3"
+    assert (await a.checkpoint_owners()) == {"m1": winner}
+    # the old owner, cut off but still running, can no longer write over it or end it
+    assert not await b.keep_checkpoint("m1", "dead/1", '{"v": 2}', NOW)
+    record = MatchRecord("spit", (Side(None, "A"), Side(None, "B")), 1, False, NOW, NOW, "{}")
+    with pytest.raises(MovedElsewhere):
+        await a.record_match(record, checkpoint=("m1", "dead/1"))
+    # the new owner ends it: the result is kept and the checkpoint gone, in one step
+    await b.record_match(record, checkpoint=("m1", winner))
+    assert await a.checkpoint_owners() == {}

@@ -89,6 +89,20 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         "(needs spit[cluster])",
     )
     server.add_argument(
+        "--checkpoint",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often running matches are written to the store, so another node can "
+        "carry them on if this one dies (default 1)",
+    )
+    server.add_argument(
+        "--bus-prefix",
+        default="spit:",
+        metavar="PREFIX",
+        help="the bus's keys begin with this (servers sharing one Redis keep apart by it)",
+    )
+    server.add_argument(
         "--node", default=None, metavar="NAME", help="this node's name (default: its address)"
     )
     server.add_argument(
@@ -243,6 +257,8 @@ def _cmd_server(args: argparse.Namespace) -> int:
         variants=variants,
         store_url=args.store,
         bus_url=args.bus,
+        bus_prefix=args.bus_prefix,
+        checkpoint_seconds=min(max(args.checkpoint, 0.05), 60.0),
         node_id=args.node,
         public_address=args.public_address,
     )

@@ -15,10 +15,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -32,9 +32,13 @@ from spit.net.codes import AuthGuard, load_or_make_host_key, make_code, same_sec
 from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 from spit.net.match import CHOOSE_TIMEOUT, Match
 from spit.net.stamping import Stamper
-from spit.realtime.arbiter import Clock, Timing
+from spit.realtime.arbiter import Applied, Clock, Timing
 from spit.store.settings import same_name
 from spit.store.writer import Writer
+
+if TYPE_CHECKING:
+    from spit.net.resume import Earlier
+    from spit.store.replays import ReplayMeta
 
 log = logging.getLogger("spit.net")
 
@@ -308,6 +312,8 @@ class Host:
         self.watch_delay = 0.0
         #: called with a seat a computer handed back to its player
         self.on_handed_back: Callable[[int], None] | None = None
+        #: called (on the loop) after each tick that applied an action: when to checkpoint
+        self.on_applied: Callable[[], None] | None = None
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._server: asyncssh.SSHAcceptor | None = None
@@ -334,6 +340,32 @@ class Host:
         self._record = record
         self._writer: Writer | None = None
         self._closing = False
+        #: the part played before, for a match carried on from a checkpoint (``resumed``)
+        self.earlier: Earlier | None = None
+
+    @classmethod
+    def resumed(cls, data: Mapping[str, Any] | str | bytes, **host_kwargs: Any) -> Host:
+        """A host that carries on the match checkpointed in ``data`` (``replay_data()``
+        of an earlier host, or its JSON text), in the position it stopped in.
+
+        ``host_kwargs`` are the constructor's (not ``game``); ``names`` and
+        ``remote_seats`` default to the checkpoint's, and the game keeps its own
+        fumble rule (H8) whatever ``timing`` says. Each seat then has the rejoin
+        window to connect, as after a drop. ``replay_data()`` gives the whole
+        game, the earlier part first. Raises ``CheckpointError`` (one line) for
+        data that is malformed, edited, hostile or of a finished game.
+        """
+        from spit.net.resume import read_checkpoint
+
+        earlier = read_checkpoint(data)
+        host_kwargs.setdefault("names", earlier.names)
+        host_kwargs.setdefault("remote_seats", earlier.remote_seats)
+        host_kwargs["timing"] = earlier.timing(host_kwargs.get("timing") or Timing())
+        host = cls(earlier.game, **host_kwargs)
+        host.earlier = earlier
+        host.match.carry_on(host.clock())
+        host._start_recording()
+        return host
 
     def _start_recording(self) -> None:
         """Keep the game (save as it goes, replay and result at the end) from its start,
@@ -347,6 +379,7 @@ class Host:
         archiver = Archiver(
             self.match.arbiter,
             self._players(self.match.names),
+            resumed=self.earlier.replay if self.earlier is not None else None,
             writer=self._writer,
             on_saved=lambda: self._log_saved(archiver),
         )
@@ -776,34 +809,46 @@ class Host:
     def _on_outcomes(self, outcomes: list[Any]) -> None:
         if self._archiver is not None:
             self._archiver(outcomes)
+        if self.on_applied is not None and any(isinstance(o, Applied) for o in outcomes):
+            self.on_applied()
 
     def _times(self) -> list[float]:
         if self._archiver is not None:
             return list(self._archiver.times())
         from spit.store.replays import times_from_log
 
-        return times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
+        times = times_from_log(self.match.arbiter.log, self.match.arbiter.start_time)
+        return times if self.earlier is None else self.earlier.all_times(times)
 
     def _audit(self) -> dict[str, Any]:
         """The race audit for the replay: every press the host judged."""
         from spit.store.races import presses_json
 
-        return {"presses": presses_json(self.match.presses)}
+        presses = self.match.presses
+        if self.earlier is not None:
+            presses = self.earlier.presses(presses)
+        return {"presses": presses_json(presses)}
 
-    def _replay_json(self) -> dict[str, Any]:
+    def _meta(self) -> ReplayMeta:
+        """The replay metadata without an archiver: a resumed match keeps its date
+        and earlier fumbles (H8)."""
         from dataclasses import replace
 
-        from spit.store.replays import h8_record, new_meta, replay_data
+        from spit.store.replays import h8_record, new_meta
 
         arbiter = self.match.arbiter
-        meta = (
-            self._archiver.meta
-            if self._archiver is not None
-            else replace(
-                new_meta(self._players(self.match.names)),
-                h8=h8_record(arbiter.timing, arbiter.fumbles, arbiter.start_time),
-            )
-        )
+        players = self._players(self.match.names)
+        earlier = self.earlier
+        if earlier is None:
+            h8 = h8_record(arbiter.timing, arbiter.fumbles, arbiter.start_time)
+            return replace(new_meta(players), h8=h8)
+        h8 = earlier.h8_record(arbiter.timing, arbiter.fumbles, arbiter.start_time)
+        return replace(earlier.replay.meta, players=(players[0], players[1]), h8=h8)
+
+    def _replay_json(self) -> dict[str, Any]:
+        from spit.store.replays import replay_data
+
+        meta = self._archiver.meta if self._archiver is not None else self._meta()
         times = self._times()
         game = self.game
         if len(times) != len(game.actions):
@@ -818,7 +863,6 @@ class Host:
 
     def _save(self) -> str:
         """Keep the unfinished game in the host's saved games (``spit resume``)."""
-        from spit.store.replays import new_meta
         from spit.store.resume import new_save_path, save_game
 
         try:
@@ -828,7 +872,7 @@ class Host:
                     raise OSError(problem)
                 path = self._archiver.save_path
             else:
-                meta = new_meta(self._players(self.match.names))
+                meta = self._meta()
                 path = save_game(self.game, self._times(), meta, new_save_path(self.game, meta))
         except (OSError, ValueError) as exc:
             return f"the match could not be saved on the host: {exc}"

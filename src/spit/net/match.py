@@ -170,6 +170,15 @@ class Match:
         log.info("seat %d %s (%s)", number + 1, "rejoined" if rejoin else "joined", seat.name)
         self._maybe_start(now)
 
+    def carry_on(self, now: float) -> None:
+        """This match goes on from a checkpoint: the game started long ago, so it
+        counts as started (the names stay), and each seat waits for its player
+        as after a drop: ``rejoin_timeout`` from ``now``, then the usual choice."""
+        self.started = True
+        for seat in self.seats:
+            if seat.link is None:
+                seat.dropped_at = now
+
     def attach_watcher(self, link: Link) -> None:
         """A spectator: public information only."""
         self.watchers.append(link)

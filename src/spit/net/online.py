@@ -16,9 +16,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,19 @@ class OnlineClient:
         self.done = asyncio.Event()
         self.server = ""
         self._reader: asyncio.Task[None] | None = None
+        #: how this client signed in (a match on another node signs in there the same way)
+        self._key: asyncssh.SSHKey | None = None
+        self._known: KnownServers | None = None
+        self._name = ""
+        #: the nodes the lobby last listed, and the round trips measured to them (ms)
+        self.nodes: tuple[tuple[str, str], ...] = ()
+        self.delays: dict[str, float] = {}
+        self._measuring: asyncio.Task[None] | None = None
+        #: connections to other nodes for matches hosted there
+        self._side: set[asyncssh.SSHClientConnection] = set()
+        #: each listed node's host key, as the lobby said (to sign in there if this one dies)
+        self._pins: dict[str, str] = {}
+        self._door_token: str | None = None
 
     @classmethod
     async def connect(
@@ -150,53 +164,19 @@ class OnlineClient:
         client = cls()
         if on_message is not None:
             client.on_message = on_message
-        server = f"{address}:{port}"
-        client.server = server
-        expected = pin or (known.get(server) if known is not None else None)
-        checker = _Checker(expected)
-        if door_token is not None:
-            username, password, keys = "door", door_token, None
-        elif key is None:
-            username, password, keys = "guest", None, None
-        else:
-            username, password, keys = (name or "player"), None, [key]
-        try:
-            conn = await asyncio.wait_for(
-                asyncssh.connect(
-                    address,
-                    port,
-                    username=username,
-                    password=password,
-                    client_keys=keys,
-                    client_factory=lambda: checker,
-                    known_hosts=([], [], []),
-                    server_host_key_algs=["ssh-ed25519"],
-                    encryption_algs=list(CIPHERS),
-                    agent_path=None,
-                    config=None,
-                    preferred_auth="password" if door_token else "publickey",
-                ),
-                timeout,
-            )
-        except TimeoutError:
-            raise JoinError(f"no answer from {server} within {timeout:.0f} s") from None
-        except asyncssh.PermissionDenied:
-            raise JoinError("the server refused the sign-in") from None
-        except (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed) as exc:
-            if checker.seen is not None and checker.seen != expected:
-                raise ServerKeyChanged(
-                    f"the server's key changed (it was {expected}, now {checker.seen}): this may "
-                    f"not be the server you used before. If its operator changed it on purpose, "
-                    f"run `spit online {server} --forget-key` and connect again"
-                ) from None
-            raise JoinError(f"secure connection failed: {exc.reason}") from None
-        except asyncssh.DisconnectError as exc:
-            raise JoinError(f"the server closed the connection: {exc.reason}") from None
-        except OSError as exc:
-            raise JoinError(f"cannot reach {server}: {exc.strerror or exc}") from None
-        if known is not None and expected is None and checker.seen is not None:
-            with contextlib.suppress(OSError):
-                known.remember(server, checker.seen)
+        client.server = f"{address}:{port}"
+        client._key, client._known, client._name = key, known, name
+        client._door_token = door_token
+        conn = await sign_in(
+            address,
+            port,
+            key=key,
+            known=known,
+            name=name,
+            pin=pin,
+            door_token=door_token,
+            timeout=timeout,
+        )
         client.conn = conn
         try:
             client.process = await conn.create_process(
@@ -216,11 +196,98 @@ class OnlineClient:
         with contextlib.suppress(OSError, asyncssh.Error):
             self.process.stdin.write(wire.encode(kind, **fields))
 
+    def _noticed(self, msg: dict[str, Any]) -> None:
+        """The lobby listed the server's nodes: measure the round trips to them (once each)."""
+        nodes: list[tuple[str, str]] = []
+        for entry in msg.get("nodes", [])[:20]:
+            if isinstance(entry, dict):
+                node = str(entry.get("node", ""))[:64]
+                nodes.append((node, str(entry.get("address", ""))[:300]))
+                if entry.get("key"):
+                    self._pins[node] = str(entry["key"])[:100]
+        if not nodes or tuple(nodes) == self.nodes:
+            return
+        self.nodes = tuple(nodes)
+        if self._measuring is None or self._measuring.done():
+            self._measuring = asyncio.create_task(self._measure())
+
+    async def _measure(self) -> None:
+        """Time a TCP connection to each node three times; report the fastest of each."""
+        for node, address in self.nodes:
+            host, _, port = address.rpartition(":")
+            best = math.inf
+            for _ in range(3):
+                began = time.monotonic()
+                try:
+                    _, writer = await asyncio.wait_for(
+                        asyncio.open_connection(host.strip("[]"), int(port)), 3.0
+                    )
+                except (OSError, ValueError, TimeoutError):
+                    continue
+                best = min(best, (time.monotonic() - began) * 1000)
+                writer.close()
+                with contextlib.suppress(OSError):
+                    await writer.wait_closed()
+            if best < math.inf:
+                self.delays[node] = round(best, 2)
+        if self.delays:
+            self.send("delays", ms=self.delays)
+
     async def _read(self) -> None:
+        """Read the lobby; if its node goes away, sign in again on another node of the server."""
+        while True:
+            last_word, again, reason = await self._read_lobby()
+            if (last_word is not None and not again) or not await self._sign_in_elsewhere():
+                break
+        self.ended = last_word or reason
+        self.done.set()
+
+    async def _sign_in_elsewhere(self) -> bool:
+        """The lobby's node is gone: the nearest other node the lobby listed, signed in as before.
+
+        False if there is none (one node alone), or none answers.
+        """
+        if self._door_token is not None:
+            return False  # a plain-ssh door's process lives and dies with its node
+        others = sorted(
+            (entry for entry in self.nodes if entry[1] != self.server),
+            key=lambda entry: self.delays.get(entry[0], math.inf),
+        )
+        for node, address in others:
+            host, _, port = address.rpartition(":")
+            try:
+                conn = await sign_in(
+                    host.strip("[]"),
+                    int(port),
+                    key=self._key,
+                    known=self._known,
+                    name=self._name,
+                    pin=self._pins.get(node),
+                    timeout=5.0,
+                )
+                process = await conn.create_process(subsystem=wire.LOBBY_SUBSYSTEM, encoding=None)
+            except (JoinError, asyncssh.Error, OSError, ValueError) as exc:
+                log.info("node %s did not take the lobby: %s", node, exc)
+                continue
+            old = self.conn
+            self.conn, self.process, self.server = conn, process, address
+            if old is not None:
+                old.close()
+            self.send("hello", v=wire.LOBBY_VERSION, app=__version__, name=self._name[:40])
+            if self.delays:
+                self.send("delays", ms=self.delays)
+            self.on_message({"t": "info", "text": "Signed in again on another node of the server."})
+            return True
+        return False
+
+    async def _read_lobby(self) -> tuple[str | None, bool, str]:
+        """Read lobby messages until the channel ends: (the server's last word, whether it
+        asked to sign in again elsewhere, why it ended)."""
         assert self.process is not None
         buffer = b""
         reason = "the connection to the server was lost"
         last_word: str | None = None
+        again = False
         try:
             while True:
                 chunk = await self.process.stdout.read(65536)
@@ -235,6 +302,9 @@ class OnlineClient:
                         continue
                     if msg["t"] == "bye":
                         last_word = msg["reason"]
+                        again = bool(msg.get("again", False))
+                    elif msg["t"] == "lobby" and "nodes" in msg:
+                        self._noticed(msg)
                     self.on_message(msg)
                 if len(buffer) > proto.MAX_HOST_LINE:
                     raise proto.ProtocolError("the server sent a message that is too long")
@@ -245,8 +315,7 @@ class OnlineClient:
         except Exception as exc:  # a defect in a handler: end cleanly, say what
             log.exception("error while handling a message from the server")
             reason = f"internal error ({type(exc).__name__}: {exc})"
-        self.ended = last_word or reason
-        self.done.set()
+        return last_word, again, reason
 
     async def open_match(
         self,
@@ -255,16 +324,60 @@ class OnlineClient:
         watch: bool = False,
         name: str = "",
         on_message: Callable[[dict[str, Any]], None] | None = None,
+        address: str | None = None,
+        pin: str | None = None,
+        token: str | None = None,
     ) -> Guest:
-        """The match ``match_id`` on a second channel: a ``Guest`` as ``spit join`` has."""
+        """The match ``match_id``: a ``Guest`` as ``spit join`` has.
+
+        On this server's connection (a second channel), or, when the match is
+        hosted on another node (``address``, its key ``pin``, as the "matched"
+        message says), on a connection of its own to that node, signed in as
+        this client is. ``token`` is the seat's secret: it plays that seat.
+        """
         if self.conn is None:
             raise JoinError("not connected")
-        return await Guest.on_connection(
-            self.conn,
-            wire.MATCH_SUBSYSTEM_PREFIX + match_id,
+        subsystem = wire.MATCH_SUBSYSTEM_PREFIX + match_id + (f"/{token}" if token else "")
+        if not address or address == self.server:
+            return await Guest.on_connection(
+                self.conn, subsystem, name=name, watch=watch, on_message=on_message
+            )
+        host, _, port = address.rpartition(":")
+        try:
+            number = int(port)
+        except ValueError:
+            raise JoinError(f"the server sent a bad address: {address[:60]!r}") from None
+        conn = await sign_in(
+            host.strip("[]"), number, key=self._key, known=self._known, name=self._name, pin=pin
+        )
+        self._side.add(conn)
+        try:
+            guest = await Guest.on_connection(
+                conn, subsystem, name=name, watch=watch, on_message=on_message
+            )
+        except BaseException:
+            conn.close()
+            self._side.discard(conn)
+            raise
+        guest.owns_connection = True  # closing the match closes its connection
+        return guest
+
+    def open_matched(
+        self,
+        matched: dict[str, Any],
+        *,
+        name: str = "",
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+    ) -> Awaitable[Guest]:
+        """``open_match`` for a "matched" message (a seat, or watching when it has none)."""
+        return self.open_match(
+            matched["match"],
+            watch=matched["seat"] is None,
             name=name,
-            watch=watch,
             on_message=on_message,
+            address=matched.get("address"),
+            pin=matched.get("pin"),
+            token=matched.get("token"),
         )
 
     def close_now(self) -> None:
@@ -272,6 +385,11 @@ class OnlineClient:
         self.send("bye", reason="left")
         if self._reader is not None:
             self._reader.cancel()
+        if self._measuring is not None:
+            self._measuring.cancel()
+        for side in list(self._side):
+            side.close()
+        self._side.clear()
         if self.conn is not None:
             self.conn.close()
         if self.ended is None:
@@ -284,6 +402,71 @@ class OnlineClient:
         if self.conn is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.conn.wait_closed(), 2)
+
+
+async def sign_in(
+    address: str,
+    port: int,
+    *,
+    key: asyncssh.SSHKey | None,
+    known: KnownServers | None,
+    name: str = "",
+    pin: str | None = None,
+    door_token: str | None = None,
+    timeout: float = 15.0,
+) -> asyncssh.SSHClientConnection:
+    """An SSH connection signed in to a spit server (key, guest or door token).
+
+    The server's host key must be ``pin`` if given, else the one ``known``
+    remembers for it (the first one seen is remembered). JoinError says why not.
+    """
+    server = f"{address}:{port}"
+    expected = pin or (known.get(server) if known is not None else None)
+    checker = _Checker(expected)
+    if door_token is not None:
+        username, password, keys = "door", door_token, None
+    elif key is None:
+        username, password, keys = "guest", None, None
+    else:
+        username, password, keys = (name or "player"), None, [key]
+    try:
+        conn = await asyncio.wait_for(
+            asyncssh.connect(
+                address,
+                port,
+                username=username,
+                password=password,
+                client_keys=keys,
+                client_factory=lambda: checker,
+                known_hosts=([], [], []),
+                server_host_key_algs=["ssh-ed25519"],
+                encryption_algs=list(CIPHERS),
+                agent_path=None,
+                config=None,
+                preferred_auth="password" if door_token else "publickey",
+            ),
+            timeout,
+        )
+    except TimeoutError:
+        raise JoinError(f"no answer from {server} within {timeout:.0f} s") from None
+    except asyncssh.PermissionDenied:
+        raise JoinError("the server refused the sign-in") from None
+    except (asyncssh.HostKeyNotVerifiable, asyncssh.KeyExchangeFailed) as exc:
+        if checker.seen is not None and checker.seen != expected:
+            raise ServerKeyChanged(
+                f"the server's key changed (it was {expected}, now {checker.seen}): this may "
+                f"not be the server you used before. If its operator changed it on purpose, "
+                f"run `spit online {server} --forget-key` and connect again"
+            ) from None
+        raise JoinError(f"secure connection failed: {exc.reason}") from None
+    except asyncssh.DisconnectError as exc:
+        raise JoinError(f"the server closed the connection: {exc.reason}") from None
+    except OSError as exc:
+        raise JoinError(f"cannot reach {server}: {exc.strerror or exc}") from None
+    if known is not None and expected is None and checker.seen is not None:
+        with contextlib.suppress(OSError):
+            known.remember(server, checker.seen)
+    return conn
 
 
 async def open_match_as_bot(
@@ -317,6 +500,46 @@ async def open_match_as_bot(
         if box:
             box[0].handle(msg)
 
-    guest = await client.open_match(matched["match"], watch=seat is None, on_message=deliver)
+    guest = await client.open_matched(matched, on_message=deliver)
     link.append(guest)
     return guest
+
+
+async def play_as_bot(
+    client: OnlineClient,
+    matched: dict[str, Any],
+    level: str,
+    *,
+    reaction: Any = None,
+    on_message: Callable[[dict[str, Any]], None] | None = None,
+    next_matched: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None,
+) -> None:
+    """Play the seat ``matched`` with a computer to the end, through any move of the match.
+
+    When the match's connection is lost before the game is over (its node died),
+    ``next_matched(match_id)`` waits for the lobby's next "matched" message for
+    the same match (the node that carried it on) and the bot plays on there;
+    None from it (nothing came in time) ends the match here.
+    """
+    over = asyncio.Event()
+
+    def seen(msg: dict[str, Any]) -> None:
+        if msg.get("t") == "over":
+            over.set()
+        if on_message is not None:
+            on_message(msg)
+
+    while True:
+        guest = await open_match_as_bot(client, matched, level, reaction=reaction, on_message=seen)
+        ended = asyncio.create_task(guest.done.wait())
+        finished = asyncio.create_task(over.wait())
+        await asyncio.wait((ended, finished), return_when=asyncio.FIRST_COMPLETED)
+        ended.cancel()
+        finished.cancel()
+        if over.is_set() or next_matched is None:
+            await guest.close()
+            return
+        again = await next_matched(matched["match"])
+        if again is None:
+            return
+        matched = again

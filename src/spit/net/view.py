@@ -519,6 +519,16 @@ class RemoteSession(Session):
         self.link.paused = True
         self.version += 1
 
+    def carry_on(self) -> None:
+        """A new connection carries the same match on (a server moved it): not ended now.
+
+        The game stays paused until the host says it has resumed.
+        """
+        self.ended = None
+        self.link.pending.clear()  # the presses sent on the lost connection have no verdict
+        self.notice = "Picking the match up again on another node of the server"
+        self.version += 1
+
     # ------------------------------------------------------------ words
 
     def status(self, now: float) -> str:

@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -51,6 +51,8 @@ class Player:
     close: Callable[[str], None]
     admin: bool = False
     match: str | None = None
+    #: round trips the player's client measured to the server's nodes (node id -> ms)
+    delays: dict[str, float] = field(default_factory=dict)
 
     @property
     def guest(self) -> bool:
@@ -70,6 +72,7 @@ class LobbyNode(Protocol):
     def event_line(self, kind: str, /, **fields: object) -> str: ...
     def max_sessions_per_address(self) -> int: ...
     def where_is(self, match_id: str) -> str: ...
+    def watch_notice(self, match_id: str) -> dict[str, Any] | None: ...
     def idle_timeout(self) -> float: ...
     def enter_lobby(self, player: Player) -> None: ...
     def leave_lobby(self, player: Player) -> None: ...
@@ -236,7 +239,7 @@ class LobbySession:
             return
         if fingerprint is None:
             guest_id = node.new_guest_id()
-            self._enter(None, f"guest{guest_id[1:]}", guest_id)
+            self._enter(None, f"guest{guest_id[1:].split('@')[0]}", guest_id)
             return
         account = await node.store.account_for_key(fingerprint)
         if account is not None:
@@ -371,19 +374,17 @@ class LobbySession:
         elif kind == "enter":
             problem = await node.enter_room(player, msg["code"])
         elif kind == "watch":
-            match = node.matches.get(msg["match"])
-            if match is None:
+            notice = node.watch_notice(msg["match"])
+            if notice is None:
                 problem = node.where_is(msg["match"])
             else:
-                self.send(
-                    wire.encode(
-                        "matched",
-                        match=match.id,
-                        seat=None,
-                        mode=match.mode,
-                        names=list(match.names),
-                    )
-                )
+                self.send(wire.encode("matched", **{k: v for k, v in notice.items() if k != "t"}))
+        elif kind == "delays":
+            player.delays = {
+                str(k)[:64]: float(v)
+                for k, v in list(msg["ms"].items())[:20]
+                if isinstance(v, int | float) and 0 <= v < 60_000
+            }
         elif kind == "board":
             self.send(await node.standings(msg["mode"], player))
         elif kind == "daily":

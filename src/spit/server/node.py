@@ -29,7 +29,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -43,19 +43,21 @@ from spit.bots.reaction import Reaction
 from spit.engine import get_mode, mode_names
 from spit.net import lobbywire as wire
 from spit.net import protocol as proto
-from spit.net.codes import load_or_make_host_key
+from spit.net.codes import key_fingerprint, load_or_make_host_key
 from spit.net.host import CIPHERS, Host, Limits
 from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
 from spit.server.backends import open_store
-from spit.server.bus import Bus, NodeSnapshot, open_bus
+from spit.server.bus import Bus, NodeSnapshot, QueueEntry, open_bus
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
 from spit.server.door import resident_mb, run_door
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
+from spit.server.placement import choose_node
 from spit.server.store import (
     Account,
     MatchRecord,
+    MovedElsewhere,
     PlayerRating,
     RatingRules,
     ServerStore,
@@ -102,6 +104,12 @@ class ServerSettings:
     wave_seconds: float = WAVE_SECONDS
     grace: float = 15.0  #: seconds before a computer holds a dropped player's seat
     rejoin: float = 60.0  #: seconds a dropped player may come back in
+    #: seconds between two rounds of checkpoints (each running match with a new move in
+    #: it, all in one transaction): at most this much play is lost when a node dies
+    checkpoint_seconds: float = 1.0
+    #: seconds a match whose owner was never seen on the bus waits before another node
+    #: resumes it (an owner seen and then gone is dead once its snapshot runs out)
+    orphan_seconds: float = 10.0
     daily_level: str = DEFAULT_DAILY_LEVEL
     rating: RatingRules = field(default_factory=RatingRules)
     pairing: PairingRules = field(default_factory=PairingRules)
@@ -253,6 +261,39 @@ class _Gate(asyncssh.SSHServer):
 
 
 @dataclass(eq=False, slots=True)
+class Seated:
+    """A player sitting down to a match, wherever their lobby is."""
+
+    id: str  #: the player's id ("a<account>" or a guest's)
+    name: str
+    account: int | None
+    node: str  #: the node the player's lobby is on
+
+    @classmethod
+    def of(cls, player: Player, node: str) -> Seated:
+        """A lobby player of ``node``."""
+        account = None if player.account is None else player.account.id
+        return cls(player.id, player.name, account, node)
+
+    def to_json(self) -> dict[str, Any]:
+        """As the host command carries it."""
+        return {"player": self.id, "name": self.name, "account": self.account, "node": self.node}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seated | str:
+        """A side of a host command: a player, or a computer level (a str)."""
+        if isinstance(data, dict) and "bot" in data:
+            return str(data["bot"])[:20]
+        account = data["account"]
+        return cls(
+            str(data["player"])[:80],
+            str(data["name"])[:40],
+            None if account is None else int(account),
+            str(data["node"])[:64],
+        )
+
+
+@dataclass(slots=True)
 class ServerMatch:
     """A match the node runs: its host, who sits where, and how it ends."""
 
@@ -270,6 +311,14 @@ class ServerMatch:
     task: asyncio.Task[None] | None = None
     #: [seat, from, to] spans of game time a computer held a player's seat
     held: list[list[float | int | None]] = field(default_factory=list)
+    #: a move was applied since the last checkpoint
+    dirty: bool = False
+    #: True once another node took the match over (this one keeps nothing of its end)
+    moved: bool = False
+    #: the node each seat's player is in the lobby on (None: a computer)
+    homes: tuple[str | None, str | None] = (None, None)
+    #: each seat's secret: a client that opens ``spit:<match>/<token>`` plays that seat
+    tokens: tuple[str, str] = ("", "")
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat ``player_id`` sits in, if any."""
@@ -306,8 +355,10 @@ class ServerNode:
         self.players: dict[str, Player] = {}
         self.queue: dict[str, Waiting] = {}
         self.matches: dict[str, ServerMatch] = {}
-        self.rooms: dict[str, tuple[str, str]] = {}  # code -> (player id, mode)
-        self.challenges: dict[int, tuple[str, str, str]] = {}  # id -> (from, to, mode)
+        #: the rooms this node's players opened: code -> (player id, mode) (the bus has them all)
+        self.rooms: dict[str, tuple[str, str]] = {}
+        #: challenges to this node's players: id -> (challenger, their delays, to, mode)
+        self.challenges: dict[int, tuple[Seated, dict[str, float], str, str]] = {}
         self._gates: set[_Gate] = set()
         self._preauth: dict[str, int] = {}
         self._door_tokens: dict[str, tuple[Identity, float]] = {}
@@ -319,6 +370,12 @@ class ServerNode:
         self._lobby_dirty = asyncio.Event()
         self._closing = False
         self.started_at = time.time()
+        #: this node process among the nodes (a restarted node is a new owner of its matches)
+        self.owner = ""
+        #: checkpoints written since start (``--status``)
+        self.checkpoint_writes = 0
+        #: every node process this node has seen on the bus (one gone from it has died)
+        self._owners_seen: set[str] = set()
         self.lateness: list[float] = []
         #: plain-ssh sessions running now, and each one's game process -> its terminal
         self.open_doors = 0
@@ -349,7 +406,9 @@ class ServerNode:
             keepalive_count_max=4,
         )
         self.settings.port = self._server.get_port() or self.settings.port
-        for job in (self._waves(), self._lobby_pusher(), self._status_writer(), self._share()):
+        self.owner = f"{self.node_id}/{secrets.token_hex(4)}"
+        jobs = (self._waves(), self._lobby_pusher(), self._status_writer(), self._share())
+        for job in (*jobs, self._inbox(), self._adopt_orphans(), self._checkpoint_writer()):
             self._spawn(job)
         log.info(event("listening", bind=self.settings.bind, port=self.settings.port))
         return self.settings.port
@@ -371,20 +430,28 @@ class ServerNode:
         """Save every running match, tell everyone, close; returns how many were saved."""
         self._closing = True
         saved = 0
+        # with other nodes up, each running match carries on on one of them (they adopt
+        # its checkpoint once this node has left the bus); alone, it is kept unfinished
+        others = [c for c in self.cluster if c.node != self.node_id and not c.draining]
         for match in list(self.matches.values()):
-            if await self._checkpoint(match):
-                saved += 1
-            for player_id in match.seats:
-                player = self.players.get(player_id or "")
-                if player is not None:
-                    player.send(
-                        wire.encode("info", text="The server is restarting: your match was saved.")
-                    )
+            if others and not match.host.game.over:
+                await self._keep_checkpoint(match)
+                match.moved = True
+                text = "This server node is restarting: your match carries on on another node."
+                log.info(event("match_handed_over", match=match.id))
+            else:
+                if await self._checkpoint(match):
+                    saved += 1
+                text = "The server is restarting: your match was saved."
+            for seat, player_id in enumerate(match.seats):
+                if player_id is not None:
+                    await self.tell(match.homes[seat], player_id, {"t": "info", "text": text})
             await match.host.close(f"{reason}; the match was saved")
             if match.task is not None:
                 match.task.cancel()
         for player in list(self.players.values()):
-            player.send(wire.encode("bye", reason=reason))
+            # with other nodes up, a client signs in again on one of them by itself
+            player.send(wire.encode("bye", reason=reason, again=bool(others)))
             player.close(reason)
         if self._server is not None:
             self._server.close()
@@ -424,7 +491,7 @@ class ServerNode:
             replay=json.dumps(data, separators=(",", ":")),
         )
         try:
-            await self.store.record_match(record)
+            await self.store.record_match(record, checkpoint=(match.id, self.owner))
         except (StoreError, OSError) as exc:
             log.error(event("checkpoint_failed", match=match.id, why=exc))
             return False
@@ -506,13 +573,21 @@ class ServerNode:
     async def _match_session(
         self, gate: _Gate, process: asyncssh.SSHServerProcess[bytes], subsystem: str
     ) -> None:
-        match_id = subsystem.removeprefix(wire.MATCH_SUBSYSTEM_PREFIX)
+        match_id, _, token = subsystem.removeprefix(wire.MATCH_SUBSYSTEM_PREFIX).partition("/")
         match = self.matches.get(match_id)
         who = self._player_for(gate)
         if match is None:
             process.stdout.write(proto.encode("error", reason="that match is over or unknown"))
             return
         seat = match.seat_of(who.id) if who is not None else None
+        if token:
+            # a seat's token plays that seat whoever signed in (a player sent here by another
+            # node); a wrong one only watches
+            seat = next(
+                (n for n, t in enumerate(match.tokens) if secrets.compare_digest(t, token)), None
+            )
+            if seat is None:
+                log.warning(event("bad_seat_token", match=match_id, peer=gate.identity.peer))
         if seat is None:
             grant: tuple[str, int | None] = ("watch", None)
             log.info(event("watch", match=match_id, peer=gate.identity.peer))
@@ -531,14 +606,29 @@ class ServerNode:
         return event(kind, **fields)
 
     def where_is(self, match_id: str) -> str:
-        """Why a match cannot be watched here: over, or on another node (and which)."""
-        for other in self.cluster:
-            if other.node != self.node_id and any(m["id"] == match_id for m in other.matches):
-                return (
-                    f"that match is on another node of this server: `spit online {other.address}` "
-                    "watches it"
-                )
+        """Why a match cannot be watched: it is over or unknown."""
         return "that match is over or unknown"
+
+    def watch_notice(self, match_id: str) -> dict[str, Any] | None:
+        """The "matched" message that lets a watcher in (on this node or the one hosting it)."""
+        match = self.matches.get(match_id)
+        if match is not None:
+            return self.matched_notice(match, None)
+        for other in self.cluster:
+            if other.node == self.node_id:
+                continue
+            for m in other.matches:
+                if m["id"] == match_id:
+                    return {
+                        "t": "matched",
+                        "match": match_id,
+                        "seat": None,
+                        "mode": m["mode"],
+                        "names": list(m["names"]),
+                        "address": other.address,
+                        "pin": other.key,
+                    }
+        return None
 
     def door_port(self) -> int:
         """The port the door's game processes sign back in on."""
@@ -563,6 +653,7 @@ class ServerNode:
     def leave_queue(self, player: Player) -> bool:
         """Take ``player`` out of the quick-pair queue; False if they were not in it."""
         gone = self.queue.pop(player.id, None) is not None
+        self._spawn(self._bus_quietly(self.bus.dequeue(player.id)))
         if gone:
             self.lobby_changed()
         return gone
@@ -655,7 +746,17 @@ class ServerNode:
                     {"id": m["id"], "mode": m["mode"], "names": m["names"]} for m in other.matches
                 )
         online = sorted(names)[:200]
-        return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
+        nodes = [
+            {"node": c.node, "address": c.address, "key": c.key}
+            for c in self.cluster
+            if not c.draining and c.node != self.node_id
+        ]
+        if not nodes:  # this node alone: nothing to measure
+            return wire.encode("lobby", online=online, matches=matches[:100], queue=queue)
+        nodes.append({"node": self.node_id, "address": self.address, "key": self.host_fingerprint})
+        return wire.encode(
+            "lobby", online=online, matches=matches[:100], queue=queue, nodes=nodes[:20]
+        )
 
     @property
     def node_id(self) -> str:
@@ -667,12 +768,19 @@ class ServerNode:
         """Where players reach this node."""
         return self.settings.public_address or f"{self.settings.bind}:{self.settings.port}"
 
+    @property
+    def host_fingerprint(self) -> str:
+        """The fingerprint of this node's host key as ``spit online`` clients pin it."""
+        return key_fingerprint(self.key)
+
     def snapshot(self) -> NodeSnapshot:
         """This node as the other nodes see it."""
         return NodeSnapshot(
             node=self.node_id,
             address=self.address,
             draining=self.draining,
+            key=self.host_fingerprint,
+            owner=self.owner,
             online=tuple(sorted(p.name for p in self.players.values())),
             matches=tuple(
                 {"id": m.id, "mode": m.mode, "names": list(m.names)}
@@ -694,6 +802,7 @@ class ServerNode:
             except (OSError, ConnectionError) as exc:
                 log.warning(event("bus_unreachable", why=exc))
             else:
+                self._owners_seen.update(c.owner for c in cluster if c.owner)
                 if [c.online + tuple(str(m) for m in c.matches) for c in cluster] != [
                     c.online + tuple(str(m) for m in c.matches) for c in self.cluster
                 ]:
@@ -734,17 +843,21 @@ class ServerNode:
         return entry[0]
 
     def new_guest_id(self) -> str:
-        """A fresh id for a guest."""
+        """A fresh id for a guest (unique among the nodes: it names this one)."""
         self._guests += 1
-        return f"g{self._guests}"
+        return f"g{self._guests}@{self.node_id}"
 
     async def rating_words(self, account: Account | None) -> dict[str, str]:
         """The account's rating per mode as players read it ("1510?" while provisional)."""
+        return await self.ratings_of(None if account is None else account.id)
+
+    async def ratings_of(self, account: int | None) -> dict[str, str]:
+        """As ``rating_words``, by the account's number."""
         if account is None:
             return {}
         out = {}
         for mode in mode_names():
-            rating = await self.store.rating(account.id, mode)
+            rating = await self.store.rating(account, mode)
             out[mode] = rating.shown(self.settings.rating)
         return out
 
@@ -759,16 +872,28 @@ class ServerNode:
         self.lobby_changed()
         for match in self.matches.values():
             if match.seat_of(player.id) is not None and not match.host.game.over:
-                player.match = match.id
                 self._tell_matched(player, match)
+                return
+        self._spawn(self._send_back(player))
+
+    async def _send_back(self, player: Player) -> None:
+        """A player signed in again while in a match on another node: send them back to it."""
+        try:
+            notice = await self.bus.seat_of(player.id)
+        except (OSError, ConnectionError):
+            return
+        if notice is not None and self.players.get(player.id) is player:
+            self.deliver(player.id, notice)
 
     def leave_lobby(self, player: Player) -> None:
         """A lobby connection closed."""
         if self.players.get(player.id) is player:
             del self.players[player.id]
-            self.queue.pop(player.id, None)
+            if self.queue.pop(player.id, None) is not None:
+                self._spawn(self._bus_quietly(self.bus.dequeue(player.id)))
             for code in [c for c, (who, _) in self.rooms.items() if who == player.id]:
                 del self.rooms[code]
+                self._spawn(self._bus_quietly(self.bus.drop_room(code)))
             log.info(event("lobby_out", player=player.name))
             self.lobby_changed()
 
@@ -785,16 +910,24 @@ class ServerNode:
         problem = self.check_mode(mode)
         if problem:
             return problem
-        if player.match is not None and player.match in self.matches:
+        if player.match is not None:
             return "you are in a match already"
         rating = await self._rating_of(player, mode)
-        self.queue[player.id] = Waiting(
-            player.id,
-            mode,
-            rating[0],
-            rating[1],
-            self.clock(),
-            None if bot_after is None else max(0.0, min(bot_after, 3600.0)),
+        wait = None if bot_after is None else max(0.0, min(bot_after, 3600.0))
+        self.queue[player.id] = Waiting(player.id, mode, rating[0], rating[1], self.clock(), wait)
+        await self.bus.enqueue(
+            QueueEntry(
+                player.id,
+                self.node_id,
+                mode,
+                rating[0],
+                rating[1],
+                time.time(),
+                wait,
+                player.name,
+                None if player.account is None else player.account.id,
+                dict(player.delays),
+            )
         )
         log.info(event("queued", player=player.name, mode=mode))
         self.lobby_changed()
@@ -812,68 +945,121 @@ class ServerNode:
             await self.run_wave()
 
     async def run_wave(self) -> None:
-        """Pair the queue once (the waves task calls this every few seconds)."""
-        if not self.queue or self.draining:
+        """Pair the shared queue once, if this node holds the lead (one node at a time does).
+
+        The waves task calls this every few seconds on every node. Each pair is
+        taken out of the shared queue in one atomic step before its match is
+        dealt (so nobody is in two matches, whichever node decided), and the
+        match is hosted on the node the two players reach best (``choose_node``).
+        """
+        try:
+            if not await self.bus.lead(self.node_id, self.settings.wave_seconds * 3 + 1.0):
+                return
+            entries = await self.bus.queued()
+        except (OSError, ConnectionError) as exc:
+            log.warning(event("bus_unreachable", why=exc))
             return
+        if not entries:
+            return
+        by_id = {e.player: e for e in entries}
+        now, wall = self.clock(), time.time()
+        waiting = [
+            Waiting(e.player, e.pool, e.rating, e.rd, now - max(0.0, wall - e.since), e.bot_after)
+            for e in entries
+        ]
         # A wave over hundreds of players takes tens of milliseconds: it runs off
         # the event loop (the matches' ticks go on; threads share the GIL every 5 ms).
-        wave = await asyncio.to_thread(
-            run_wave, list(self.queue.values()), self.clock(), self.settings.pairing, ANCHORS
-        )
+        wave = await asyncio.to_thread(run_wave, waiting, now, self.settings.pairing, ANCHORS)
+        live = self._live_nodes()
         for a, b in wave.pairs:
-            if a not in self.queue or b not in self.queue:
-                continue  # one of them left the queue while the wave ran
-            entry = self.queue.pop(a)
-            self.queue.pop(b)
-            pa, pb = self.players.get(a), self.players.get(b)
-            if pa is None or pb is None:
-                continue
-            await self.start_match(entry.pool, (pa, pb))
+            ea, eb = by_id[a], by_id[b]
+            if not await self.bus.claim((a, b)):
+                continue  # one of them left the queue (or was paired) meanwhile
+            homes = (ea.node, eb.node)
+            where = choose_node(
+                homes, (ea.delays, eb.delays), self._candidates(live, homes), self.node_id
+            )
+            sides = (
+                Seated(a, ea.name, ea.account, ea.node),
+                Seated(b, eb.name, eb.account, eb.node),
+            )
+            await self.host_on(where, ea.pool, sides)
             await asyncio.sleep(0)  # let the running matches tick between new ones
         for who, level in wave.to_bots:
-            waiting = self.queue.pop(who, None)
-            player = self.players.get(who)
-            if waiting is not None and player is not None:
-                await self.start_match(waiting.pool, (player, level))
+            entry = by_id[who]
+            if not await self.bus.claim((who,)):
+                continue
+            where = choose_node(
+                (entry.node,), (entry.delays,), self._candidates(live, (entry.node,)), self.node_id
+            )
+            seated = Seated(who, entry.name, entry.account, entry.node)
+            await self.host_on(where, entry.pool, (seated, level))
         self.lobby_changed()
+
+    def _live_nodes(self) -> dict[str, NodeSnapshot]:
+        """The nodes that may host a new match now (this one included unless draining)."""
+        live = {c.node: c for c in self.cluster if not c.draining}
+        if self.draining:
+            live.pop(self.node_id, None)
+        else:
+            live[self.node_id] = self.snapshot()
+        return live
+
+    def _candidates(
+        self, live: dict[str, NodeSnapshot], homes: tuple[str, ...]
+    ) -> dict[str, NodeSnapshot]:
+        """``live`` and the players' own nodes (alive: they queued there; maybe not seen yet)."""
+        known = {c.node for c in self.cluster} | {self.node_id}
+        out = dict(live)
+        for home in homes:
+            if home not in out and home not in known:
+                out[home] = NodeSnapshot(home, "")
+        return out
+
+    async def host_on(
+        self,
+        node: str,
+        mode: str,
+        sides: tuple[Seated | str, Seated | str],
+        *,
+        rated: bool | None = None,
+    ) -> None:
+        """Have ``node`` deal a match between ``sides`` (here at once, or through its inbox)."""
+        if node == self.node_id:
+            await self.start_match(mode, sides, rated=rated)
+            return
+        command = {
+            "t": "host",
+            "mode": mode,
+            "sides": [{"bot": s} if isinstance(s, str) else s.to_json() for s in sides],
+            "rated": rated,
+        }
+        log.info(event("placed", node=node, mode=mode))
+        await self.bus.post(node, command)
 
     async def start_match(
         self,
         mode: str,
-        sides: tuple[Player | str, Player | str],
+        players: tuple[Player | Seated | str, Player | Seated | str],
         *,
         seed: int | None = None,
         daily: str | None = None,
         rated: bool | None = None,
     ) -> ServerMatch:
-        """Deal a match between two players, or a player and a computer level (a str)."""
+        """Deal a match between two players, or a player and a computer level (a str).
+
+        A player is one of this node's lobby (a ``Player``) or anyone's (a
+        ``Seated``, which says where their lobby is: they are told there).
+        """
+        sides = (self._seated(players[0]), self._seated(players[1]))
         game = host_game(mode, self.settings.variants.get(mode, ()), seed)
         match_id = secrets.token_hex(5)
         names = tuple(s if isinstance(s, str) else s.name for s in sides)
         bots = tuple(s if isinstance(s, str) else None for s in sides)
         names = tuple(f"Computer ({n})" if b else n for n, b in zip(names, bots, strict=True))
         humans = tuple(n for n, s in enumerate(sides) if not isinstance(s, str))
-        host = Host(
-            game,
-            names=(names[0], names[1]),
-            remote_seats=humans,
-            key_path=self.settings.host_key_path,
-            rejoin_timeout=self.settings.rejoin,
-            limits=Limits(max_connections=1 << 30),
-            clock=self.clock,
-            timing=self.settings.timing,
-            bot_reaction=self.settings.bot_reaction,
-        )
-        host.watch_delay = self.settings.spectator_delay
-
-        def handed_back(seat: int) -> None:
-            self._end_hold(match, seat)
-            log.info(event("seat_handed_back", match=match_id, seat=seat + 1))
-
-        host.on_handed_back = handed_back
-        accounts = tuple(
-            None if isinstance(s, str) or s.account is None else s.account.id for s in sides
-        )
+        host = self._new_host(game, (names[0], names[1]), humans)
+        accounts = tuple(None if isinstance(s, str) else s.account for s in sides)
         if rated is None:
             rated = all(
                 (isinstance(s, str) and s in ANCHORS.get(mode, {}))
@@ -895,34 +1081,319 @@ class ServerNode:
             daily=daily,
             started=_now_iso(),
             started_at=self.clock(),
+            homes=(
+                None if isinstance(sides[0], str) else sides[0].node,
+                None if isinstance(sides[1], str) else sides[1].node,
+            ),
+            tokens=(secrets.token_urlsafe(18), secrets.token_urlsafe(18)),
         )
-        self.matches[match_id] = match
         for seat, side in enumerate(sides):
             if isinstance(side, str):
                 host.seat_bot(seat, side)
-        match.task = self._spawn(self._run_match(match))
+        await self._launch(match)
         log.info(
-            event("match_start", match=match_id, mode=mode, p1=names[0], p2=names[1], rated=rated)
-        )
-        for side in sides:
-            if not isinstance(side, str):
-                side.match = match_id
-                self._tell_matched(side, match)
-        self.lobby_changed()
-        return match
-
-    def _tell_matched(self, player: Player, match: ServerMatch) -> None:
-        player.send(
-            wire.encode(
-                "matched",
-                match=match.id,
-                seat=match.seat_of(player.id),
-                mode=match.mode,
-                names=list(match.names),
-                rated=match.rated,
-                daily=match.daily is not None,
+            event(
+                "match_start",
+                match=match_id,
+                node=self.node_id,
+                mode=mode,
+                p1=names[0],
+                p2=names[1],
+                rated=rated,
             )
         )
+        await self._seat_everyone(match)
+        return match
+
+    def _new_host(self, game: Any, names: tuple[str, str], humans: tuple[int, ...]) -> Host:
+        host = Host(
+            game,
+            names=names,
+            remote_seats=humans,
+            key_path=self.settings.host_key_path,
+            rejoin_timeout=self.settings.rejoin,
+            limits=Limits(max_connections=1 << 30),
+            clock=self.clock,
+            timing=self.settings.timing,
+            bot_reaction=self.settings.bot_reaction,
+        )
+        host.watch_delay = self.settings.spectator_delay
+        return host
+
+    async def _launch(self, match: ServerMatch) -> None:
+        """Run ``match`` here: its tick loop, its checkpoints, its seat hand-backs."""
+
+        def handed_back(seat: int) -> None:
+            self._end_hold(match, seat)
+            log.info(event("seat_handed_back", match=match.id, seat=seat + 1))
+
+        match.host.on_handed_back = handed_back
+        self.matches[match.id] = match
+
+        def applied() -> None:
+            match.dirty = True
+
+        match.host.on_applied = applied
+        await self._keep_checkpoint(match)
+        match.task = self._spawn(self._run_match(match))
+
+    async def _seat_everyone(self, match: ServerMatch, **extra: Any) -> None:
+        """Tell each player of ``match`` where to connect (through their own node)."""
+        for seat, player_id in enumerate(match.seats):
+            if player_id is not None:
+                notice = {**self.matched_notice(match, seat), **extra}
+                await self._bus_quietly(self.bus.set_seat(player_id, notice))
+                await self.tell(match.homes[seat], player_id, notice)
+        self.lobby_changed()
+
+    # ------------------------------------------------------------ checkpoints
+
+    def _checkpoint_text(self, match: ServerMatch) -> str:
+        """What another node needs to carry on with ``match``: its save and who sits where."""
+        server = {
+            "match": match.id,
+            "mode": match.mode,
+            "seats": list(match.seats),
+            "names": list(match.names),
+            "accounts": list(match.accounts),
+            "bots": list(match.bots),
+            "homes": list(match.homes),
+            "tokens": list(match.tokens),
+            "rated": match.rated,
+            "daily": match.daily,
+            "started": match.started,
+            "held": match.held,
+        }
+        replay = match.host.replay_data()
+        return json.dumps({"replay": replay, "server": server}, separators=(",", ":"))
+
+    async def _keep_checkpoint(self, match: ServerMatch) -> bool:
+        """Write ``match``'s checkpoint now; False if another node took the match over."""
+        text = self._checkpoint_text(match)
+        try:
+            kept = await self.store.keep_checkpoint(match.id, self.owner, text, _now_iso())
+        except (StoreError, OSError) as exc:
+            log.error(event("checkpoint_failed", match=match.id, why=exc))
+            return True
+        self.checkpoint_writes += 1
+        return kept
+
+    async def _checkpoint_writer(self) -> None:
+        """Checkpoint the running matches as they go: every ``checkpoint_seconds``, each
+        match that applied a move since (``Host.on_applied``), all in one transaction."""
+        while True:
+            await asyncio.sleep(self.settings.checkpoint_seconds)
+            due = [m for m in self.matches.values() if m.dirty and not m.host.match.finished]
+            if not due:
+                continue
+            rows = []
+            for match in due:
+                match.dirty = False
+                rows.append((match.id, self._checkpoint_text(match)))
+                await asyncio.sleep(0)  # the matches tick between two checkpoints
+            try:
+                refused = await self.store.keep_checkpoints(self.owner, rows, _now_iso())
+            except (StoreError, OSError) as exc:
+                log.error(event("checkpoint_failed", matches=len(rows), why=exc))
+                for match in due:
+                    match.dirty = True
+                continue
+            self.checkpoint_writes += len(rows) - len(refused)
+            for match_id in refused:
+                moved = self.matches.get(match_id)
+                if moved is not None:
+                    log.warning(event("match_moved", match=match_id))
+                    moved.moved = True
+                    await moved.host.close("the match moved to another node of the server")
+
+    async def _adopt_orphans(self) -> None:
+        """Carry on with the matches of a node process that died (every node looks)."""
+        seen_since: dict[str, float] = {}
+        while True:
+            await asyncio.sleep(1.0)
+            if self.draining or self._closing:
+                continue
+            try:
+                owners = await self.store.checkpoint_owners()
+            except (StoreError, OSError) as exc:
+                log.warning(event("store_unreachable", why=exc))
+                continue
+            alive = {c.owner for c in self.cluster} | {self.owner}
+            now = self.clock()
+            orphans = {m: o for m, o in owners.items() if o not in alive and m not in self.matches}
+            for gone in [m for m in seen_since if m not in orphans]:
+                del seen_since[gone]
+            for match_id, owner in orphans.items():
+                # an owner seen on the bus whose snapshot ran out is dead; one never seen
+                # (this node started after it died, or it has not published yet) must
+                # stay missing for a while first
+                first = seen_since.setdefault(match_id, now)
+                if owner in self._owners_seen or now - first >= self.settings.orphan_seconds:
+                    await self.resume(match_id, owner)
+                    seen_since.pop(match_id, None)
+
+    async def resume(self, match_id: str, owner: str) -> ServerMatch | None:
+        """Take ``match_id`` over from ``owner`` (gone) and carry on from its checkpoint."""
+        text = await self.store.take_checkpoint(match_id, owner, self.owner)
+        if text is None:
+            return None  # another node took it first
+        try:
+            match = self._match_from_checkpoint(text)
+        except (ValueError, KeyError, TypeError, IndexError) as exc:  # CheckpointError too
+            log.error(event("resume_failed", match=match_id, why=exc))
+            await self.store.drop_checkpoint(match_id, self.owner)
+            return None
+        await self._launch(match)
+        log.info(event("match_resumed", match=match_id, node=self.node_id, was=owner))
+        await self._seat_everyone(match, resumed=True)
+        return match
+
+    def _match_from_checkpoint(self, text: str) -> ServerMatch:
+        data = json.loads(text)
+        server = data["server"]
+        host = Host.resumed(
+            data["replay"],
+            names=(str(server["names"][0]), str(server["names"][1])),
+            remote_seats=tuple(n for n in range(2) if server["seats"][n] is not None),
+            key_path=self.settings.host_key_path,
+            rejoin_timeout=self.settings.rejoin,
+            limits=Limits(max_connections=1 << 30),
+            clock=self.clock,
+            timing=self.settings.timing,
+            bot_reaction=self.settings.bot_reaction,
+        )
+        host.watch_delay = self.settings.spectator_delay
+        match = ServerMatch(
+            id=str(server["match"]),
+            mode=str(server["mode"]),
+            host=host,
+            seats=(server["seats"][0], server["seats"][1]),
+            names=(str(server["names"][0]), str(server["names"][1])),
+            accounts=(server["accounts"][0], server["accounts"][1]),
+            bots=(server["bots"][0], server["bots"][1]),
+            rated=bool(server["rated"]),
+            daily=server["daily"],
+            started=str(server["started"]),
+            started_at=self.clock(),
+            held=list(server["held"]),
+            homes=(server["homes"][0], server["homes"][1]),
+            tokens=(str(server["tokens"][0]), str(server["tokens"][1])),
+        )
+        for seat, level in enumerate(match.bots):
+            if level is not None:
+                host.seat_bot(seat, str(level))
+        return match
+
+    def _seated(self, side: Player | Seated | str) -> Seated | str:
+        return Seated.of(side, self.node_id) if isinstance(side, Player) else side
+
+    def matched_notice(self, match: ServerMatch, seat: int | None) -> dict[str, Any]:
+        """The "matched" message for ``seat`` (None: a watcher): where to connect, and how."""
+        notice: dict[str, Any] = {
+            "t": "matched",
+            "match": match.id,
+            "seat": seat,
+            "mode": match.mode,
+            "names": list(match.names),
+            "rated": match.rated,
+            "daily": match.daily is not None,
+            "address": self.address,
+            "pin": self.host_fingerprint,
+        }
+        if seat is not None:
+            notice["token"] = match.tokens[seat]
+        return notice
+
+    def _tell_matched(self, player: Player, match: ServerMatch) -> None:
+        seat = match.seat_of(player.id)
+        self.deliver(player.id, self.matched_notice(match, seat))
+
+    async def tell(self, node: str | None, player_id: str, message: dict[str, Any]) -> None:
+        """Give ``message`` to a player whose lobby is on ``node`` (here, or through its inbox).
+
+        If that node is gone, the player's client has signed in on another one: every
+        live node is asked (a node without the player ignores it).
+        """
+        if node is None or node == self.node_id:
+            self.deliver(player_id, message)
+            return
+        command = {"t": "deliver", "player": player_id, "msg": message}
+        live = {c.node for c in self.cluster}
+        if node in live:
+            await self._bus_quietly(self.bus.post(node, command))
+            return
+        self.deliver(player_id, message)
+        for other in live - {self.node_id}:
+            await self._bus_quietly(self.bus.post(other, command))
+
+    def deliver(self, player_id: str, message: dict[str, Any]) -> None:
+        """Send a lobby player of this node ``message`` (noting a match it starts or ends)."""
+        player = self.players.get(player_id)
+        if player is None:
+            return
+        kind = message.get("t")
+        if kind == "matched" and message.get("seat") is not None:
+            player.match = str(message["match"])
+            self.queue.pop(player_id, None)
+        elif kind == "result":
+            player.match = None
+        fields = {k: v for k, v in message.items() if k != "t"}
+        player.send(wire.encode(str(kind), **fields))
+
+    async def _bus_quietly(self, job: Any) -> None:
+        """Run a bus call; a bus that cannot be reached is logged, not raised."""
+        try:
+            await job
+        except (OSError, ConnectionError) as exc:
+            log.warning(event("bus_unreachable", why=exc))
+
+    async def _inbox(self) -> None:
+        """Carry out what other nodes ask of this one: host a match, tell a player."""
+        while True:
+            try:
+                messages = await self.bus.take(self.node_id)
+            except (OSError, ConnectionError) as exc:
+                log.warning(event("bus_unreachable", why=exc))
+                messages = []
+            for message in messages:
+                try:
+                    await self._carry_out(message)
+                except (KeyError, TypeError, ValueError) as exc:
+                    log.warning(event("bad_bus_message", why=exc))
+            await asyncio.sleep(0.1 if not messages else 0)
+
+    async def _carry_out(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "host":
+            mode = str(message["mode"])
+            if mode not in mode_names():
+                raise ValueError(f"unknown mode {mode[:10]!r}")
+            sides = tuple(Seated.from_json(s) for s in message["sides"][:2])
+            if len(sides) != 2:
+                raise ValueError("a match has two sides")
+            rated = message.get("rated")
+            await self.start_match(
+                mode, (sides[0], sides[1]), rated=None if rated is None else bool(rated)
+            )
+        elif kind == "challenge":
+            challenger = Seated.from_json(message["from"])
+            target = self._named(str(message["to"]))
+            mode = str(message["mode"])
+            if isinstance(challenger, str) or mode not in mode_names():
+                raise ValueError("not a challenge")
+            delays = {str(k)[:64]: float(v) for k, v in dict(message["delays"]).items()}
+            if target is None:
+                text = f"nobody called {str(message['to'])[:40]} is online"
+                await self.tell(challenger.node, challenger.id, {"t": "info", "text": text})
+            else:
+                self._challenged(challenger, delays, target, mode)
+        elif kind == "deliver":
+            msg = message["msg"]
+            if not isinstance(msg, dict) or msg.get("t") not in ("matched", "result", "info"):
+                raise ValueError("not a message for a player")
+            self.deliver(str(message["player"]), msg)
+        else:
+            raise ValueError(f"unknown command {str(kind)[:20]!r}")
 
     async def _run_match(self, match: ServerMatch) -> None:
         watchdog = self._spawn(self._watch_seats(match))
@@ -978,6 +1449,8 @@ class ServerNode:
     async def _finish(self, match: ServerMatch) -> None:
         """Keep the result and the replay, move the ratings, tell the players."""
         self.matches.pop(match.id, None)
+        if match.moved:
+            return  # another node carries on with it
         self.lateness.extend(match.host.stats.lateness[-200:])
         del self.lateness[:-5000]
         game = match.host.game
@@ -987,7 +1460,15 @@ class ServerNode:
             player = self.players.get(player_id or "")
             if player is not None and player.match == match.id:
                 player.match = None
+            if player_id is not None:
+                await self._bus_quietly(self.bus.set_seat(player_id, None))
         if not game.over:
+            with contextlib.suppress(StoreError, OSError):
+                await self.store.drop_checkpoint(match.id, self.owner)
+            for seat, player_id in enumerate(match.seats):
+                if player_id is not None:  # free to play again, wherever their lobby is
+                    ended = {"t": "result", "text": "The match ended without a result."}
+                    await self.tell(match.homes[seat], player_id, ended)
             self.lobby_changed()
             return
         data = match.host.replay_data()
@@ -1004,7 +1485,10 @@ class ServerNode:
             replay=json.dumps(data, separators=(",", ":")),
         )
         try:
-            await self.store.record_match(record)
+            await self.store.record_match(record, checkpoint=(match.id, self.owner))
+        except MovedElsewhere:
+            log.warning(event("match_moved", match=match.id))
+            return
         except (StoreError, OSError) as exc:
             log.error(event("result_not_kept", match=match.id, why=exc))
         if match.daily is not None:
@@ -1022,13 +1506,13 @@ class ServerNode:
         if match.daily is not None:
             coaching = await asyncio.to_thread(_coaching_lines, record.replay)
         for seat, player_id in enumerate(match.seats):
-            player = self.players.get(player_id or "")
-            if player is None:
+            account = match.accounts[seat]
+            if player_id is None:
                 continue
             extra: dict[str, Any] = {}
-            if match.daily is not None and player.account is not None:
+            if match.daily is not None and account is not None:
                 day = date.fromisoformat(match.daily)
-                streak = await self.store.streak(match.mode, player.account.id, match.daily)
+                streak = await self.store.streak(match.mode, account, match.daily)
                 share = challenge_for(day, match.mode, self.settings.daily_level).share_line(
                     game.winner == seat, self._game_time(match), streak
                 )
@@ -1037,13 +1521,12 @@ class ServerNode:
                 text = "The game is a draw."
             else:
                 text = "You won!" if game.winner == seat else f"{match.names[game.winner]} won."
-            if rated and player.account is not None:
-                shown = (await self.store.rating(player.account.id, match.mode)).shown(
-                    self.settings.rating
-                )
+            if rated and account is not None:
+                shown = (await self.store.rating(account, match.mode)).shown(self.settings.rating)
                 text += f" Your {get_mode(match.mode).title} rating is now {shown}."
-            ratings = await self.rating_words(player.account)
-            player.send(wire.encode("result", text=text, ratings=ratings, **extra))
+            ratings = await self.ratings_of(account)
+            result = {"t": "result", "text": text, "ratings": ratings, **extra}
+            await self.tell(match.homes[seat], player_id, result)
         self.lobby_changed()
 
     # ------------------------------------------------------------ status
@@ -1071,6 +1554,8 @@ class ServerNode:
             "matches": len(self.matches),
             "connections": len(self._gates),
             "lateness_p99_ms": round(p99 * 1000, 2),
+            "checkpoint_writes": self.checkpoint_writes,
+            "owner": self.owner,
             "node": self.node_id,
             "draining": self.draining,
             "nodes": [
@@ -1101,55 +1586,111 @@ class ServerNode:
     # ------------------------------------------------------------ rooms, challenges, daily
 
     def new_room(self, player: Player, mode: str) -> str:
-        """A private room in ``mode``: its code is passed on to the friend."""
+        """A private room in ``mode``: its code is passed on to the friend (on any node)."""
         code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(6))
         self.rooms[code] = (player.id, mode)
+        room = {"mode": mode, "owner": Seated.of(player, self.node_id).to_json()}
+        room["delays"] = dict(player.delays)
+        self._spawn(self._bus_quietly(self.bus.put_room(code, room)))
         return code
 
     async def enter_room(self, player: Player, code: str) -> str | None:
-        """Join the room ``code``: the match starts at once."""
-        entry = self.rooms.get(code.strip().upper())
-        if entry is None:
-            return "no room has that code (it may have started or closed)"
-        owner_id, mode = entry
-        if owner_id == player.id:
+        """Join the room ``code`` (opened on any node): the match starts at once."""
+        code = code.strip().upper()
+        if player.match is not None:
+            return "you are in a match already: finish it first"
+        owned = self.rooms.get(code)
+        if owned is not None and owned[0] == player.id:
             return "that is your own room: pass the code to a friend"
-        owner = self.players.get(owner_id)
-        if owner is None:
+        try:
+            room = await self.bus.take_room(code)
+        except (OSError, ConnectionError):
+            return "the rooms cannot be reached just now: try again in a moment"
+        if room is None:
+            return "no room has that code (it may have started or closed)"
+        self.rooms.pop(code, None)
+        try:
+            owner = Seated.from_json(room["owner"])
+            mode = str(room["mode"])
+            delays = {str(k): float(v) for k, v in dict(room.get("delays", {})).items()}
+        except (KeyError, TypeError, ValueError):
+            return "no room has that code (it may have started or closed)"
+        if isinstance(owner, str) or mode not in mode_names():
+            return "no room has that code (it may have started or closed)"
+        if owner.id == player.id:
+            return "that is your own room: pass the code to a friend"
+        if owner.node == self.node_id and owner.id not in self.players:
             return "the room's owner has left"
-        del self.rooms[code.strip().upper()]
-        await self.start_match(mode, (owner, player), rated=False)
+        me = Seated.of(player, self.node_id)
+        await self._pair(mode, (owner, me), (delays, dict(player.delays)), rated=False)
         return None
 
+    async def _pair(
+        self,
+        mode: str,
+        sides: tuple[Seated, Seated],
+        delays: tuple[Mapping[str, float], Mapping[str, float]],
+        *,
+        rated: bool | None = None,
+    ) -> None:
+        """Deal a match between two players on the node they reach best."""
+        homes = (sides[0].node, sides[1].node)
+        live = self._candidates(self._live_nodes(), homes)
+        where = choose_node(homes, delays, live, self.node_id)
+        await self.host_on(where, mode, sides, rated=rated)
+
     def challenge(self, player: Player, name: str, mode: str) -> str | None:
-        """Challenge someone online by name."""
+        """Challenge someone online by name (on this node or another)."""
         problem = self.check_mode(mode)
         if problem:
             return problem
-        target = next(
-            (p for p in self.players.values() if p.name.casefold() == name.casefold()), None
-        )
-        if target is None:
-            return f"nobody called {name[:40]} is online"
-        if target is player:
+        if name.casefold() == player.name.casefold():
             return "you cannot challenge yourself"
+        target = self._named(name)
+        me = Seated.of(player, self.node_id)
+        if target is not None:
+            self._challenged(me, dict(player.delays), target, mode)
+            return None
+        for other in self.cluster:
+            if other.node != self.node_id and any(
+                n.casefold() == name.casefold() for n in other.online
+            ):
+                command = {
+                    "t": "challenge",
+                    "from": me.to_json(),
+                    "delays": dict(player.delays),
+                    "to": name[:40],
+                    "mode": mode,
+                }
+                self._spawn(self._bus_quietly(self.bus.post(other.node, command)))
+                return None
+        return f"nobody called {name[:40]} is online"
+
+    def _challenged(
+        self, challenger: Seated, delays: dict[str, float], target: Player, mode: str
+    ) -> None:
         self._challenge_ids += 1
-        self.challenges[self._challenge_ids] = (player.id, target.id, mode)
-        target.send(wire.encode("challenged", id=self._challenge_ids, by=player.name, mode=mode))
-        return None
+        self.challenges[self._challenge_ids] = (challenger, delays, target.id, mode)
+        target.send(
+            wire.encode("challenged", id=self._challenge_ids, by=challenger.name, mode=mode)
+        )
 
     async def answer(self, player: Player, number: int, accept: bool) -> str | None:
         """Accept or decline a challenge."""
         entry = self.challenges.pop(number, None)
-        if entry is None or entry[1] != player.id:
+        if entry is None or entry[2] != player.id:
             return "that challenge is no longer open"
-        challenger = self.players.get(entry[0])
-        if challenger is None:
+        if accept and player.match is not None:
+            return "you are in a match already: finish it first"
+        challenger, delays, _, mode = entry
+        if challenger.node == self.node_id and challenger.id not in self.players:
             return "the challenger has left"
         if not accept:
-            challenger.send(wire.encode("info", text=f"{player.name} declined your challenge."))
+            text = f"{player.name} declined your challenge."
+            await self.tell(challenger.node, challenger.id, {"t": "info", "text": text})
             return None
-        await self.start_match(entry[2], (challenger, player))
+        me = Seated.of(player, self.node_id)
+        await self._pair(mode, (challenger, me), (delays, dict(player.delays)))
         return None
 
     async def daily(self, player: Player, mode: str, play: bool) -> bytes:
@@ -1166,7 +1707,7 @@ class ServerNode:
                 return wire.encode(
                     "error", reason="the daily challenge needs an account: sign in with an SSH key"
                 )
-            if player.match is not None and player.match in self.matches:
+            if player.match is not None:
                 return wire.encode("error", reason="you are in a match already")
             if not await self.store.start_daily(day_text, mode, player.account.id, _now_iso()):
                 return wire.encode(

@@ -94,6 +94,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "checkpoints: each running match's save, and the node process that runs it",
+        (
+            """CREATE TABLE checkpoints (
+                match_id TEXT PRIMARY KEY,
+                owner TEXT NOT NULL,
+                data TEXT NOT NULL,
+                updated TEXT NOT NULL
+            )""",
+        ),
+    ),
 )
 
 #: The schema version a store reaches after every migration.

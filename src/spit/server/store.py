@@ -39,6 +39,10 @@ class StoreError(Exception):
     """A request the store refused; ``str()`` is a sentence for the player."""
 
 
+class MovedElsewhere(StoreError):
+    """A match's result was not kept: another node resumed the match and owns it now."""
+
+
 class NameRefused(StoreError):
     """The name breaks the naming rules or is reserved."""
 
@@ -150,7 +154,9 @@ class ServerStore(Protocol):
     async def keys_of(self, account_id: int) -> list[str]: ...
     async def account_named(self, name: str) -> Account | None: ...
     async def rating(self, account_id: int, mode: str) -> PlayerRating: ...
-    async def record_match(self, match: MatchRecord) -> int: ...
+    async def record_match(
+        self, match: MatchRecord, checkpoint: tuple[str, str] | None = None
+    ) -> int: ...
     async def matches_of(self, account_id: int, limit: int = 20) -> list[MatchSummary]: ...
     async def replay_of(self, match_id: int, account_id: int) -> str | None: ...
     async def leaderboard(
@@ -163,6 +169,13 @@ class ServerStore(Protocol):
     async def daily_board(self, day: str, mode: str, limit: int = 20) -> list[DailyEntry]: ...
     async def streak(self, mode: str, account_id: int, day: str) -> int: ...
     async def ban(self, kind: str, value: str, reason: str, at: str) -> None: ...
+    async def keep_checkpoint(self, match_id: str, owner: str, data: str, at: str) -> bool: ...
+    async def keep_checkpoints(
+        self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
+    ) -> list[str]: ...
+    async def drop_checkpoint(self, match_id: str, owner: str) -> None: ...
+    async def checkpoint_owners(self) -> dict[str, str]: ...
+    async def take_checkpoint(self, match_id: str, owner: str, new_owner: str) -> str | None: ...
     async def unban(self, kind: str, value: str) -> bool: ...
     async def banned(self, kind: str, value: str) -> str | None: ...
 
@@ -292,10 +305,24 @@ class SqlStore(ABC):
         async with self.transaction(write=False) as tx:
             return await _rating(tx, account_id, mode)
 
-    async def record_match(self, match: MatchRecord) -> int:
-        """Keep a finished match and, if rated, move both ratings: one transaction."""
+    async def record_match(
+        self, match: MatchRecord, checkpoint: tuple[str, str] | None = None
+    ) -> int:
+        """Keep a finished match and, if rated, move both ratings: one transaction.
+
+        ``checkpoint`` (match id, owner): the running match's checkpoint, dropped in
+        the same transaction; if that owner no longer holds it (the match was
+        resumed on another node) nothing is kept (``MovedElsewhere``), so a result
+        is never recorded twice.
+        """
         a, b = match.sides
         async with self.transaction() as tx:
+            if checkpoint is not None:
+                gone = await tx.run(
+                    "DELETE FROM checkpoints WHERE match_id = ? AND owner = ?", checkpoint
+                )
+                if gone != 1:
+                    raise MovedElsewhere(f"match {checkpoint[0]} is run by another node now")
             row = await tx.one(
                 "INSERT INTO matches (mode, p1, p2, p1_name, p2_name, winner, rated, started,"
                 " ended, replay) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -444,6 +471,59 @@ class SqlStore(ABC):
                 (mode, account_id, day),
             )
         return _streak([str(r[0]) for r in rows], day)
+
+    async def keep_checkpoint(self, match_id: str, owner: str, data: str, at: str) -> bool:
+        """Write a running match's checkpoint; False if another node process owns it now.
+
+        One statement: a node that lost a match (it was resumed elsewhere while
+        this node was cut off) can never write over the new owner's checkpoint.
+        """
+        return not await self.keep_checkpoints(owner, [(match_id, data)], at)
+
+    async def keep_checkpoints(
+        self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
+    ) -> list[str]:
+        """Write several matches' checkpoints (match id, data) in one transaction.
+
+        Returns the matches another node process owns now (not written).
+        """
+        refused: list[str] = []
+        async with self.transaction() as tx:
+            for match_id, data in checkpoints:
+                changed = await tx.run(
+                    "INSERT INTO checkpoints (match_id, owner, data, updated) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (match_id) DO UPDATE SET data = excluded.data,"
+                    " updated = excluded.updated WHERE checkpoints.owner = excluded.owner",
+                    (match_id, owner, data, at),
+                )
+                if changed != 1:
+                    refused.append(match_id)
+        return refused
+
+    async def drop_checkpoint(self, match_id: str, owner: str) -> None:
+        """The match ended (or was given up) on ``owner``: no one resumes it."""
+        async with self.transaction() as tx:
+            await tx.run(
+                "DELETE FROM checkpoints WHERE match_id = ? AND owner = ?", (match_id, owner)
+            )
+
+    async def checkpoint_owners(self) -> dict[str, str]:
+        """Every checkpointed match and the node process that owns it."""
+        async with self.transaction(write=False) as tx:
+            rows = await tx.all("SELECT match_id, owner FROM checkpoints")
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    async def take_checkpoint(self, match_id: str, owner: str, new_owner: str) -> str | None:
+        """Move a match from ``owner`` (gone) to ``new_owner``: its data, or None if taken.
+
+        One atomic statement: of two nodes taking the same match, one gets it.
+        """
+        async with self.transaction() as tx:
+            row = await tx.one(
+                "UPDATE checkpoints SET owner = ? WHERE match_id = ? AND owner = ? RETURNING data",
+                (new_owner, match_id, owner),
+            )
+        return None if row is None else str(row[0])
 
     async def ban(self, kind: str, value: str, reason: str, at: str) -> None:
         """Ban a key fingerprint (``kind`` "key") or an address (``kind`` "address")."""

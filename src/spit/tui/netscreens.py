@@ -62,6 +62,10 @@ class NetGameScreen(GameScreen):
         #: what happened to the replay the host sent (guests keep a copy)
         self.keep_replays = True
 
+    def set_leave(self, leave: Callable[[], Awaitable[None]]) -> None:
+        """What leaving the board does from now on (a match picked up on a new connection)."""
+        self._leave = leave
+
     def new_game(self) -> None:
         """The game is the host's: show it."""
         self.start(self.remote)

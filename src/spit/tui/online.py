@@ -23,7 +23,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.engine import get_mode, mode_names
-from spit.net.client import JoinError
+from spit.net.client import Guest, JoinError
 from spit.net.online import KnownServers, OnlineClient
 from spit.net.view import RemoteSession
 from spit.tui.confirm import ConfirmScreen
@@ -163,6 +163,9 @@ class LobbyScreen(Screen[None]):
         self.ratings: dict[str, str] = {}
         self.waiting: tuple[str, float] | None = None
         self.board: NetGameScreen | None = None
+        #: the match id the board shows, and its connection
+        self._board_match: str | None = None
+        self._board_guest: Guest | None = None
         self._last_lobby: dict[str, Any] = {}
         self._lists: dict[str, Any] = {}
 
@@ -383,6 +386,14 @@ class LobbyScreen(Screen[None]):
 
     def _on_matched(self, msg: dict[str, Any]) -> None:
         self.waiting = None
+        board = self.board
+        if board is not None and board.showing and self._board_match == msg["match"]:
+            guest = self._board_guest
+            if guest is not None and not guest.done.is_set():
+                return  # the board plays it already (the lobby signed in again elsewhere)
+            # the node that ran this match died and another carries it on: follow it
+            self.run_worker(self._follow_match(board, msg), exclusive=False)
+            return
         self.run_worker(self._open_match(msg), exclusive=False)
 
     # ------------------------------------------------------------ the match
@@ -402,7 +413,7 @@ class LobbyScreen(Screen[None]):
         screen.keep_replays = False  # the server keeps every match: spit online --replays
         watch = msg["seat"] is None
         try:
-            guest = await client.open_match(msg["match"], watch=watch, on_message=screen.deliver)
+            guest = await client.open_matched(msg, on_message=screen.deliver)
         except JoinError as exc:
             self.note(f"[b red]Cannot open the match: {escape(str(exc))}[/]")
             return
@@ -410,15 +421,48 @@ class LobbyScreen(Screen[None]):
             session.connect(guest.action)
             screen.decider = guest.decide
         self.board = screen
+        self._board_match = msg["match"]
+        self._board_guest = guest
         names = " v ".join(str(n) for n in msg["names"])
         self.note(f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}...")
         await self.app.push_screen(screen)
+        self._watch_end(screen, guest)
+
+    def _watch_end(self, screen: NetGameScreen, guest: Guest) -> None:
+        """When the match's connection ends, the board says why (or that it may come back)."""
+        client = self.client
 
         async def watch_end() -> None:
             await guest.done.wait()
-            screen.ended(guest.ended or "the match ended")
+            reason = guest.ended or "the match ended"
+            if client is not None and client.nodes and not screen.remote.game.over:
+                reason += " (if another node of the server carries it on, it comes back here)"
+            screen.ended(reason)
 
         self.run_worker(watch_end(), exclusive=False)
+
+    async def _follow_match(self, screen: NetGameScreen, msg: dict[str, Any]) -> None:
+        """Carry on with the board's match on the node that resumed it."""
+        client = self.client
+        if client is None:
+            return
+        try:
+            guest = await client.open_matched(msg, on_message=screen.deliver)
+        except JoinError as exc:
+            screen.ended(f"the match could not be picked up again: {exc}")
+            return
+        self._board_guest = guest
+        screen.remote.carry_on()
+        if msg["seat"] is not None:
+            screen.remote.connect(guest.action)
+            screen.decider = guest.decide
+
+        async def leave() -> None:
+            with contextlib.suppress(Exception):
+                await guest.close()
+
+        screen.set_leave(leave)
+        self._watch_end(screen, guest)
 
     # ------------------------------------------------------------ the menu
 
