@@ -79,7 +79,8 @@ def _starts_an_app(path: Path) -> bool:
 
 
 def test_one_place_starts_an_app_for_the_tests() -> None:
-    """Pilot's start-up (``running``, ``until``, the ``launched`` fixture) is written once."""
+    """Pilot's start-up (``running``, ``until`` a Pilot's app shows something, the
+    ``launched`` fixture) is written once."""
     starters = sorted(
         p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*.py") if _starts_an_app(p)
     )
@@ -87,6 +88,6 @@ def test_one_place_starts_an_app_for_the_tests() -> None:
     waits = sorted(
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "tests").rglob("*.py")
-        if re.search(r"^async def until\b", p.read_text(), re.M)
+        if re.search(r"^async def until\(pilot\b", p.read_text(), re.M)
     )
     assert waits == ["tests/support/pilot.py"]

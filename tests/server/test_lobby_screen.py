@@ -135,10 +135,11 @@ async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_pa
                     break
                 await asyncio.sleep(0.05)
             app = lobby_app(north, tmp_path / "me", name="Zed")
-            async with app.run_test(size=SIZE) as pilot:
+            async with running(app) as pilot:
                 await until(
                     pilot,
                     lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
+                    LOBBY_WAIT,
                 )
                 lobby = app.screen
                 assert isinstance(lobby, LobbyScreen) and lobby.client is not None
@@ -169,7 +170,7 @@ async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_pa
                         next_matched=next_matched,
                     )
                 )
-                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen), LOBBY_WAIT)
                 board = app.screen
                 assert isinstance(board, NetGameScreen)
                 await other.match.wait_for(lambda m: m["t"] == "events", timeout=LIMIT)
