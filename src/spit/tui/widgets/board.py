@@ -169,7 +169,7 @@ class Board(Widget):
         #: Rich style of a run's style on this board's colours, worked out once each
         self._styles: dict[Style | None, Style] = {}
         self._styles_for: object = None
-        self._filters: tuple[LineFilter, ...] = ()  # the app's, when the styles were made
+        self._style_filters: tuple[LineFilter, ...] = ()  # the app's, for the styles made
         self._background = Color(0, 0, 0)  # the board's background, for the filters
         # The board's texts hold no links: without this (Textual's default is on)
         # every row would be checked for links to style on hover.
@@ -346,7 +346,7 @@ class Board(Widget):
         if self._styles_for != made_for:
             self._styles.clear()
             self._styles_for = made_for
-            self._filters = made_for[2]
+            self._style_filters = made_for[2]
             self._background = self.background_colors[1]
 
     def _on_board(self, style: Style | None) -> Style:
@@ -362,7 +362,7 @@ class Board(Widget):
             if style is not None:
                 base = base + TextualStyle.from_rich_style(style, self.app.ansi_theme)
             done = base.rich_style
-            for line_filter in self._filters:
+            for line_filter in self._style_filters:
                 (segment,) = line_filter.apply([Segment(" ", done)], self._background)
                 done = segment.style or Style()
             self._styles[style] = done
