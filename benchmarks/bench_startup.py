@@ -16,13 +16,14 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from bench_tui import MINIMAL_COMMAND, SEED, SPIT_COMMAND, start_once
+from bench_tui import MINIMAL_COMMAND, SEED, SPIT_COMMAND, compile_sources, start_once
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each app")
     args = parser.parse_args()
+    compile_sources()
     spit: list[tuple[float, float]] = []
     minimal: list[tuple[float, float]] = []
     for _ in range(args.runs):

@@ -42,6 +42,7 @@ rounds' median).
 from __future__ import annotations
 
 import argparse
+import compileall
 import fcntl
 import os
 import random
@@ -163,6 +164,13 @@ class App:
             os.kill(self.pid, signal.SIGTERM)
         except (OSError, ChildProcessError):
             pass
+
+
+def compile_sources() -> None:
+    """Byte-compile the sources the app runs from, as an installed spit is: else a
+    checkout never run with bytecode writing on (PYTHONDONTWRITEBYTECODE) compiles
+    every module at each start-up and at each first import (the end of a game)."""
+    compileall.compile_dir(APP_SRC[0], quiet=1)
 
 
 def start_once(argv: list[str], needle: bytes) -> tuple[float, float]:
@@ -525,6 +533,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.src is not None:
         APP_SRC[0] = args.src.resolve()
+    compile_sources()
     if args.reduce_motion:
         SPIT_COMMAND.insert(3, "--reduce-motion")
     rounds: list[Ratios] = []
