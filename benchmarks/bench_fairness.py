@@ -27,16 +27,21 @@ at which the earlier press wins at least 95% of the races in both
 directions. Then the far guest lies: it claims each press ``lie`` ms earlier
 than it was made (5, 10, 20 and 1000 ms) while the near guest keeps pressing
 too, and the gain is how much earlier than it was really made the host
-judged it (median over its 40 presses; the first ones, before the host has
-caught it, are included).
+judged it (median, 95th percentile and largest over its 40 presses; the
+first ones, before the host has caught it, are included). Then a *picky*
+liar claims a second early on one press in five only (the races that matter)
+and presses honestly otherwise: its gain is taken over its lying presses.
 It also times the far guest's press -> its own screen's pending card (the
 ``RemoteSession`` view the board draws; Textual's paint is measured by
 ``bench_keypath``).
 
-Run: ``PYTHONPATH=src python benchmarks/bench_fairness.py [--races 30] [--d 0,20,80,150]
-[--jitter 10] [--loss 0.01] [--lies 5,10,20,1000] [--liar-presses 40]``. The last two lines
-are ``fair_lead_ms: N`` (the largest of the per-d leads) and ``liar_gain_ms: N`` (the
-largest median gain of any lie at any d).
+Run: ``PYTHONPATH=src python benchmarks/bench_fairness.py [--races 40] [--d 0,20,80,150]
+[--jitter 10] [--loss 0.01] [--lies 5,10,20,1000] [--liar-presses 40]``. The last lines
+are ``press_to_screen_p99_ms: N`` (the largest p99 at any d), ``picky_liar_gain_ms: N``
+(the largest median gain of the picky liar at any d), ``liar_gain_p95_ms: N`` (the
+largest 95th percentile of any lie's gain at any d), then ``fair_lead_ms: N`` (the
+largest of the per-d leads) and ``liar_gain_ms: N`` (the largest *median* gain of any
+steady lie at any d: the figure the goal of at most 5 ms is read from).
 """
 
 from __future__ import annotations
@@ -75,6 +80,8 @@ LEADS = (1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 80, 120, 200)
 NEAR_OFFSET, FAR_OFFSET = -500.0, 1000.0
 #: seconds between two races (more than any lead tried plus the jitter)
 GAP = 0.05
+#: the picky liar lies on one press in this many (the races that matter), honest otherwise
+PICKY = 5
 
 
 # ---------------------------------------------------------------- the proxy
@@ -304,30 +311,36 @@ async def fair_lead(path: Route, n: int, say: Callable[[str], None]) -> float | 
     return None
 
 
-async def liar_gain(path: Route, lie: float, presses: int) -> tuple[float, float, float, bool]:
-    """The far guest claims every press ``lie`` s early: (median, p95, max gain in s, told)."""
+async def liar_gain(
+    path: Route, lie: float, presses: int, every: int = 1
+) -> tuple[float, float, float, bool]:
+    """The far guest claims every ``every``-th press ``lie`` s early (the others
+    honestly): (median, p95, max gain in s over the lying presses, told)."""
     loop = asyncio.get_running_loop()
     start_k = len(path.sent[1])
-    stamper = path.host.match.seats[1].stamper
-    stamper.strict = False  # a fresh liar
-    path.host.match.seats[1].clamps.clear()
+    seat = path.host.match.seats[1]
+    seat.stamper.forget_presses()  # a fresh liar
+    seat.told = False
     t0 = loop.time() + 0.05
     for i in range(presses):
         t = t0 + i * GAP
-        loop.call_at(t, path.press, 1, t if path.scheduled else None, lie)
+        told_lie = lie if i % every == every - 1 else 0.0
+        loop.call_at(t, path.press, 1, t if path.scheduled else None, told_lie)
         # the near guest presses too, 10 ms later: the host is as busy as in the races
         loop.call_at(t + 0.01, path.press, 0, t + 0.01 if path.scheduled else None)
     await asyncio.sleep(presses * GAP + 0.5)
     start = path.host.match.arbiter.start_time
     gains: list[float] = []
     for k in range(start_k, start_k + presses):
+        if (k - start_k) % every != every - 1:
+            continue
         record = path.judged(1, k)
         if record is None:
             continue
         true_press = path.sent[1][k] - start
         gains.append(true_press - record.press)
     gains.sort()
-    told = stamper.strict
+    told = seat.told
     if not gains:
         return 0.0, 0.0, 0.0, told
     return (
@@ -367,6 +380,13 @@ async def one_d(d: float, args: argparse.Namespace, say: Callable[[str], None]) 
                 f"p95 {p95 * 1000:.1f} ms, max {top * 1000:.1f} ms"
                 f"{'; told and the host warned' if told else ''}"
             )
+        picky = await liar_gain(path, 1.0, args.liar_presses * PICKY, PICKY)
+        med, p95, top, told = picky
+        say(
+            f"    picky liar claiming 1000 ms early on one press in {PICKY}: gain median "
+            f"{med * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {top * 1000:.1f} ms"
+            f"{'; told and the host warned' if told else ''}"
+        )
         screen = path.screen
         p99 = sorted(screen)[min(len(screen) - 1, int(0.99 * len(screen)))] if screen else 0.0
         say(
@@ -375,14 +395,14 @@ async def one_d(d: float, args: argparse.Namespace, say: Callable[[str], None]) 
             f"({len(screen)} presses); proxy delayed {path.proxy.chunks} chunks, "
             f"{path.proxy.lost} as lost"
         )
-        return {"lead": lead, "gains": gains, "screen_p99": p99}
+        return {"lead": lead, "gains": gains, "picky": picky, "screen_p99": p99}
     finally:
         await path.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--races", type=int, default=30, help="races per lead and direction")
+    parser.add_argument("--races", type=int, default=40, help="races per lead and direction")
     parser.add_argument("--d", default="0,20,80,150", help="one-way delays in ms")
     parser.add_argument("--jitter", type=float, default=10.0, help="± ms each way")
     parser.add_argument("--loss", type=float, default=0.01, help="share of chunks 'lost'")
@@ -407,13 +427,17 @@ def main() -> None:
 
     say(f"machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     leads: list[float | None] = []
-    gains: list[float] = []
+    gains: list[tuple[float, float, float, bool]] = []
+    picky: list[tuple[float, float, float, bool]] = []
+    screens: list[float] = []
     wall = time.perf_counter()
     for d_ms in (float(x) for x in args.d.split(",") if x):
         result = asyncio.run(asyncio.wait_for(one_d(d_ms / 1000, args, say), args.timeout))
         lead = result["lead"]
         leads.append(lead)
-        gains.extend(g[0] for g in result["gains"].values())
+        gains.extend(result["gains"].values())
+        picky.append(result["picky"])
+        screens.append(result["screen_p99"])
         say(
             f"  d = {d_ms:.0f} ms: smallest lead winning >= 95% of races: "
             f"{'over ' + str(LEADS[-1]) if lead is None else f'{lead * 1000:.0f}'} ms"
@@ -423,8 +447,11 @@ def main() -> None:
         f"on {os.cpu_count()} cores"
     )
     worst = max((LEADS[-1] * 2 if x is None else x * 1000) for x in leads)
+    say(f"press_to_screen_p99_ms: {max(screens, default=0.0) * 1000:.1f}")
+    say(f"picky_liar_gain_ms: {max((g[0] for g in picky), default=0.0) * 1000:.0f} (median)")
+    say(f"liar_gain_p95_ms: {max((g[1] for g in gains), default=0.0) * 1000:.0f}")
     say(f"fair_lead_ms: {worst:.0f}")
-    say(f"liar_gain_ms: {max(gains) * 1000 if gains else 0:.0f}")
+    say(f"liar_gain_ms: {max((g[0] for g in gains), default=0.0) * 1000:.0f}")
 
 
 if __name__ == "__main__":

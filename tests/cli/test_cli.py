@@ -24,12 +24,14 @@ def test_play_with_variants_and_seed(launched: list[SpitApp]) -> None:
     assert cli.main(["play", "--variant", "v1", "--variant", "V3,V4", "--seed", "42"]) == 0
     app = launched[0]
     assert app.opening.mode == "spit"
-    assert app.settings.game.variants == ("V1", "V3", "V4") and app.settings.game.seed == 42
+    assert app.settings.game.variants("spit") == ("V1", "V3", "V4")
+    assert app.settings.game.seed == 42
 
 
 def test_speed_long_deal(launched: list[SpitApp]) -> None:
     assert cli.main(["speed", "--long-deal"]) == 0
-    assert launched[0].opening.mode == "speed" and launched[0].settings.game.long_deal
+    assert launched[0].opening.mode == "speed"
+    assert launched[0].settings.game.rules_of("speed")["long_deal"] is True
 
 
 def test_unknown_variant_is_a_clear_error(
@@ -126,3 +128,21 @@ def test_the_command_freezes_what_it_built_before_the_interpreter_ends(
         assert gc.get_freeze_count() > before
     finally:
         gc.unfreeze()
+
+
+def test_a_setting_games_share_is_checked_by_the_game_it_is_for(
+    launched: list[SpitApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 22: the options come from each mode's settings; ``--target`` is Spit's
+    (1 and up, turning its scoring on) and Speed's (0: single games) in ``spit watch``."""
+    assert cli.main(["watch", "--mode", "speed", "--target", "0", "--long-deal"]) == 0
+    speed = launched[0].settings.game
+    assert speed.rules_of("speed")["target"] == 0 and speed.variants("speed") == ("P1b",)
+    assert cli.main(["watch", "--mode", "spit", "--target", "0"]) == 2
+    assert "--target: match target: must be a whole number from 1 to 100000" in (
+        capsys.readouterr().err
+    )
+    assert cli.main(["watch", "--target", "25", "--four-stocks"]) == 0
+    spit = launched[1].settings.game
+    assert spit.rules_of("spit")["target"] == 25 and spit.variants("spit") == ("V1", "V4")
+    assert len(launched) == 2

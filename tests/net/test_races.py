@@ -90,9 +90,9 @@ def test_close_races_say_who_won_and_why_in_words() -> None:
 
 
 def test_a_clamped_press_is_explained() -> None:
-    # Bob presses 3 ms after Ann but claims a second earlier: he gains the margin
-    # (5 ms) and wins; the audit shows his press was judged later than it claimed.
-    match = raced(guest_lead=-0.003, lie=1.0)
+    # Bob presses 1 ms after Ann but claims a second earlier: he gains the margin
+    # (2 ms) and wins; the audit shows his press was judged later than it claimed.
+    match = raced(guest_lead=-MARGIN / 2, lie=1.0)
     (race,) = close_races(match.presses)
     assert race.winner.seat == 1
     assert race.winner.clamp == pytest.approx(1.0 - MARGIN, abs=1e-6)

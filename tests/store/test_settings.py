@@ -38,8 +38,8 @@ def test_round_trip_of_every_field(tmp_path: Path):
     settings = Settings(
         names=('Ann "the" \\fast\\', "Bø"),
         keys=(keys0, dict(DEFAULT_KEYS[1])),
-        variants=("V1", "V3"),
-        speed_deal="long",
+        rules={"spit": {"four_stocks": True, "alternating_colours": True, "target": 7},
+               "speed": {"long_deal": True}},
         bot_level="hard",
         auto_spit=None,
         slap_time=2.5,
@@ -163,7 +163,7 @@ def test_bad_value_names_its_line_and_only_that_value_falls_back(tmp_path: Path)
     # the rest of the file still applies
     assert settings.names[0] == "Ann"
     assert settings.auto_spit == 1.5
-    assert settings.variants == ("V2",)
+    assert settings.rules_of("spit")["choose_pile"] and not settings.rules_of("speed")["long_deal"]
 
 
 def test_bad_key_falls_back_for_that_action_only(tmp_path: Path):
@@ -329,7 +329,9 @@ SHAPES = {
 def test_saving_updates_any_valid_toml_shape_in_place(tmp_path: Path, text: str):
     path = tmp_path / "c.toml"
     path.write_text(text, encoding="utf-8")
-    chosen = Settings(names=("Zed", "Yo"), variants=("V2",), palette="four-colour")
+    chosen = Settings(names=("Zed", "Yo"), palette="four-colour").with_rules(
+        "spit", choose_pile=True
+    )
     save_settings(chosen, path)
     written = path.read_text(encoding="utf-8")
     assert "# mine" in written  # the person's comment is kept
@@ -351,7 +353,8 @@ def test_the_file_names_variants_in_words_or_by_rule_id(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('[game]\nvariants = ["four-stocks", "V3", "nine"]\n')
     settings, warnings = load_settings(path)
-    assert settings.variants == ("V1", "V3")
+    spit = settings.rules_of("spit")
+    assert spit["four_stocks"] and spit["alternating_colours"] and not spit["choose_pile"]
     (warning,) = warnings
     assert "'nine'" in warning and "four-stocks, choose-pile" in warning
     assert not re.search(r"\b[RVPH][0-9]+\b", warning.replace(str(path), ""))

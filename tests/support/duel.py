@@ -28,28 +28,35 @@ from spit.engine.observers import (
     require,
 )
 from spit.engine.observers import card as card_of
+from spit.engine.schema import Setting
 
-HAND = 3
+HAND = 3  # cards in a hand unless the players choose more (its setting, below)
+MAX_HAND = 5
 
 
 @dataclass(frozen=True)
 class DuelConfig:
-    """Duel has no options: the fields every mode's config offers."""
+    """Duel's one option, the cards in a hand, and the fields every mode's config offers."""
 
+    hand: int = HAND
     alternating_colours: bool = False
     target_score: int = 0
     round_limit: int = 0
     variants: tuple[str, ...] = ()
     match: bool = False
 
+    def __post_init__(self) -> None:
+        if type(self.hand) is not int or not HAND <= self.hand <= MAX_HAND:
+            raise ConfigError(f"a Duel hand holds {HAND} to {MAX_HAND} cards")
+
     def to_dict(self) -> dict[str, object]:
-        return {}
+        return {"hand": self.hand}
 
     @classmethod
     def from_dict(cls, data: object) -> DuelConfig:
-        if data != {}:
-            raise ConfigError("Duel has no options")
-        return cls()
+        if not isinstance(data, dict) or set(data) - {"hand"}:
+            raise ConfigError("Duel's only option is its hand")
+        return cls(**data)
 
 
 class DuelObservation(NamedTuple):
@@ -84,10 +91,11 @@ class DuelGame(Game[DuelConfig, DuelObservation]):
         deck = list(cards) if cards is not None else self._fresh_deck()
         if sorted(deck) != list(range(52)):
             raise ConfigError("the deck must hold the 52 cards once each")
-        self.hands: list[list[int | None]] = [list(deck[:HAND]), list(deck[HAND : 2 * HAND])]
-        self.piles = [[deck[2 * HAND]], [deck[2 * HAND + 1]]]
-        self.draw = [deck[2 * HAND + 2 :: 2], deck[2 * HAND + 3 :: 2]]
-        self.opening_events = [Dealt(p, (HAND,), len(self.draw[p])) for p in PLAYERS]
+        n = self.config.hand
+        self.hands: list[list[int | None]] = [list(deck[:n]), list(deck[n : 2 * n])]
+        self.piles = [[deck[2 * n]], [deck[2 * n + 1]]]
+        self.draw = [deck[2 * n + 2 :: 2], deck[2 * n + 3 :: 2]]
+        self.opening_events = [Dealt(p, (n,), len(self.draw[p])) for p in PLAYERS]
 
     def check(self, action: Action) -> None:
         if self._check_sender(action.kind, action.player):
@@ -98,7 +106,7 @@ class DuelGame(Game[DuelConfig, DuelObservation]):
             raise IllegalAction("already ready")
         if action.kind is Kind.PLAY:
             hand = self.hands[action.player]
-            c = hand[action.source] if action.source < HAND else None
+            c = hand[action.source] if action.source < len(hand) else None
             if c is None or not self.fits(c, self.piles[action.target][-1]):
                 raise IllegalAction("that card does not fit there")
 
@@ -120,7 +128,8 @@ class DuelGame(Game[DuelConfig, DuelObservation]):
                 self._finish(events, p, Result.PLAYED_OUT)
         while self.phase is Phase.PLAY and not any(self.legal_actions(q) for q in PLAYERS):
             if not (self.draw[0] and self.draw[1]):  # stuck for good: fewer cards left wins
-                left = [HAND - self.hands[q].count(None) + len(self.draw[q]) for q in PLAYERS]
+                left = [sum(c is not None for c in self.hands[q]) + len(self.draw[q])
+                        for q in PLAYERS]  # fmt: skip
                 winner = None if left[0] == left[1] else left.index(min(left))
                 self._finish(events, winner, Result.STUCK)
             for q in PLAYERS if self.phase is Phase.PLAY else ():  # stuck: each turns one up
@@ -131,7 +140,8 @@ class DuelGame(Game[DuelConfig, DuelObservation]):
     def legal_actions(self, player: int | None = None) -> list[Action]:
         players = PLAYERS if player is None else (player,)
         wanted = [call(p) for p in players if p in PLAYERS] + [
-            play(p, s, t) for p in players if p in PLAYERS for s in range(HAND) for t in (0, 1)
+            play(p, s, t)
+            for p in players if p in PLAYERS for s in range(self.config.hand) for t in (0, 1)
         ]
         return sorted(a for a in wanted if self.is_legal(a))
 
@@ -178,14 +188,15 @@ class DuelObserver(Observer):
         f["called"] = require(data, ("called",))["called"]
         seen = card_of if common["player"] is not None else _hidden
         return DuelObservation(
-            hand=items(f["hand"], seen, HAND), other_hand=count(f["other_hand"], HAND),
+            hand=items(f["hand"], seen, config.hand),
+            other_hand=count(f["other_hand"], config.hand),
             draw_counts=pair(f["draw_counts"], count), pile_tops=pair(f["pile_tops"], card_of),
             pile_sizes=pair(f["pile_sizes"], count), called=pair(f["called"], flag),
             config=config, **common,
         )  # fmt: skip
 
     def table(self, obs: DuelObservation) -> Table:
-        other = ((HIDDEN, 0),) * obs.other_hand + ((None, 0),) * (HAND - obs.other_hand)
+        other = ((HIDDEN, 0),) * obs.other_hand + ((None, 0),) * (obs.config.hand - obs.other_hand)
         mine = tuple((c, 0) for c in obs.hand)
         columns = (other, mine) if obs.player == 1 else (mine, other)
         piles = (PileShown(obs.pile_tops[0], obs.pile_sizes[0]),
@@ -207,4 +218,6 @@ DUEL = Mode(
     name="duel", title="Duel", game_class=DuelGame, config_class=DuelConfig, variants={},
     has_moves=False, side_piles=False, reserve_name="draw pile", lowest_score_wins=False,
     match_rule="", private_hand=True, observer_class=DuelObserver,
+    settings=(Setting("hand", "hand", HAND, "cards in hand", "each player holds 3 to 5 cards",
+                      low=HAND, high=MAX_HAND),),
 )  # fmt: skip

@@ -150,14 +150,12 @@ async def test_choice_fields_save_the_chosen_values() -> None:
     async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
-        await choose(pilot, "speed_deal", 1)  # standard -> long
         await choose(pilot, "bot_level", 2)  # medium -> expert (easy, medium, hard, expert)
         await pilot.press("ctrl+s")
         await pilot.pause()
     saved, warnings = load_settings()
     assert warnings == []
-    assert saved.speed_deal == "long" and saved.bot_level == "expert"
-    assert app.settings.game.long_deal and app.settings.game.bot_level == "expert"
+    assert saved.bot_level == "expert" and app.settings.game.bot_level == "expert"
 
 
 def speed_draw_match() -> SpeedGame:

@@ -17,7 +17,7 @@ SIZE = (100, 30)
 
 async def test_settings_checkboxes_show_on_and_off_in_plain_text(clock: FakeClock) -> None:
     """Defect 20: a ticked and an unticked box differ in their characters, not only colour."""
-    save_settings(UserSettings(variants=("V1",)))
+    save_settings(UserSettings().with_rules("spit", four_stocks=True))
     app = make_app(clock, start=None)
     app.settings.apply(load_settings()[0])
     async with running(app, size=SIZE) as pilot:
@@ -25,7 +25,7 @@ async def test_settings_checkboxes_show_on_and_off_in_plain_text(clock: FakeCloc
         await pilot.pause()
         text = screen_text(app)
         assert "[X] four stocks" in text and "[ ] alternating colours" in text
-        app.screen.query_one("#variant-V3").value = True
+        app.screen.query_one("#rule-spit-alternating_colours").value = True
         await pilot.pause()
         assert "[X] alternating colours" in screen_text(app)
 
@@ -221,3 +221,40 @@ async def test_resuming_a_hosted_game_says_it_goes_on_at_this_keyboard(clock: Fa
     async with running(again) as pilot:
         await pilot.pause()
         assert "network" not in str(again.screen.query_one("#pause-box").render())
+
+
+OLD_AND_BAD = """\
+# mine
+[game]
+variants = ["four-stocks"]
+speed_deal = "long"
+[rules.spit]
+target = "lots"
+"""
+
+
+async def test_saving_over_values_spit_could_not_use_keeps_the_file_and_says_where(
+    clock: FakeClock, isolated_dirs: Path
+) -> None:
+    """Issue 22: a value the game could not use (here a match target in words) would be
+    written over by its default; the old file is kept first and the screen names it."""
+    path = isolated_dirs / "config" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(OLD_AND_BAD)
+    settings, warnings = load_settings()
+    assert len(warnings) == 1 and "line 6: rules.spit.target" in warnings[0]
+    assert settings.rules_of("spit")["four_stocks"] and settings.rules_of("speed")["long_deal"]
+    app = make_app(clock, start=None)
+    app.settings.apply(settings)
+    async with running(app, size=SIZE) as pilot:
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        message = str(app.screen.query_one("#settings-message").render())
+    assert "Saved to" in message and "values spit could not use" in message
+    assert "config.toml.bak" in message
+    assert (path.parent / "config.toml.bak").read_text() == OLD_AND_BAD
+    saved, warnings = load_settings()
+    assert warnings == [] and saved.rules_of("spit")["four_stocks"]  # the good parts stay
+    assert saved.rules_of("speed")["long_deal"] and saved.rules_of("spit")["target"] == 100

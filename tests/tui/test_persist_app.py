@@ -77,24 +77,29 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         screen.query_one("#name1").value = "Ann"
         screen.query_one("#slap_time").value = "2.5"
         screen.query_one("#repeat_window").value = "0.3"
-        screen.query_one("#spit_target").value = "40"
-        screen.query_one("#speed_target").value = "20"
+        screen.query_one("#rule-spit-target").value = "40"
+        screen.query_one("#rule-speed-target").value = "20"
         screen.query_one("#auto_spit").value = "off"
-        screen.query_one("#variant-V4").value = True
+        screen.query_one("#rule-spit-scoring").value = True
+        screen.query_one("#rule-speed-long_deal").value = True
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "Saved to" in str(screen.query_one("#settings-message").render())
         # the file holds the edits, and the app uses them from now on
         saved, warnings = load_settings()
         assert warnings == []
-        assert saved.names == ("Ann", "Player 2") and saved.variants == ("V4",)
+        assert saved.names == ("Ann", "Player 2")
+        spit, speed = saved.rules_of("spit"), saved.rules_of("speed")
+        assert spit["scoring"] and not spit["four_stocks"] and speed["long_deal"]
         assert saved.slap_time == 2.5 and saved.auto_spit is None
         assert saved.repeat_window == 0.3 and app.settings.keymap.repeat_window == 0.3
-        assert saved.spit_target == 40 and saved.speed_target == 20
+        assert spit["target"] == 40 and speed["target"] == 20
         assert (
             app.settings.names == ("Ann", "Player 2") and app.settings.game.timing.slap_time == 2.5
         )
-        assert app.settings.game.spit_target == 40 and app.settings.game.variants == ("V4",)
+        assert app.settings.game.rules_of("spit")["target"] == 40
+        assert app.settings.game.variants("spit") == ("V4",)
+        assert app.settings.game.variants("speed") == ("P1b",)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
@@ -105,8 +110,10 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         await pilot.pause()
         assert fresh.screen.query_one("#name1").value == "Ann"
         assert fresh.screen.query_one("#slap_time").value == "2.5"
-        assert fresh.screen.query_one("#variant-V4").value is True
-        assert fresh.screen.query_one("#variant-V1").value is False
+        assert fresh.screen.query_one("#rule-spit-scoring").value is True
+        assert fresh.screen.query_one("#rule-spit-four_stocks").value is False
+        assert fresh.screen.query_one("#rule-speed-long_deal").value is True
+        assert fresh.screen.query_one("#rule-speed-target").value == "20"
 
 
 async def test_settings_screen_refuses_a_bad_value_and_keeps_the_file(clock: FakeClock) -> None:
@@ -161,16 +168,19 @@ async def test_config_mistakes_are_shown_with_file_and_line_and_defaults_used(
 
 
 def test_cli_applies_the_config_and_target_options(launched: list[SpitApp]) -> None:
-    save_settings(UserSettings(names=("Ann", "Bob"), variants=("V1",), bot_level="hard"))
+    user = UserSettings(names=("Ann", "Bob"), bot_level="hard")
+    save_settings(user.with_rules("spit", four_stocks=True).with_rules("speed", long_deal=True))
     apps = launched
     assert cli.main(["speed", "--target", "20"]) == 0
     game = apps[0].settings.game
-    assert game.speed_target == 20 and apps[0].settings.names == ("Ann", "Bob")
-    assert game.variants == ("V1",) and game.bot_level == "hard"
+    assert game.rules_of("speed")["target"] == 20 and apps[0].settings.names == ("Ann", "Bob")
+    assert game.variants("speed") == ("P1b",) and game.bot_level == "hard"
+    assert game.variants("spit") == ("V1",)
     assert cli.main(["play", "--target", "30", "--variant", "V3"]) == 0
     # P7/V4: a target on the command line plays a match; --variant replaces the file's
     game = apps[1].settings.game
-    assert game.spit_target == 30 and game.variants == ("V3", "V4")
+    assert game.rules_of("spit")["target"] == 30 and game.variants("spit") == ("V3", "V4")
+    assert game.variants("speed") == ("P1b",)  # another game's rules are its own
 
 
 # ------------------------------------------------------------------ matches

@@ -27,7 +27,9 @@ from spit.tui.setup import (
     check_name,
     check_target,
     choice_from,
+    rule_settings,
     rule_variants,
+    rules_with,
     settings_with,
 )
 from spit.tui.title import TitleScreen
@@ -37,21 +39,32 @@ RULE_ID = re.compile(r"\b[RVPH][0-9]+[a-z]?\b")
 
 def test_a_choice_goes_into_the_settings_and_comes_back_out() -> None:
     user = UserSettings()
-    assert choice_from(user) == GameChoice("spit", PERSON, (), 0, ("Player 1", "Player 2"))
-    spit = settings_with(user, GameChoice("spit", "hard", ("V1", "V3"), 50, ("Ann", "Bob")))
-    assert spit.variants == ("V1", "V3", "V4") and spit.spit_target == 50  # V4: the match
+    assert choice_from(user) == GameChoice(
+        "spit", PERSON, rules_with("spit"), 0, ("Player 1", "Player 2")
+    )
+    ticked = rules_with("spit", ("V1", "V3"))
+    spit = settings_with(user, GameChoice("spit", "hard", ticked, 50, ("Ann", "Bob")))
+    rules = spit.rules_of("spit")
+    assert rules == {
+        "four_stocks": True,
+        "choose_pile": False,
+        "alternating_colours": True,
+        "scoring": True,  # V4: the match
+        "target": 50,
+    }
     assert (spit.mode, spit.opponent, spit.bot_level, spit.names) == (
         "spit",
         "hard",
         "hard",
         ("Ann", "Bob"),
     )
-    speed = settings_with(spit, GameChoice("speed", PERSON, ("P1b",), 5, ("Ann", "Bob")))
-    assert speed.speed_deal == "long" and speed.speed_target == 5
-    assert speed.variants == ("V1", "V4")  # V3 is Speed's too, and was not ticked there
+    long_deal = rules_with("speed", ("P1b",))
+    speed = settings_with(spit, GameChoice("speed", PERSON, long_deal, 5, ("Ann", "Bob")))
+    assert speed.rules_of("speed") == {"long_deal": True, "alternating_colours": False, "target": 5}
+    assert speed.rules_of("spit") == rules  # each game's rules are its own
     assert choice_from(speed).variants == ("P1b",) and choice_from(speed, "spit").target == 50
-    single = settings_with(spit, GameChoice("spit", "easy", (), 0, ("Ann", "Bob")))
-    assert "V4" not in single.variants and single.spit_target == 50  # the target is kept
+    single = settings_with(spit, GameChoice("spit", "easy", rules_with("spit"), 0, ("A", "B")))
+    assert not single.rules_of("spit")["scoring"] and single.rules_of("spit")["target"] == 50
 
 
 @settings(max_examples=60, deadline=None)
@@ -67,7 +80,7 @@ def test_whatever_the_setup_chose_is_what_it_shows_next_time(
 ) -> None:
     offered = rule_variants(get_mode(mode))
     variants = tuple(v for i, v in enumerate(offered) if i in ticks)
-    choice = GameChoice(mode, opponent, variants, target, names)
+    choice = GameChoice(mode, opponent, rules_with(mode, variants), target, names)
     user = settings_with(UserSettings(), choice)
     assert choice_from(user) == choice
 
@@ -102,6 +115,8 @@ def test_every_offered_rule_has_its_line_in_words() -> None:
         for v in rule_variants(get_mode(mode)):
             words = VARIANT_WORDS[v]
             assert words.label and words.line and not RULE_ID.search(words.label + words.line)
+        for s in rule_settings(get_mode(mode)):  # and every setting the schema declares
+            assert s.label and s.line and not RULE_ID.search(s.label + s.line)
 
 
 def _app(clock: FakeClock) -> SpitApp:
@@ -141,8 +156,8 @@ async def test_the_setup_starts_the_game_chosen_and_remembers_it(clock: FakeCloc
         setup.query_one("#setup-mode", Select).value = "speed"
         await pilot.pause()
         boxes = {b.name: b for b in setup.query(Checkbox)}
-        assert set(boxes) == {"P1b", "V3"}  # Speed's rules now
-        boxes["P1b"].value = True
+        assert set(boxes) == {"long_deal", "alternating_colours"}  # Speed's rules now
+        boxes["long_deal"].value = True
         setup.query_one("#setup-opponent", Select).value = "easy"
         setup.query_one("#setup-target", Input).value = "5"
         setup.query_one("#setup-name1", Input).value = "Ann"
@@ -155,16 +170,14 @@ async def test_the_setup_starts_the_game_chosen_and_remembers_it(clock: FakeCloc
         assert session is not None and session.names[0] == "Ann"
         assert session.game.config.long_deal and session.game.config.target_score == 5
     saved, _ = load_settings()
-    assert (saved.mode, saved.opponent, saved.speed_deal, saved.speed_target) == (
-        "speed",
-        "easy",
-        "long",
-        5,
-    )
+    assert (saved.mode, saved.opponent) == ("speed", "easy")
+    assert saved.rules_of("speed") == {"long_deal": True, "alternating_colours": False, "target": 5}
     app = _app(FakeClock())  # next time: the same choices, Enter plays them
     async with running(app) as pilot:
         menu_setup = await _open_setup(pilot, "speed")
-        assert menu_setup.read() == GameChoice("speed", "easy", ("P1b",), 5, ("Ann", "Player 2"))
+        assert menu_setup.read() == GameChoice(
+            "speed", "easy", rules_with("speed", ("P1b",)), 5, ("Ann", "Player 2")
+        )
 
 
 async def test_the_setup_refuses_what_cannot_be_played_and_loses_nothing(

@@ -160,11 +160,12 @@ async def test_a_resumed_match_brings_back_its_match_me_player(clock: FakeClock)
 
 def test_the_app_defaults_are_the_settings_file_defaults() -> None:
     from spit.bots import DEFAULT_LEVEL, LEVELS
-    from spit.engine.config import VARIANT_FIELDS
+    from spit.engine import all_modes
     from spit.store import settings
     from spit.tui.app import GameSettings, settings_from_user
 
     assert GameSettings() == settings_from_user(UserSettings())
     assert GameSettings().computer_auto_spit == UserSettings().auto_spit
     assert settings.BOT_LEVELS == LEVELS and UserSettings().bot_level == DEFAULT_LEVEL
-    assert tuple(VARIANT_FIELDS) == settings.VARIANTS
+    for mode in all_modes():  # each mode's schema lets a player choose every one of its rules
+        assert tuple(s.variant for s in mode.settings if s.variant) == tuple(mode.variants)

@@ -122,14 +122,16 @@ async def test_no_rule_id_on_the_board_through_a_game(
     """The board from the opening through random keys of both players to the next round."""
     seen = Seen()
     app = make_app(clock, start=mode)
-    app.settings.game.variants = variants
-    app.settings.game.long_deal = long_deal
+    app.settings.game.set_variants(mode, (*variants, *(("P1b",) if long_deal else ())))
     if target is not None:
-        setattr(app.settings.game, f"{mode}_target", target)
+        app.settings.game.set_target(mode, target)
     keys = [*"qwertasdfgzxcvbyuiophjkl;nm,./10"]
     rng = random.Random(5)
     async with running(app) as pilot:
         screen_of(app).new_game()
+        dealt = screen_of(app).session.game.config
+        assert set(variants) <= set(dealt.variants) and dealt.match == (target is not None)
+        assert getattr(dealt, "long_deal", False) == long_deal
         await seen.look("board", app, pilot)
         for step in range(120):
             await pilot.press(rng.choice(keys))

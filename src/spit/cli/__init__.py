@@ -43,7 +43,14 @@ def _seed(text: str) -> int:
     return value
 
 
-def _add_game_options(parser: argparse.ArgumentParser, modes: tuple[str, ...] = ("spit",)) -> None:
+#: The prefix of the namespace's name for a mode's setting (``rule_target``).
+RULE_DEST = "rule_"
+
+
+def _add_game_options(
+    parser: argparse.ArgumentParser, modes: tuple[str, ...] | None = None
+) -> None:
+    modes = modes or mode_names()[:1]
     parser.add_argument(
         "--seed",
         type=_seed,
@@ -57,16 +64,64 @@ def _add_game_options(parser: argparse.ArgumentParser, modes: tuple[str, ...] = 
         metavar="NAME",
         help=variant_help(modes),
     )
+    _add_rule_options(parser, modes)
 
 
-def _target(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= 100_000:
-        raise argparse.ArgumentTypeError("the target score must be from 1 to 100000")
-    return value
+class _Typed(str):
+    """An option's text checked later, by the setting of the game it is for (a key
+    several games share with different ranges, such as ``--target``)."""
+
+    __slots__ = ()
+
+
+def _add_rule_options(parser: argparse.ArgumentParser, modes: tuple[str, ...]) -> None:
+    """An option for each setting the modes' schemas declare (``Mode.settings``):
+    ``--four-stocks``, ``--target N``...; a setting of only some of them, or
+    different in each, says whose."""
+    from spit.engine import get_mode
+    from spit.engine.errors import ConfigError
+    from spit.engine.schema import Setting
+
+    infos = [get_mode(m) for m in modes]
+    owners: dict[str, list[tuple[str, Setting]]] = {}
+    for info in infos:
+        for setting in info.settings:
+            owners.setdefault(setting.key, []).append((info.title, setting))
+    for key, found in owners.items():
+        setting = found[0][1]
+        same = all(s == setting for _, s in found)
+        if same:
+            whose = "" if len(found) == len(infos) else ", ".join(t for t, _ in found) + ": "
+            words = whose + setting.line
+        else:
+            words = "; ".join(f"{title}: {s.line}" for title, s in found)
+        dest = RULE_DEST + key
+        if setting.kind == "flag" and same:
+            parser.add_argument(
+                setting.option,
+                action="store_true",
+                dest=dest,
+                default=argparse.SUPPRESS,
+                help=words,
+            )
+            continue
+
+        def parse(text: str, setting: Setting = setting) -> object:
+            try:
+                return setting.parse(text)
+            except ConfigError as exc:
+                raise argparse.ArgumentTypeError(str(exc)) from None
+
+        kinds = {s.kind for _, s in found}
+        metavar = "N" if kinds == {"number"} else "|".join(setting.choices) or "VALUE"
+        parser.add_argument(
+            setting.option,
+            type=parse if same else _Typed,
+            metavar=metavar,
+            dest=dest,
+            default=argparse.SUPPRESS,
+            help=words,
+        )
 
 
 def _level(text: str) -> str:
@@ -96,22 +151,42 @@ def _run_tui(
     args: argparse.Namespace, start: str | None, opponents: dict[int, str] | None = None
 ) -> int:
     _tui()
+    from spit.engine import get_mode
     from spit.tui.launch import configured_app, run
 
+    mode = start if start in mode_names() else mode_names()[0]
     given = getattr(args, "variant", None)
     try:
-        variants = None if given is None else parse_variants(given, start or "spit")
+        variants = None if given is None else parse_variants(given, mode)
     except argparse.ArgumentTypeError as exc:
         print(f"spit: {exc}", file=sys.stderr)
         return 2
+    rules = {
+        name.removeprefix(RULE_DEST): value
+        for name, value in vars(args).items()
+        if name.startswith(RULE_DEST)
+    }
+    info = get_mode(mode)
+    for key, value in rules.items():
+        setting = info.setting(key)
+        if setting is None:
+            print(f"spit: {info.title} has no option --{key.replace('_', '-')}", file=sys.stderr)
+            return 2
+        if isinstance(value, _Typed):  # checked by this game's setting
+            from spit.engine.errors import ConfigError
+
+            try:
+                rules[key] = setting.parse(value)
+            except ConfigError as exc:
+                print(f"spit: {setting.option}: {exc}", file=sys.stderr)
+                return 2
     from spit.tui.dealer import Opening
 
     app = configured_app(
         Opening(start, opponents or {}),
         variants=variants,
-        long_deal=bool(getattr(args, "long_deal", False)),
+        rules=rules,
         seed=getattr(args, "seed", None),
-        target=getattr(args, "target", None),
         ascii_only=bool(getattr(args, "ascii", False)),
         reduce_motion=bool(getattr(args, "reduce_motion", False)),
     )
@@ -207,14 +282,7 @@ def _add_play(sub: Subparsers) -> None:
         description="Play Spit: five stocks each, two spit piles, everyone at once. Two "
         "players at one keyboard, or against the computer (--vs).",
     )
-    _add_game_options(parser)
-    parser.add_argument(
-        "--target",
-        type=_target,
-        default=argparse.SUPPRESS,
-        metavar="N",
-        help="play a scoring match that ends at N points, lowest total wins",
-    )
+    _add_game_options(parser, ("spit",))
     _add_vs(parser)
     parser.set_defaults(handler=_cmd_play)
 
@@ -228,16 +296,6 @@ def _add_speed(sub: Subparsers) -> None:
     )
     _add_game_options(parser, ("speed",))
     _add_vs(parser)
-    parser.add_argument(
-        "--long-deal", action="store_true", help="the long deal: side piles of 5, 20 cards each"
-    )
-    parser.add_argument(
-        "--target",
-        type=_target,
-        default=argparse.SUPPRESS,
-        metavar="N",
-        help="play a match to N points instead of a single game",
-    )
     parser.set_defaults(handler=_cmd_speed)
 
 
@@ -260,11 +318,6 @@ def _add_watch(sub: Subparsers) -> None:
     )
     parser.add_argument(
         "--mode", choices=mode_names(), default="spit", help="the game (default spit)"
-    )
-    parser.add_argument(
-        "--long-deal",
-        action="store_true",
-        help="Speed: the long deal (side piles of 5, 20 cards each)",
     )
     parser.set_defaults(handler=_cmd_watch)
 

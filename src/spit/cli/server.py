@@ -349,7 +349,11 @@ def _print_status(path: Path) -> int:
         f"  players online {data.get('online')}, waiting to be paired {data.get('queue')}, "
         f"matches {data.get('matches')}, connections {data.get('connections')}"
     )
-    print(f"  timer lateness p99 {data.get('lateness_p99_ms')} ms, load {data.get('load')}")
+    load = data.get("load")
+    load_text = f"{load:.2f}" if isinstance(load, int | float) else "unknown"
+    print(f"  timer lateness p99 {data.get('lateness_p99_ms')} ms, load {load_text}")
+    if data.get("checkpoint_writes"):
+        print(f"  match checkpoints written {data['checkpoint_writes']}")
     if data.get("draining"):
         print("  draining: no new matches")
     nodes = data.get("nodes") or []

@@ -32,6 +32,7 @@ class Phase(StrEnum):
 
 _OVER = Phase.GAME_OVER
 _K_CLOSE = Kind.CLOSE
+_new = tuple.__new__  # builds an event (a NamedTuple) without its Python-level __new__
 #: each phase's plain name (what ``PhaseChanged`` carries), without the enum's lookup
 _PHASE_NAMES = {phase: phase.value for phase in Phase}
 
@@ -189,10 +190,7 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     def move_slot(cards: Sequence[int | None]) -> int | None:
         """Where a moved card lands among a player's columns (their face-up cards,
         None for an empty one): the leftmost empty column (R10), or None if none is."""
-        for slot, card in enumerate(cards):
-            if card is None:
-                return slot
-        return None
+        return cards.index(None) if None in cards else None
 
     def player_kinds(self) -> tuple[Kind, ...]:
         """The kinds of action a player may try now (``check`` still decides each one)."""
@@ -254,7 +252,7 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         self.phase = phase
         self.phase_count += 1
         if events is not None:
-            events.append(PhaseChanged(_PHASE_NAMES[phase]))
+            events.append(_new(PhaseChanged, (_PHASE_NAMES[phase],)))
 
     def _finish(self, events: list[Event] | None, winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""

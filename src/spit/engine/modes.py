@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from spit.engine.errors import ConfigError
+from spit.engine.schema import TARGET_FIELD, Setting, SettingValue, check_schema, checked_values
 
 if TYPE_CHECKING:
     from spit.engine.base import AnyGame
@@ -57,6 +58,41 @@ class Mode:
     observer_class: type[Observer] | str = ""
     #: the variant a match to a target score turns on (Spit's V4), if any
     match_variant: str | None = None
+    #: what a player may set for its games (``spit.engine.schema``): the settings
+    #: file's ``[rules.<name>]`` table, the setup and settings screens, the
+    #: command line's options
+    settings: tuple[Setting, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_schema(self.settings)
+
+    def setting(self, key: str) -> Setting | None:
+        """The setting called ``key`` (the settings file's key), or None."""
+        return next((s for s in self.settings if s.key == key), None)
+
+    @property
+    def target(self) -> Setting | None:
+        """The match target's setting (the config's ``target_score``), if a player sets one."""
+        return next((s for s in self.settings if s.field == TARGET_FIELD), None)
+
+    def variant_setting(self, vid: str) -> Setting | None:
+        """The setting that turns the optional rule ``vid`` on, if there is one."""
+        return next((s for s in self.settings if s.variant == vid), None)
+
+    def setting_values(self, values: Mapping[str, Any] | None = None) -> dict[str, SettingValue]:
+        """Every setting's value: ``values``' where good, the defaults for the rest."""
+        return checked_values(self.settings, values or {})
+
+    def config_from_settings(self, values: Mapping[str, Any]) -> Any:
+        """The config the settings' ``values`` (by key) give; ConfigError if bad."""
+        fields = {s.field: v for s, v in zip(self.settings, self._checked(values), strict=True)}
+        try:
+            return self.config_class(**fields)
+        except TypeError as exc:
+            raise ConfigError(f"bad {self.title} config: {exc}") from exc
+
+    def _checked(self, values: Mapping[str, Any]) -> list[SettingValue]:
+        return [s.check(values[s.key]) if s.key in values else s.default for s in self.settings]
 
     def config(self, variants: Iterable[str] = (), **fields: Any) -> Any:
         """A config with the given optional rules (ids, any case) and fields.

@@ -32,6 +32,7 @@ from spit.engine.events import (
 )
 from spit.engine.modes import Mode, register_mode
 from spit.engine.results import Result
+from spit.engine.schema import target_setting, variant_settings
 
 #: P2: the number of slots in a hand.
 HAND_SIZE = 5
@@ -557,5 +558,9 @@ register_mode(
         ),
         private_hand=True,
         observer_class="spit.engine.speed_observer:SpeedObserver",
+        settings=(
+            *variant_settings(SPEED_VARIANT_FIELDS),
+            target_setting(0, 0, "points to win (0: single games)"),
+        ),
     )
 )

@@ -21,9 +21,7 @@ from spit.engine.actions import (
 from spit.engine.base import Game, Phase
 from spit.engine.cards import (
     DECK_SIZE,
-    NO_CARD_FITS,
     adjacency_masks,
-    adjacency_rows,
     card_name,
     misfit_reason,
 )
@@ -47,6 +45,7 @@ from spit.engine.events import (
 from spit.engine.modes import Mode, register_mode
 from spit.engine.results import Result, RoundEnd
 from spit.engine.rng import Rng, shuffled_deck
+from spit.engine.schema import target_setting, variant_settings
 
 #: R3: the stock each successive card of a layout is dealt onto, row by row.
 DEAL_ORDER: dict[int, tuple[int, ...]] = {
@@ -54,12 +53,36 @@ DEAL_ORDER: dict[int, tuple[int, ...]] = {
 }
 
 
-_PLAY_TABLE = tuple(tuple(tuple(play(p, s, t) for t in (0, 1)) for s in range(5)) for p in PLAYERS)
 #: _MOVES_OF[player][bits]: the R10 moves of the stocks in ``bits`` (bit s: stock s), in order
 _MOVES_OF = tuple(
     tuple(tuple(move(p, s) for s in range(5) if bits >> s & 1) for bits in range(32))
     for p in PLAYERS
 )
+#: _DEAL_PLACES[n][s]: where in a packet stock ``s``'s cards of a full layout lie
+#: (``DEAL_ORDER`` read stock by stock), bottom to top
+_DEAL_PLACES: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(i for i, s in enumerate(order) if s == stock) for stock in range(n))
+    for n, order in DEAL_ORDER.items()
+}
+
+#: _PLAYS_OF[player][on0 | on1 << 5]: the R7 plays of the stocks in ``on0`` onto pile 1
+#: and of those in ``on1`` onto pile 2 (bit s: stock s), in stock order, pile 1 first;
+#: each worked out when first needed (``_plays_of``: building all at import costs more)
+_PLAYS_OF: tuple[list[tuple[Action, ...] | None], ...] = ([None] * 1024, [None] * 1024)
+
+
+def _plays_of(player: int, key: int) -> tuple[Action, ...]:
+    """The entry ``_PLAYS_OF[player][key]``, worked out and kept."""
+    plays = tuple(
+        play(player, s, t) for s in range(5) for t in (0, 1) if key >> (s + 5 * t) & 1
+    )
+    _PLAYS_OF[player][key] = plays
+    return plays
+
+
+_CALLS = (call(0), call(1))
+_SLAPS = ((slap(0, 0), slap(0, 1)), (slap(1, 0), slap(1, 1)))
+_CHOOSES = ((choose(0, 0), choose(0, 1)), (choose(1, 0), choose(1, 1)))
 
 _OPENING, _PLAYING, _STALEMATE = Phase.OPENING, Phase.PLAY, Phase.STALEMATE
 _SLAP, _CHOOSE, _OVER = Phase.SLAP, Phase.CHOOSE, Phase.GAME_OVER
@@ -86,10 +109,15 @@ def deal_layout(cards: Sequence[int], n_stocks: int) -> tuple[list[list[int]], l
     to turn up last. ``cards[0]`` is dealt first.
     """
     order = DEAL_ORDER[n_stocks]
-    stocks: list[list[int]] = [[] for _ in range(n_stocks)]
-    k = min(len(cards), len(order))
-    for i in range(k):
-        stocks[order[i]].append(cards[i])
+    k = len(order)
+    stocks: list[list[int]]
+    if len(cards) >= k:  # a full layout: each stock's cards straight from their places
+        stocks = [[cards[i] for i in places] for places in _DEAL_PLACES[n_stocks]]
+    else:
+        stocks = [[] for _ in range(n_stocks)]
+        k = len(cards)
+        for i in range(k):
+            stocks[order[i]].append(cards[i])
     spit = list(cards[k:])
     spit.reverse()
     return stocks, spit
@@ -172,6 +200,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     """
 
     mode = "spit"
+    #: the packets the game was dealt from, if given (None: dealt from the seed).
+    #: A class default, set on a game only when given: a game keeps at most 29
+    #: attributes of its own, below CPython's limit (30) for instance attributes
+    #: read at full speed (a key-sharing dict), which the hot paths rely on.
+    start_packets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     PLAYER_KINDS: ClassVar[dict[Phase, tuple[Kind, ...]]] = {
         Phase.OPENING: (Kind.CALL,),
         Phase.PLAY: (Kind.PLAY, Kind.MOVE, Kind.CALL),
@@ -195,17 +228,14 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """
         self._start(config, SpitConfig, seed)
         alternating = self.config.alternating_colours
-        self._rows = adjacency_rows(alternating)
         self._masks = adjacency_masks(alternating)
         n = self.n_stocks = self.config.n_stocks
-        self._stock_ids = range(n)
         self.stocks: list[list[list[int]]] = [[], []]
         self.spit: list[list[int]] = [[], []]
         self.piles: list[list[int]] = [[], []]
         self.pile_used = [False, False]
         self.slaps: list[tuple[int, int]] = []
         self.chooser: int | None = None
-        self.start_packets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         #: cards gathered at a round's end and not dealt again (only at game over)
         self.gathered: list[list[int]] = [[], []]
         self.tops: list[list[int | None]] = [[None] * n, [None] * n]
@@ -357,37 +387,31 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             fit0 = known & m0
             fit1 = known & m1
             tops = self.tops[player]
-            fits = fit0 | fit1
             tall = self._tall[player]
             if tall and None in tops:  # the R10 moves, after the plays
                 moves = _MOVES_OF[player][tall]
-                if not fits:
+                if not (fit0 or fit1):
                     return list(moves)
-            elif not fits:
+            elif not (fit0 or fit1):
                 return []
             else:
                 moves = ()
-            out: list[Action] = []
-            if not fits & (fits - 1):  # one card fits: no need to look for others
-                on = _PLAY_TABLE[player][tops.index(fits.bit_length() - 1)]
-                if fit0:
-                    out.append(on[0])
-                if fit1:
-                    out.append(on[1])
-            else:  # the plays (R7), in stock order, pile 1 before pile 2
-                rows = self._rows
-                a, b = self.pile_tops
-                r0 = NO_CARD_FITS if a is None else rows[a]
-                r1 = NO_CARD_FITS if b is None else rows[b]
-                for c, on in zip(tops, _PLAY_TABLE[player], strict=False):  # (V1: 4 stocks)
-                    if c is not None:
-                        if r0[c]:
-                            out.append(on[0])
-                        if r1[c]:
-                            out.append(on[1])
-            if moves:
-                out += moves
-            return out
+            # The stocks whose top fits each pile, as bits (a card is on one stock
+            # at most), then the plays (R7) of those stocks from a table.
+            where = tops.index
+            on0 = 0
+            while fit0:
+                low = fit0 & -fit0
+                on0 |= 1 << where(low.bit_length() - 1)
+                fit0 ^= low
+            on1 = 0
+            while fit1:
+                low = fit1 & -fit1
+                on1 |= 1 << where(low.bit_length() - 1)
+                fit1 ^= low
+            key = on0 | on1 << 5  # (not 0: a card fits)
+            plays = _PLAYS_OF[player][key] or _plays_of(player, key)
+            return [*plays, *moves] if moves else list(plays)
         if player is None:
             return sorted(self.legal_actions(0) + self.legal_actions(1))
         if player == SYSTEM:
@@ -400,15 +424,20 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             raise ValueError(f"no player {player!r}: use 0, 1, SYSTEM or None")
         if phase is _OPENING or phase is _STALEMATE:
             if self.spit[player] and not self.called[player]:
-                return [call(player)]
+                return [_CALLS[player]]
             return []
         if phase is _SLAP:
-            if all(p != player for p, _ in self.slaps):
-                return [slap(player, 0), slap(player, 1)]
+            if not self._slapped(player):
+                return list(_SLAPS[player])
             return []
         if phase is _CHOOSE and player == self.chooser:
-            return [choose(player, 0), choose(player, 1)]
+            return list(_CHOOSES[player])
         return []
+
+    def _slapped(self, player: int) -> bool:
+        """True if ``player`` has slapped this round (R16: a slap cannot be changed)."""
+        slaps = self.slaps  # (player, pile) pairs
+        return (player, 0) in slaps or (player, 1) in slaps
 
     # ---------------------------------------------------------------- checking
 
@@ -426,7 +455,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if kind is _KIND_PLAY and p in _BOTH:  # the commonest action first
             if phase is not _PLAYING:
                 return _WAIT_REASON[phase]
-            if s not in self._stock_ids:
+            if not 0 <= s < self.n_stocks:
                 return f"there is no stock {s + 1}"
             if t not in _BOTH or not self.pile_used[t]:
                 return f"spit pile {t + 1} is not in use this round"
@@ -436,10 +465,13 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if not self._pile_masks[t] >> c & 1:  # R7, R8, V3
                 return (c, t)
             return None
-        reason = self._sender_refusal(kind, p)
-        if reason is not None:
-            return reason
-        if kind >= _K_CLOSE:
+        if kind < _K_CLOSE and p in _BOTH:  # a player's action: ``_sender_refusal``
+            if phase is _OVER:  # refuses it only once the game is over, in these words
+                return _WAIT_REASON[phase]
+        else:
+            reason = self._sender_refusal(kind, p)
+            if reason is not None:
+                return reason
             if kind is _K_STALL and phase is not _PLAYING:
                 return "a stall can only be declared during play"
             if kind is _K_CLOSE and phase not in (_SLAP, _CHOOSE):
@@ -471,7 +503,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 return "there is nothing to slap now"
             if t not in (0, 1):
                 return f"there is no spit pile {t + 1}"
-            if any(q == p for q, _ in self.slaps):
+            if self._slapped(p):
                 return "you have already slapped: a slap cannot be changed"
         elif kind is _K_CHOOSE:
             if phase is not _CHOOSE:
@@ -499,8 +531,13 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if reason is not None:
             raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
         events: list[Event] = []
-        if action[0] is _KIND_PLAY:  # the commonest action, straight to its rule
+        kind = action[0]
+        if kind is _KIND_PLAY:  # the commonest actions, straight to their rule
             self._play(action[1], action[2], action[3], events)
+        elif kind is _K_MOVE:
+            self._move(action[1], action[2], events)
+        elif kind is _K_CALL:
+            self._call(action[1], events)
         else:
             self._carry_out(action, events)
         self.actions.append(action)
@@ -513,6 +550,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         kind, p, s, t = action
         if kind is _KIND_PLAY:
             self._play(p, s, t, None)
+        elif kind is _K_MOVE:
+            self._move(p, s, None)
+        elif kind is _K_CALL:
+            self._call(p, None)
         else:
             self._carry_out(action, None)
         self.actions.append(action)
@@ -531,20 +572,16 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         elif kind is _K_MOVE:
             self._move(p, s, events)
         elif kind is _K_CALL:
-            self.called[p] = True
-            if events is not None:
-                events.append(SpitCalled(p))
-            if all(self.called[q] or not self.spit[q] for q in PLAYERS):
-                self._spit(events)
+            self._call(p, events)
         elif kind is _K_SLAP:
             self.slaps.append((p, t))
             if events is not None:
-                events.append(Slapped(p, t))
+                events.append(_new(Slapped, (p, t)))
             if len(self.slaps) == 2:
                 self._resolve_slaps(events)
         elif kind is _K_CHOOSE:
             if events is not None:
-                events.append(Slapped(p, t))
+                events.append(_new(Slapped, (p, t)))
             self._resolve_choice(events, t)
         elif kind is _K_CLOSE:
             if self.phase is _SLAP:
@@ -553,6 +590,16 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 self._resolve_choice(events, None)
         elif kind is _K_STALL:
             self._stalemate(events, stalled=True)  # H6
+
+    def _call(self, p: int, events: list[Event] | None) -> None:
+        """R5, R13: ``p`` calls spit!; once every player holding spit cards has, they spit."""
+        called = self.called
+        called[p] = True
+        if events is not None:
+            events.append(_new(SpitCalled, (p,)))
+        spit = self.spit
+        if (called[0] or not spit[0]) and (called[1] or not spit[1]):
+            self._spit(events)
 
     def _play(self, p: int, s: int, t: int, events: list[Event] | None) -> None:
         """R7: the stock's top card onto spit pile ``t``; R9 turns the next one up."""
@@ -605,15 +652,23 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _spit(self, events: list[Event] | None) -> None:
         """R5, R13, R14: every player holding spit cards turns one onto their own pile."""
+        spit, piles, pile_tops, pile_masks, masks = (
+            self.spit,
+            self.piles,
+            self.pile_tops,
+            self._pile_masks,
+            self._masks,
+        )
         for p in PLAYERS:
-            if self.spit[p]:
-                c = self.spit[p].pop()
-                self.piles[p].append(c)
-                self.pile_tops[p] = c
-                self._pile_masks[p] = self._masks[c]
+            cards = spit[p]
+            if cards:
+                c = cards.pop()
+                piles[p].append(c)
+                pile_tops[p] = c
+                pile_masks[p] = masks[c]
                 self.progress_count += 1
                 if events is not None:
-                    events.append(Spat(p, p, c))
+                    events.append(_new(Spat, (p, p, c)))
         self.called = [False, False]
         self._set_phase(events, _PLAYING)
         if not self._can_act(_BOTH):
@@ -621,7 +676,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
         if events is not None:
-            events.append(Stalemate(stalled))
+            events.append(_new(Stalemate, (stalled,)))
         if self.spit[0] or self.spit[1]:
             self.called = [False, False]
             self._set_phase(events, _STALEMATE)  # R13, R14
@@ -632,7 +687,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self, events: list[Event] | None, reason: RoundEnd, emptied_by: int | None
     ) -> None:
         if events is not None:
-            events.append(RoundOver(self.round_no, reason, emptied_by))
+            events.append(_new(RoundOver, (self.round_no, reason, emptied_by)))
         if self.config.scoring:  # V4: score before any pile is taken
             points = (self.card_count(0), self.card_count(1))
             self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
@@ -673,11 +728,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             pile = takes[p]
             if pile is None:
                 if events is not None:
-                    events.append(PileTaken(p, None, 0))
+                    events.append(_new(PileTaken, (p, None, 0)))
             else:
                 cards.extend(self.piles[pile])
                 if events is not None:
-                    events.append(PileTaken(p, pile, len(self.piles[pile])))
+                    events.append(_new(PileTaken, (p, pile, len(self.piles[pile]))))
         self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
         self.spit = [[], []]
         self.piles = [[], []]
@@ -723,7 +778,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self.stocks[p] = stocks
             self.spit[p] = spit
             if events is not None:
-                events.append(Dealt(p, tuple(len(s) for s in stocks), len(spit)))
+                events.append(_new(Dealt, (p, tuple(map(len, stocks)), len(spit))))
         self._seen_again()
         self.gathered = [[], []]
         self.pile_used = [bool(self.spit[0]), bool(self.spit[1])]
@@ -830,5 +885,9 @@ register_mode(
         match_rule="A point per card still held; the match ends at {target}, lowest wins.",
         observer_class="spit.engine.spit_observer:SpitObserver",
         match_variant="V4",
+        settings=(
+            *variant_settings(VARIANT_FIELDS),
+            target_setting(1, 100, "scoring match: lowest total wins"),
+        ),
     )
 )

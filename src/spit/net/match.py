@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from spit.engine import Action, AnyGame
 from spit.net import protocol as proto
-from spit.net.stamping import Stamper
+from spit.net.stamping import TOLD, Stamper
 from spit.realtime.arbiter import Applied, Arbiter, Clock, Outcome, Rejected, Timing
 from spit.store.races import Press
 
@@ -43,11 +43,6 @@ WINDOW_EVERY = 0.25
 #: Ping samples every seat needs before W follows the measurements (until then W is
 #: its maximum).
 SETTLED = 8
-#: Of a seat's last ``CLAMP_SPAN`` presses, this many clamped is "again and again".
-CLAMP_SPAN = 10
-CLAMP_REPEATED = 8
-#: ... and this many or fewer is "fits again".
-CLAMP_FITS = 3
 
 
 class Link(Protocol):
@@ -72,8 +67,8 @@ class Seat:
     offered_at: float | None = None
     last_obs: dict[str, Any] | None = None
     computer: bool = False
-    #: for each of the seat's last presses: was it clamped (by the normal rule)?
-    clamps: deque[bool] = field(default_factory=lambda: deque(maxlen=CLAMP_SPAN))
+    #: True once the seat was told its presses claim more than its link allows
+    told: bool = False
     #: True while the seat's link is too slow for the host's longest wait
     slow: bool = False
 
@@ -342,30 +337,32 @@ class Match:
         self.wake()
 
     def _watch_clamps(self, seat: Seat, claimed: float, clamp: float, arrival: float) -> None:
-        """Log a clamped press; tell a seat clamped again and again, and warn the host."""
+        """Log a clamped press; tell a seat whose presses claim more earliness than its
+        link allows (its shift, see ``spit.net.stamping``), and warn the host."""
         stamper = seat.stamper
         if clamp > 0:
             log.info(
                 "seat %d press judged %.1f ms later than it claimed (it claimed %.1f ms "
-                "before its arrival; its link allows %.1f ms)",
+                "before its arrival; its link allows %.1f ms; shift %.1f ms)",
                 seat.number + 1,
                 clamp * 1000,
                 (arrival - claimed) * 1000,
                 (arrival - claimed - clamp) * 1000,
+                stamper.shift * 1000,
             )
         if stamper.trusted:
             return
-        seat.clamps.append(stamper.too_early(claimed, arrival))
-        clamped = sum(seat.clamps)
-        if not stamper.strict and clamped >= CLAMP_REPEATED:
-            stamper.strict = True
+        correction = stamper.correction
+        if not seat.told and correction > TOLD:
+            seat.told = True
             log.warning(
                 "seat %d (%s) claims earlier presses than its link allows, again and again "
-                "(%d of its last %d): its presses are now judged without the margin",
+                "(%.1f ms more than its pings measure, over its last presses): its "
+                "presses are judged %.1f ms later",
                 seat.number + 1,
                 seat.name,
-                clamped,
-                len(seat.clamps),
+                stamper.shift * 1000,
+                correction * 1000,
             )
             self._notice(
                 seat,
@@ -382,8 +379,8 @@ class Match:
                         f"{seat.name}'s presses claim to be earlier than their link allows, "
                         "again and again: the host now judges them by its own measure.",
                     )
-        elif stamper.strict and clamped <= CLAMP_FITS:
-            stamper.strict = False
+        elif seat.told and correction == 0:
+            seat.told = False
             log.info("seat %d press stamps fit its link again", seat.number + 1)
 
     def _notice(self, seat: Seat, about: str, text: str) -> None:

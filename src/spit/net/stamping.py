@@ -13,24 +13,40 @@ drifts), the offset of the sample with the shortest round trip is used.
 With the offset, every pong also measures the one-way delay towards the host
 (the direction presses travel): ``r - (c - offset)``. A press is judged at the
 guest's reading of it turned into host time, clamped: never after its
-arrival, and never earlier than the arrival minus that guest's own
-*allowance*: its measured one-way delay (the median of the kept samples) plus
-``MARGIN``. A guest that lies about its press times therefore gains the
-margin on a typical press (a press that happens to travel faster than usual
-gains its head start too), and an honest press slower than usual by more
-than the margin is judged that much late. Once a guest's presses have been
-clamped again and again (8 of its last 10), the margin is taken away
-(``strict``) until they fit again (3 or fewer of the last 10 clamped).
+arrival, and never earlier than the arrival minus that guest's own *reach*:
+the ``REACH`` quantile (90%) of its measured delays, but at most ``SPREAD``
+(15 ms) over their median, plus ``MARGIN`` (3 ms). So an honest press is
+judged as made unless it travelled slower than 9 in 10 of the guest's pings
+plus the margin (on a link jittering by more than ±15 ms, slower than its
+median plus 18 ms).
+
+No single press carries evidence of its own delay that its sender could not
+fake, so what a liar gains on one press is bounded only by the reach. What
+gives a liar away is the *shift*: an honest guest's presses claim, on
+average, the earliness its pings measure; a liar's claim more. Over the
+guest's last ``SHIFT_SPAN`` presses the host compares the mean claimed
+earliness (each taken between the 5% quantile of the delays and the reach,
+so neither a lost packet nor a press claimed late weighs more than an honest
+one can) with the mean of the pings' delays taken the same way. Whatever
+that shift exceeds ``ERRORS`` standard errors of its mean by (the spread of
+the pings over the square root of the presses so far; at least
+``TOLERANCE``), every press is judged that much later (never after its
+arrival). A liar claiming the same lie on every press is caught within a few
+presses and then gains about 1.5 standard errors (1.5 ms on a ±10 ms link once
+its presses fill the span); a liar who lies only on some presses (the races
+that matter) spreads its shift over the others and gains up to the reach on
+those, as any rule must allow an honest press that travelled as slowly.
 
 The host's own seats (its keyboard, a computer on the host) are *trusted*:
 their stamps come from the host's own code, so they are never clamped below
-``cap``, and the lag of each press (key event to the game loop) is their
-measured one-way delay. The same rule sets every seat's wait: its measured
-delay plus the margin.
+``cap`` nor shifted, and the lag of each press (key event to the game loop)
+is their measured one-way delay. The same rule sets every seat's wait: its
+reach.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import deque
 from typing import NamedTuple
@@ -39,8 +55,23 @@ from spit.net.defaults import DEFAULT_CAP
 
 #: Pings kept per connection (four a second once settled: about half a minute).
 SAMPLES = 128
-#: Seconds added to a guest's measured one-way delay before a press counts as too early.
-MARGIN = 0.005
+#: The quantile of a guest's measured one-way delays a press may claim to have taken.
+REACH = 0.9
+#: ... but never more than this many seconds over the median (a lost packet, a busy
+#: moment or pongs held back on purpose widen the spread no further).
+SPREAD = 0.015
+#: Seconds added to that quantile: the reach.
+MARGIN = 0.003
+#: A guest's last presses the shift is measured over.
+SHIFT_SPAN = 32
+#: The shift tolerated: this many standard errors of the mean over the presses so far ...
+ERRORS = 1.5
+#: ... and never less than this many seconds (pings and presses differ a little).
+TOLERANCE = 0.001
+#: Presses judged this much later for their shift (seconds): the guest is told.
+TOLD = 0.003
+#: The lower end of the range each earliness is taken within (a quantile of the delays).
+LOW = 0.05
 #: The jitter is the spread of the measured delays from the fastest to this quantile.
 QUANTILE = 0.9
 
@@ -70,14 +101,15 @@ class Stamper:
         self.margin = margin
         #: True for a seat on the host itself (its stamps are not clamped below the cap)
         self.trusted = False
-        #: True once the sender has been clamped again and again: fastest delay + margin
-        self.strict = False
         #: (round trip, their clock minus ours, ping sent, pong received)
         self._samples: deque[tuple[float, float, float, float]] = deque(maxlen=SAMPLES)
         self._their: deque[float] = deque(maxlen=SAMPLES)
         self._lags: deque[float] = deque(maxlen=SAMPLES)
+        #: the earliness each of the last presses claimed, within ``_range``
+        self._claims: deque[float] = deque(maxlen=SHIFT_SPAN)
         self._offset: float | None = None
         self._delays: list[float] | None = None
+        self._measure: tuple[float, float, float, float] | None = None
 
     @classmethod
     def local(cls, cap: float = DEFAULT_CAP) -> Stamper:
@@ -101,6 +133,7 @@ class Stamper:
         self._their.append(their_clock)
         self._offset = None
         self._delays = None
+        self._measure = None
 
     @property
     def ready(self) -> bool:
@@ -159,28 +192,55 @@ class Stamper:
         delays = self.delays()
         return _quantile(delays, QUANTILE) - min(delays) if delays else 0.0
 
+    def _measured(self) -> tuple[float, float, float, float] | None:
+        """(low end, reach, the pings' mean delay within them and its standard
+        deviation), None before any ping."""
+        if self._measure is None or self.trusted:
+            delays = self.delays()
+            if not delays:
+                return None
+            median = statistics.median(delays)
+            spread = min(SPREAD, _quantile(delays, REACH) - median)
+            reach = min(self.cap, median + spread + self.margin)
+            low = min(reach, _quantile(delays, LOW))
+            within = [min(reach, max(low, d)) for d in delays]
+            mean = statistics.fmean(within)
+            self._measure = (low, reach, mean, statistics.pstdev(within, mean))
+        return self._measure
+
     @property
     def allowance(self) -> float | None:
-        """The most a press may be judged earlier than it arrived (None: not measured yet).
+        """The most one press may be judged earlier than it arrived (None: not measured
+        yet): the reach, the ``REACH`` quantile of the measured delays (at most
+        ``SPREAD`` over their median) plus the margin, never above the cap."""
+        measured = self._measured()
+        return None if measured is None else measured[1]
 
-        Its measured one-way delay (the median) plus the margin (none when
-        ``strict``), never above the cap.
-        """
-        delays = self.delays()
-        if not delays:
-            return None
-        margin = 0.0 if self.strict else self.margin
-        return min(self.cap, statistics.median(delays) + margin)
+    @property
+    def shift(self) -> float:
+        """How much more earliness the last presses claimed than the pings measure
+        (seconds, the mean over up to ``SHIFT_SPAN`` presses; 0 for a trusted seat)."""
+        measured = self._measured()
+        if self.trusted or measured is None or not self._claims:
+            return 0.0
+        return statistics.fmean(self._claims) - measured[2]
 
-    def too_early(self, claimed: float, arrival: float) -> bool:
-        """True if a press claims to be earlier than the normal allowance (the median
-        delay plus the margin) lets it: what "clamped again and again" counts, also
-        while ``strict``. An honest press does so when it travels slower than usual
-        by more than the margin; a liar's does so most of the time."""
-        delays = self.delays()
-        if self.trusted or not delays:
-            return False
-        return arrival - claimed > min(self.cap, statistics.median(delays) + self.margin)
+    @property
+    def correction(self) -> float:
+        """How much later than claimed the next press is judged for the shift (seconds):
+        whatever the shift exceeds ``ERRORS`` standard errors of its mean by (at least
+        ``TOLERANCE``; the pings' spread taken as at least the margin), so an honest
+        guest is seldom judged later, and then by little."""
+        measured = self._measured()
+        if self.trusted or measured is None or not self._claims:
+            return 0.0
+        spread = max(self.margin, measured[3])  # a link that seems not to jitter at all
+        tolerance = max(TOLERANCE, ERRORS * spread / math.sqrt(len(self._claims)))
+        return max(0.0, self.shift - tolerance)
+
+    def forget_presses(self) -> None:
+        """Start the shift afresh (a new game on the same connection)."""
+        self._claims.clear()
 
     def judge(self, their_press: float, arrival: float) -> Stamp:
         """How a press the other side made at ``their_press`` (its own clock) that
@@ -193,11 +253,14 @@ class Stamper:
             lag = arrival - claimed
             if 0 <= lag <= self.cap:
                 self._lags.append(lag)
+            self._measure = None
             stamp = min(arrival, max(arrival - self.cap, claimed))
         else:
-            allowance = self.allowance
-            assert allowance is not None
-            stamp = min(arrival, max(arrival - allowance, claimed))
+            measured = self._measured()
+            assert measured is not None
+            low, reach = measured[0], measured[1]
+            self._claims.append(min(reach, max(low, arrival - claimed)))
+            stamp = min(arrival, max(arrival - reach, claimed) + self.correction)
         return Stamp(stamp, claimed, max(0.0, stamp - claimed))
 
     def stamp(self, their_press: float, arrival: float) -> float:

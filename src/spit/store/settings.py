@@ -1,4 +1,4 @@
-"""The settings file: key maps, default variants, timing, bot level, names.
+"""The settings file: key maps, each game's rules, timing, bot level, names.
 
 A TOML file in the user's config directory (``SPIT_CONFIG`` overrides its
 path; see ``spit.store.paths``). ``load_settings`` reads it with ``tomllib`` and
@@ -6,21 +6,29 @@ never fails: a mistake gives a warning naming the file, the line and the
 problem, and only the bad part falls back to its default. ``save_settings``
 updates the file atomically with tomlkit, keeping a person's comments, layout
 and any keys spit does not know.
+
+Each game's rules are a table of their own, ``[rules.<mode>]``, holding the
+settings that mode's schema declares (``Mode.settings``). A file of the old
+layout (one ``variants`` list and per-mode keys in ``[game]``) is read as
+it always was; saving it moves those values into the tables and first keeps
+the old file as ``NAME.old``. A file spit cannot read, or whose values it
+cannot all use, is kept as ``NAME.bak`` before it is written over.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from spit.bots import DEFAULT_LEVEL, LEVELS
-from spit.engine import mode_names
-from spit.engine.config import VARIANT_FIELDS
+from spit.engine import all_modes, get_mode, mode_names
+from spit.engine.errors import ConfigError
 from spit.engine.rule_words import variant_id, variant_names
+from spit.engine.schema import SettingValue
 from spit.play.keys import (
     ACTIONS,
     check_key,
@@ -38,49 +46,68 @@ from spit.store.paths import atomic_write, config_path, read_capped
 
 #: Largest config file we read (a real one is about 1 KB).
 MAX_CONFIG_BYTES = 1_000_000
-#: The variants a settings file may choose: Spit's (V3 applies to Speed too).
-VARIANTS: tuple[str, ...] = tuple(VARIANT_FIELDS)
-SPEED_DEALS = ("standard", "long")
 #: The computer levels, weakest first (the bots' own list).
 BOT_LEVELS: tuple[str, ...] = LEVELS
 MAX_NAME = 24
 #: The card colours (``spit.tui.render.PALETTES`` has each one's colours).
 PALETTE_NAMES = ("default", "colour-blind", "four-colour", "light")
-#: Largest match target score (V4's usual target is 100).
-MAX_TARGET = 100_000
 #: Longest held-key window, in seconds (the key map allows 0 to 2).
 MAX_REPEAT_WINDOW = 2.0
 #: The opponent the setup screen chose last: a person at this keyboard, a
 #: computer level, or a computer as fast as player 1 ("match-me").
 PERSON = "person"
 OPPONENTS: tuple[str, ...] = (PERSON, *LEVELS, "match-me")
+#: The table of each game's rules: ``[rules.<mode>]``.
+RULES = "rules"
+#: The old layout's keys of ``[game]``: one ``variants`` list for every game,
+#: Speed's deal and each game's ``<mode>_target`` (moved to ``[rules.<mode>]``).
+OLD_VARIANTS = "variants"
+OLD_DEAL = "speed_deal"
+OLD_TARGET = "{mode}_target"
+#: The old ``speed_deal`` value that meant the long deal (the rule P1b).
+OLD_LONG_DEAL = ("long", "P1b")
+
+Rules = Mapping[str, Mapping[str, SettingValue]]
+
+
+def _rules_of_modes(given: Rules) -> dict[str, dict[str, SettingValue]]:
+    """Every registered mode's values (``given``'s where good, else defaults),
+    and ``given``'s for modes not registered (kept as they are)."""
+    out = {m.name: m.setting_values(given.get(m.name)) for m in all_modes() if m.settings}
+    for name, values in given.items():
+        out.setdefault(name, dict(values))
+    return out
+
+
+def old_keys(mode_list: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The keys of ``[game]`` in the old layout (every registered mode's target)."""
+    names = mode_list if mode_list is not None else mode_names()
+    return (OLD_VARIANTS, OLD_DEAL, *(OLD_TARGET.format(mode=m) for m in names))
 
 
 @dataclass(frozen=True)
 class Settings:
     """Every user setting.
 
+    ``rules``: each game's settings by mode name, then by the key its schema
+    gives (``Mode.settings``); a registered mode's values are checked and
+    completed with its defaults when made (``rules_of`` reads them).
     ``auto_spit`` is H2's countdown in seconds against the computer (None: off);
     ``repeat_window`` the held-key window: a second press of the same key
     sooner than this is taken as the key held down, and ignored (0 to 2 s);
-    ``spit_target`` the score that ends a V4 match; ``speed_target`` the score
-    of a Speed P7 match (0: single games); ``palette`` the card colours
-    (one of ``PALETTE_NAMES``); ``fumble_time`` and ``race_margin`` are H8's
-    (0 to 2 s; a fumble time of 0 turns fumbles off).
+    ``palette`` the card colours (one of ``PALETTE_NAMES``); ``fumble_time``
+    and ``race_margin`` are H8's (0 to 2 s; a fumble time of 0 turns fumbles off).
     """
 
     names: tuple[str, str] = ("Player 1", "Player 2")
     keys: tuple[dict[str, str], dict[str, str]] = field(default_factory=default_keys)
-    variants: tuple[str, ...] = ()
-    speed_deal: str = "standard"
+    rules: Rules = field(default_factory=dict)
     bot_level: str = DEFAULT_LEVEL
     auto_spit: float | None = 2.0
     slap_time: float = 3.0
     repeat_window: float = 0.5
-    spit_target: int = 100
-    speed_target: int = 0
     palette: str = "default"
-    mode: str = "spit"
+    mode: str = field(default_factory=lambda: mode_names()[0])
     opponent: str = PERSON
     fumble_time: float = DEFAULT_FUMBLE_TIME
     race_margin: float = DEFAULT_RACE_MARGIN
@@ -89,9 +116,22 @@ class Settings:
     #: the terminal bell on a stalemate, a spit and the end of a game
     sound: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", _rules_of_modes(self.rules))
+
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+    def rules_of(self, mode: str) -> dict[str, SettingValue]:
+        """The settings of ``mode``'s games by key (its defaults where none is kept)."""
+        return get_mode(mode).setting_values(self.rules.get(mode))
+
+    def with_rules(self, mode: str, **values: SettingValue) -> Settings:
+        """A copy with some of ``mode``'s settings changed (by key)."""
+        rules = {name: dict(v) for name, v in self.rules.items()}
+        rules[mode] = {**self.rules_of(mode), **values}
+        return replace(self, rules=rules)
 
     def timing(self) -> Timing:
         """The timing rules of a game dealt with these settings (players call, H2)."""
@@ -203,35 +243,42 @@ class _Reader:
         self.lines = text.splitlines()
         self.warnings: list[str] = []
         self._lines_of: list[int] = []
+        #: a value could not be used: saving would write over it (so a copy is kept)
+        self.lost = False
+        #: the file has keys of the old layout (saving moves them)
+        self.old_layout = False
 
-    def warn(self, dotted: str, problem: str) -> None:
+    def warn(self, dotted: str, problem: str, lost: bool = True) -> None:
+        """Note a problem at ``dotted``; ``lost``: saving would write over the value."""
         line = find_line(self.lines, dotted)
         where = f"{self.path}, line {line}" if line else str(self.path)
         self.warnings.append(f"{where}: {dotted}: {problem}")
         self._lines_of.append(line or 0)
+        self.lost = self.lost or lost
 
     def in_line_order(self) -> list[str]:
         """The warnings in the order of the file's lines (those without a line first)."""
         order = sorted(range(len(self.warnings)), key=lambda i: self._lines_of[i])
         return [self.warnings[i] for i in order]
 
-    def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
+    def table(self, data: dict[str, Any], name: str, prefix: str = "") -> dict[str, Any]:
         value = data.get(name, {})
         if not isinstance(value, dict):
-            self.warn(name, "must be a table; using defaults")
+            self.warn(prefix + name, "must be a table; using defaults")
             return {}
         return value
 
     def unknown(self, table: dict[str, Any], prefix: str, known: tuple[str, ...]) -> None:
         for key in table:
             if key not in known:
-                self.warn(f"{prefix}{key}", "unknown setting, ignored")
+                self.warn(f"{prefix}{key}", "unknown setting, ignored", lost=False)
 
     def read(self, data: dict[str, Any]) -> Settings:
         defaults = Settings()
-        self.unknown(data, "", ("players", "game", "timing", "keys", "display"))
+        self.unknown(data, "", ("players", "game", "timing", "keys", "display", RULES))
         players = self.table(data, "players")
         game = self.table(data, "game")
+        rules = self.table(data, RULES)
         timing = self.table(data, "timing")
         display = self.table(data, "display")
         self.unknown(display, "display.", ("palette", "reduce_motion", "sound"))
@@ -239,15 +286,7 @@ class _Reader:
         self.unknown(
             game,
             "game.",
-            (
-                "variants",
-                "speed_deal",
-                "bot_level",
-                "spit_target",
-                "speed_target",
-                "mode",
-                "opponent",
-            ),
+            ("bot_level", "mode", "opponent", *old_keys()),
         )
         self.unknown(
             timing,
@@ -265,16 +304,13 @@ class _Reader:
         return Settings(
             names=(names[0], names[1]),
             keys=self.keys(self.table(data, "keys")),
-            variants=self.variants(game, defaults.variants),
-            speed_deal=self.choice(game, "speed_deal", SPEED_DEALS, defaults.speed_deal),
+            rules=self.rules(rules, self.old_rules(game)),
             bot_level=self.choice(game, "bot_level", BOT_LEVELS, defaults.bot_level),
             auto_spit=self.auto_spit(timing, defaults.auto_spit),
             slap_time=self.seconds(timing, "slap_time", 0.5, 30.0, defaults.slap_time),
             repeat_window=self.seconds(
                 timing, "repeat_window", 0.0, MAX_REPEAT_WINDOW, defaults.repeat_window
             ),
-            spit_target=self.whole(game, "spit_target", 1, defaults.spit_target),
-            speed_target=self.whole(game, "speed_target", 0, defaults.speed_target),
             palette=self.choice(display, "palette", PALETTE_NAMES, defaults.palette, "display"),
             mode=self.choice(game, "mode", mode_names(), defaults.mode),
             opponent=self.choice(game, "opponent", OPPONENTS, defaults.opponent),
@@ -298,18 +334,72 @@ class _Reader:
         self.warn(f"display.{key}", f"must be true or false, got {shown(value)}; using {default}")
         return default
 
-    def whole(self, table: dict[str, Any], key: str, low: int, default: int) -> int:
-        if key not in table:
-            return default
-        value = table[key]
-        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= MAX_TARGET:
-            return value
-        self.warn(
-            f"game.{key}",
-            f"must be a whole number from {low} to {MAX_TARGET}, "
-            f"got {shown(value)}; using {default}",
-        )
-        return default
+    def rules(
+        self, table: dict[str, Any], old: dict[str, dict[str, SettingValue]]
+    ) -> dict[str, dict[str, SettingValue]]:
+        """Each game's settings: its ``[rules.<mode>]`` table, checked by its schema,
+        over what the old layout gave (``old``), over its defaults."""
+        out: dict[str, dict[str, SettingValue]] = {}
+        for name in table:
+            if name not in mode_names():
+                self.warn(f"{RULES}.{name}", "no game of that name, ignored", lost=False)
+        for mode in all_modes():
+            if not mode.settings:
+                continue
+            values = dict(old.get(mode.name, {}))
+            if mode.name in table:
+                section = self.table(table, mode.name, f"{RULES}.")
+                known = tuple(s.key for s in mode.settings)
+                self.unknown(section, f"{RULES}.{mode.name}.", known)
+                for setting in mode.settings:
+                    if setting.key not in section:
+                        continue
+                    try:
+                        values[setting.key] = setting.check(section[setting.key])
+                    except ConfigError:
+                        self.warn(
+                            f"{RULES}.{mode.name}.{setting.key}",
+                            f"must be {setting.allowed()}, got {shown(section[setting.key])}; "
+                            f"using {shown(values.get(setting.key, setting.default))}",
+                        )
+            out[mode.name] = mode.setting_values(values)
+        return out
+
+    def old_rules(self, game: dict[str, Any]) -> dict[str, dict[str, SettingValue]]:
+        """The rules a file of the old layout chose in ``[game]``, by mode: one
+        ``variants`` list for every game (each takes the rules it has), Speed's
+        deal (``speed_deal = "long"``: its long deal) and ``<mode>_target``."""
+        out: dict[str, dict[str, SettingValue]] = {m.name: {} for m in all_modes()}
+        if any(key in game for key in old_keys()):
+            self.old_layout = True
+        chosen: set[str] | None = None
+        if OLD_VARIANTS in game:
+            chosen = set(self.variants(game))
+        if OLD_DEAL in game:
+            deal = game[OLD_DEAL]
+            if deal == "standard" or deal in OLD_LONG_DEAL:
+                chosen = (chosen or set()) | ({"P1b"} if deal in OLD_LONG_DEAL else set())
+            else:
+                self.warn(
+                    f"game.{OLD_DEAL}",
+                    f'must be "standard" or "long", got {shown(deal)}; using "standard"',
+                )
+        for mode in all_modes():
+            for setting in mode.settings:
+                if chosen is not None and setting.variant is not None:
+                    out[mode.name][setting.key] = setting.variant in chosen
+            key = OLD_TARGET.format(mode=mode.name)
+            target = mode.target
+            if key in game and target is not None:
+                try:
+                    out[mode.name][target.key] = target.check(game[key])
+                except ConfigError:
+                    self.warn(
+                        f"game.{key}",
+                        f"must be a whole number from {target.low} to {target.high}, "
+                        f"got {shown(game[key])}; using {target.default}",
+                    )
+        return out
 
     def name(self, table: dict[str, Any], key: str, default: str) -> str:
         if key not in table:
@@ -324,28 +414,28 @@ class _Reader:
             self.warn(f"players.{key}", f"longer than {MAX_NAME} characters; shortened")
         return value.strip()[:MAX_NAME]
 
-    def variants(self, table: dict[str, Any], default: tuple[str, ...]) -> tuple[str, ...]:
-        if "variants" not in table:
-            return default
-        value = table["variants"]
+    def variants(self, table: dict[str, Any]) -> tuple[str, ...]:
+        """The old layout's ``variants``: rule ids or words, any game's."""
+        value = table[OLD_VARIANTS]
         if not isinstance(value, list):
             self.warn(
                 "game.variants",
-                f'must be a list such as ["four-stocks", "scoring"], got {shown(value)}',
+                'must be a list such as ["four-stocks", "alternating-colours"], '
+                f"got {shown(value)}",
             )
-            return default
+            return ()
+        known = tuple(dict.fromkeys(v for m in all_modes() for v in m.variants))
         chosen: list[str] = []
         for item in value:
             v = variant_id(item) if isinstance(item, str) else None  # a word or a rule id
-            if v not in VARIANTS:
+            if v not in known:
                 self.warn(
                     "game.variants",
-                    f"unknown variant {shown(item)} ignored "
-                    f"(choose from {variant_names(VARIANTS)})",
+                    f"unknown variant {shown(item)} ignored (choose from {variant_names(known)})",
                 )
             elif v not in chosen:
                 chosen.append(v)
-        return tuple(sorted(chosen))
+        return tuple(chosen)
 
     def choice(
         self,
@@ -485,14 +575,15 @@ def save_settings(settings: Settings, path: Path | str | None = None) -> Path:
         raw = None
     old = None
     if raw is not None:
+        aside = _set_aside(path, raw)
+        if aside is not None:  # never write over what could not be used without keeping it
+            atomic_write(aside.copy, raw, private=True)
         try:
             old = raw.decode("utf-8")
         except UnicodeDecodeError:
             old = None
-        if old is None or not _is_toml(old):
-            # never write over what could not be read without keeping it
-            atomic_write(backup_path(path), raw, private=False)
-            salvaged = None if old is None else salvage(old)
+        if old is not None and not _is_toml(old):
+            salvaged = salvage(old)
             old = None if salvaged is None else salvaged[0]
     atomic_write(path, dumps_settings(settings, old), private=False)
     return path
@@ -503,17 +594,48 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
 
-def unreadable(path: Path | str | None = None) -> bool:
-    """True if the settings file exists but is not valid TOML (saving it keeps a copy)."""
+def old_layout_path(path: Path) -> Path:
+    """Where ``save_settings`` keeps a file of the old layout it moves: ``NAME.old``."""
+    return path.with_name(path.name + ".old")
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A copy ``save_settings`` keeps before it writes over the file, and why."""
+
+    copy: Path
+    #: why, in words: "had lines spit could not read", "had values spit could not use"...
+    reason: str
+    #: the lines spit could not read are kept in the new file too, as comments
+    commented: bool = False
+
+
+def set_aside(path: Path | str | None = None) -> SetAside | None:
+    """The copy that saving the settings file now would keep (None: none is needed)."""
     path = Path(path) if path is not None else config_path()
     try:
         raw = read_capped(path, MAX_CONFIG_BYTES)
     except (OSError, ValueError):
-        return False
+        return None
+    return _set_aside(path, raw)
+
+
+def _set_aside(path: Path, raw: bytes) -> SetAside | None:
     try:
-        return not _is_toml(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return True
+        return SetAside(backup_path(path), "was not text spit could read")
+    if not _is_toml(text):
+        return SetAside(backup_path(path), "had lines spit could not read", commented=True)
+    import tomllib
+
+    reader = _Reader(path, text)
+    reader.read(tomllib.loads(text))
+    if reader.lost:
+        return SetAside(backup_path(path), "had values spit could not use")
+    if reader.old_layout and not old_layout_path(path).exists():
+        return SetAside(old_layout_path(path), "was in the old layout (its rules are now by game)")
+    return None
 
 
 def _values(settings: Settings) -> dict[str, dict[str, Any]]:
@@ -522,14 +644,11 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
     return {
         "players": {"player1": settings.names[0], "player2": settings.names[1]},
         "game": {
-            "variants": list(settings.variants),
-            "speed_deal": settings.speed_deal,
             "bot_level": settings.bot_level,
-            "spit_target": settings.spit_target,
-            "speed_target": settings.speed_target,
             "mode": settings.mode,
             "opponent": settings.opponent,
         },
+        RULES: {name: dict(values) for name, values in settings.rules.items() if values},
         "timing": {
             "auto_spit": auto,
             "slap_time": settings.slap_time,
@@ -584,6 +703,11 @@ def _updated(settings: Settings, old: str) -> str | None:
     try:
         doc = tomlkit.parse(old)
         _merge(doc, _values(settings))
+        game = doc.get("game")
+        if isinstance(game, MutableMapping):  # the old layout's keys now live in the rules tables
+            for key in old_keys((*mode_names(), *settings.rules)):
+                if key in game:
+                    del game[key]
         text = tomlkit.dumps(doc)
     except (tomlkit.exceptions.TOMLKitError, ValueError, TypeError, RecursionError):
         return None

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spit.engine import AnyGame, get_mode
+from spit.engine import AnyGame, ConfigError, get_mode
+from spit.engine.schema import SettingValue
 from spit.play.keys import KeyMap, KeyMapError
 from spit.play.session import Recorder, Session
 from spit.realtime.arbiter import Agent, Arbiter, Clock, Timing
 from spit.store.paths import config_path
-from spit.store.settings import BOT_LEVELS, backup_path, save_settings, unreadable
+from spit.store.settings import BOT_LEVELS, save_settings, set_aside
 from spit.store.settings import Settings as UserSettings
 from spit.tui.render import Palette, palette_named
 
@@ -39,47 +40,74 @@ if TYPE_CHECKING:
 _DEFAULTS = UserSettings()
 
 
+def _copy_rules(
+    rules: Mapping[str, Mapping[str, SettingValue]],
+) -> dict[str, dict[str, SettingValue]]:
+    return {name: dict(values) for name, values in rules.items()}
+
+
 @dataclass
 class GameSettings:
-    """What the next game is dealt with: Spit variants, Speed's deal, the seed.
+    """What the next game is dealt with: each mode's rules, the seed, the timing.
 
-    ``spit_target`` ends a V4 match; ``speed_target`` above 0 plays Speed as a
-    P7 match to that score. ``computer_auto_spit`` is H2's countdown in games
-    against the computer (None: the players call, as between two people).
+    ``rules``: each mode's settings by key, as its schema declares them
+    (``Mode.settings``; the settings file's ``[rules.<mode>]``).
+    ``computer_auto_spit`` is H2's countdown in games against the computer
+    (None: the players call, as between two people).
     """
 
-    variants: tuple[str, ...] = _DEFAULTS.variants
-    long_deal: bool = _DEFAULTS.speed_deal == "long"
+    rules: dict[str, dict[str, SettingValue]] = field(
+        default_factory=lambda: _copy_rules(_DEFAULTS.rules)
+    )
     seed: int | None = None
     timing: Timing = field(default_factory=Timing)
-    spit_target: int = _DEFAULTS.spit_target
-    speed_target: int = _DEFAULTS.speed_target
     #: H2 against the computer: the game calls "spit!" after this many seconds
     computer_auto_spit: float | None = _DEFAULTS.auto_spit
     bot_level: str = _DEFAULTS.bot_level
 
-    def target_score(self, mode: str) -> int:
-        """The match target of ``mode``: the field ``<mode>_target`` (0 if it has none)."""
-        return int(getattr(self, f"{mode}_target", 0))
+    def rules_of(self, mode: str) -> dict[str, SettingValue]:
+        """``mode``'s settings by key (its defaults where none is set)."""
+        return get_mode(mode).setting_values(self.rules.get(mode))
+
+    def choose(self, mode: str, **values: SettingValue) -> None:
+        """Set some of ``mode``'s settings (by key); ConfigError for a bad value."""
+        info = get_mode(mode)
+        for key, value in values.items():
+            setting = info.setting(key)
+            if setting is None:
+                raise ConfigError(f"{info.title} has no setting {key!r}")
+            setting.check(value)
+        self.rules[mode] = {**self.rules_of(mode), **values}
+
+    def variants(self, mode: str) -> tuple[str, ...]:
+        """The optional rules ``mode``'s next game has, by id."""
+        values = self.rules_of(mode)
+        return tuple(s.variant for s in get_mode(mode).settings if s.variant and values[s.key])
+
+    def set_variants(self, mode: str, ids: tuple[str, ...]) -> None:
+        """Give ``mode``'s next games exactly the optional rules ``ids`` (a match's too)."""
+        chosen = {s.key: s.variant in ids for s in get_mode(mode).settings if s.variant}
+        self.choose(mode, **chosen)
 
     def set_target(self, mode: str, target: int) -> None:
-        """Play ``mode`` as a match to ``target``: its ``<mode>_target``, and the
+        """Play ``mode`` as a match to ``target``: its target setting, and the
         variant its matches need (the mode's ``match_variant``: Spit's V4)."""
-        setattr(self, f"{mode}_target", target)
-        needs = get_mode(mode).match_variant
-        if needs is not None and needs not in self.variants:
-            self.variants = tuple(sorted((*self.variants, needs)))
+        info = get_mode(mode)
+        if info.target is None:
+            raise ConfigError(f"{info.title} has no match to a target")
+        values: dict[str, SettingValue] = {info.target.key: target}
+        needs = None if info.match_variant is None else info.variant_setting(info.match_variant)
+        if needs is not None:
+            values[needs.key] = True
+        self.choose(mode, **values)
 
 
 def settings_from_user(user: UserSettings, seed: int | None = None) -> GameSettings:
     """The app's game settings from the settings file's."""
     return GameSettings(
-        variants=tuple(user.variants),
-        long_deal=user.speed_deal == "long",
+        rules=_copy_rules(user.rules),
         seed=seed,
         timing=user.timing(),
-        spit_target=user.spit_target,
-        speed_target=user.speed_target,
         computer_auto_spit=user.auto_spit,
         bot_level=user.bot_level,
     )
@@ -100,19 +128,18 @@ SaveSettings = Callable[[UserSettings], Path]
 def write_settings(save: SaveSettings, user: UserSettings) -> tuple[Path | None, str | None]:
     """Write ``user`` with ``save``: (the file, None), or (None, why it was not saved);
     when saved but its keys cannot be used, (the file, that problem)."""
-    broken = unreadable()
+    aside = set_aside()
     try:
         path = save(user)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return None, f"cannot write {config_path()} ({reason})"
     problems = [keymap_from_user(user)[1]]
-    if broken and backup_path(path).exists():
-        problems.insert(
-            0,
-            f"the old file had lines spit could not read: it is kept as {backup_path(path)}, "
-            "and those lines are kept as comments",
-        )
+    if aside is not None and aside.copy.exists():
+        kept = f"the old file {aside.reason}: it is kept as {aside.copy}"
+        if aside.commented:
+            kept += ", and those lines are kept as comments"
+        problems.insert(0, kept)
     found = [p for p in problems if p]
     return path, "; ".join(found) if found else None
 
@@ -184,15 +211,10 @@ class Opening:
 
 
 def make_game(mode: str, settings: GameSettings, seed: int) -> AnyGame:
-    """A new game of ``mode`` (a registered mode's name) with the settings' rules.
-
-    The settings list every mode's variants together; each mode takes those it
-    has (Speed's long deal is its P1b) and its own match target.
-    """
+    """A new game of ``mode`` (a registered mode's name) with the settings' rules
+    (its own, as its schema reads them: ``Mode.config_from_settings``)."""
     info = get_mode(mode)
-    chosen = (*settings.variants, *(("P1b",) if settings.long_deal else ()))
-    config = info.config(info.known_variants(chosen), target_score=settings.target_score(mode))
-    return info.new_game(config, seed)
+    return info.new_game(info.config_from_settings(settings.rules_of(mode)), seed)
 
 
 GameFactory = Callable[[str, GameSettings, int], AnyGame]

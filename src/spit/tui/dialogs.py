@@ -9,17 +9,17 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from spit.engine.rule_words import STANDARD_DEAL, variant_label
+from spit.engine import all_modes
+from spit.engine.errors import ConfigError
+from spit.engine.modes import Mode
+from spit.engine.schema import Setting, SettingValue
 from spit.play.session import RoundSummary
 from spit.realtime.timers import MAX_FUMBLE_TIME
 from spit.store.settings import (
     BOT_LEVELS,
     MAX_NAME,
     MAX_REPEAT_WINDOW,
-    MAX_TARGET,
     PALETTE_NAMES,
-    SPEED_DEALS,
-    VARIANTS,
     same_name,
 )
 from spit.store.settings import Settings as UserSettings
@@ -117,16 +117,6 @@ def _number(text: str, what: str, low: float, high: float) -> float:
     return value
 
 
-def _whole(text: str, what: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise SettingsError(f"{what}: {text!r} is not a whole number") from None
-    if not low <= value <= high:
-        raise SettingsError(f"{what}: must be from {low} to {high}")
-    return value
-
-
 def _name(text: str, what: str) -> str:
     """A player's name as typed, or SettingsError saying what is wrong with it."""
     name = text.strip()
@@ -146,47 +136,49 @@ def _name(text: str, what: str) -> str:
 FIELDS = (
     ("name1", "Player 1's name"),
     ("name2", "Player 2's name"),
-    ("speed_deal", "Speed deal"),
     ("bot_level", "Computer level"),
     ("auto_spit", "Auto-spit vs computer"),
     ("slap_time", "Slap time (s)"),
     ("repeat_window", "Held-key window (s)"),
     ("fumble_time", "Fumble time (s)"),
     ("race_margin", "Race margin (s)"),
-    ("spit_target", "Spit match target"),
-    ("speed_target", "Speed match target"),
     ("palette", "Card colours"),
     ("effects", "Board effects"),
     ("sound", "Sound"),
 )
 #: The fields chosen from a list (a Select each), with each choice's words.
 CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
-    "speed_deal": ((STANDARD_DEAL, "standard"), (variant_label("P1b"), "long")),
     "bot_level": tuple((level, level) for level in BOT_LEVELS),
     "palette": tuple((PALETTES[name].label, name) for name in PALETTE_NAMES),
     "effects": (("on", "on"), ("off (reduce motion)", "off")),
     "sound": (("off", "off"), ("the terminal bell", "on")),
 }
-assert [v for _, v in CHOICES["speed_deal"]] == list(SPEED_DEALS)
 HINTS = {
-    "speed_deal": "side piles of 10 or 5",
     "bot_level": "against the computer",
     "auto_spit": 'seconds (0-30) or "off"',
     "slap_time": "0.5 to 30 seconds",
     "repeat_window": "0 to 2 seconds (0: off)",
     "fumble_time": "0 to 2 seconds (0: off)",
     "race_margin": "0 to 2 seconds",
-    "spit_target": "scoring match: lowest total wins",
-    "speed_target": "0: single games",
     "palette": "light: the whole screen",
     "effects": "a played card's slot and pile light up",
     "sound": "on a stalemate, a spit, a game's end",
 }
 
 
+def rule_id(mode: Mode, setting: Setting) -> str:
+    """The settings screen's widget id for one of a mode's settings."""
+    return f"rule-{mode.name}-{setting.key}"
+
+
+def rule_modes() -> tuple[Mode, ...]:
+    """The modes whose settings the screen shows (those whose schema has any)."""
+    return tuple(m for m in all_modes() if m.settings)
+
+
 class SettingsScreen(Screen[None]):
-    """Edit the settings file: names, variants, Speed deal, computer level, timing
-    (auto-spit, slap time, held-key window), targets.
+    """Edit the settings file: names, each game's rules (as its schema declares
+    them), computer level, timing (auto-spit, slap time, held-key window).
 
     ctrl+s saves to the config file and uses the settings at once; Esc leaves
     without saving. "Keys…" opens the key-remapping screen (``KeysScreen``).
@@ -209,15 +201,12 @@ class SettingsScreen(Screen[None]):
         values = {
             "name1": user.names[0],
             "name2": user.names[1],
-            "speed_deal": user.speed_deal,
             "bot_level": user.bot_level,
             "auto_spit": "off" if user.auto_spit is None else f"{user.auto_spit:g}",
             "slap_time": f"{user.slap_time:g}",
             "repeat_window": f"{user.repeat_window:g}",
             "fumble_time": f"{user.fumble_time:g}",
             "race_margin": f"{user.race_margin:g}",
-            "spit_target": str(user.spit_target),
-            "speed_target": str(user.speed_target),
             "palette": user.palette,
             "effects": "off" if user.reduce_motion else "on",
             "sound": "on" if user.sound else "off",
@@ -227,12 +216,8 @@ class SettingsScreen(Screen[None]):
             classes="hint",
         )
         with VerticalScroll(id="settings-form"):
-            with Horizontal(classes="setting-row"):
-                yield Label("Spit variants", classes="setting-label")
-                for v in VARIANTS:
-                    yield StateCheckbox(
-                        variant_label(v), v in user.variants, id=f"variant-{v}", compact=True
-                    )
+            for mode in rule_modes():
+                yield from self.rule_rows(mode, user.rules_of(mode.name))
             for key, label in FIELDS:
                 with Horizontal(classes="setting-row"):
                     yield Label(label, classes="setting-label")
@@ -255,8 +240,55 @@ class SettingsScreen(Screen[None]):
             yield Button("Back", id="back", compact=True)
         yield Static("", id="settings-message")
 
+    def rule_rows(self, mode: Mode, values: dict[str, SettingValue]) -> ComposeResult:
+        """``mode``'s settings: its boxes to tick in one row, then a row for each other."""
+        flags = [s for s in mode.settings if s.kind == "flag"]
+        if flags:
+            with Horizontal(classes="setting-row"):
+                yield Label(f"{mode.title} rules", classes="setting-label")
+                for s in flags:
+                    yield StateCheckbox(
+                        s.label, bool(values[s.key]), id=rule_id(mode, s), compact=True
+                    )
+        for s in mode.settings:
+            if s.kind == "flag":
+                continue
+            with Horizontal(classes="setting-row"):
+                yield Label(f"{mode.title} {s.label}", classes="setting-label")
+                if s.kind == "choice":
+                    yield Select(
+                        tuple(zip(s.choice_words, s.choices, strict=True)),
+                        value=str(values[s.key]),
+                        allow_blank=False,
+                        id=rule_id(mode, s),
+                        compact=True,
+                        classes="setting-input",
+                    )
+                else:
+                    yield Input(
+                        str(values[s.key]), id=rule_id(mode, s), compact=True,
+                        classes="setting-input",
+                    )  # fmt: skip
+                yield Label(s.line, classes="setting-hint")
+
     def on_mount(self) -> None:
-        self.query_one("#variant-V1", Checkbox).focus()
+        self.query_one("#settings-form").query("Checkbox, Input, Select").first().focus()
+
+    def rules_shown(self, mode: Mode) -> dict[str, SettingValue]:
+        """``mode``'s settings as the form shows them; SettingsError for a bad field."""
+        values: dict[str, SettingValue] = {}
+        for s in mode.settings:
+            widget_id = f"#{rule_id(mode, s)}"
+            try:
+                if s.kind == "flag":
+                    values[s.key] = self.query_one(widget_id, Checkbox).value
+                elif s.kind == "choice":
+                    values[s.key] = s.parse(str(self.query_one(widget_id, Select).value))
+                else:
+                    values[s.key] = s.parse(self.query_one(widget_id, Input).value)
+            except ConfigError as exc:
+                raise SettingsError(f"{mode.title} {exc}") from None
+        return values
 
     def value(self, key: str) -> str:
         """The text in one field (or the choice of a Select)."""
@@ -267,9 +299,8 @@ class SettingsScreen(Screen[None]):
     def read(self) -> UserSettings:
         """The settings as the form shows them; raises SettingsError for a bad field."""
         user = self.settings.user
-        speed_deal = self.value("speed_deal")
-        if speed_deal not in SPEED_DEALS:  # a Select offers nothing else
-            raise SettingsError(f"Speed deal: choose {' or '.join(SPEED_DEALS)}")
+        for mode in rule_modes():
+            user = user.with_rules(mode.name, **self.rules_shown(mode))
         level = self.value("bot_level")
         if level not in BOT_LEVELS:
             raise SettingsError(f"Computer level: choose from {', '.join(BOT_LEVELS)}")
@@ -283,8 +314,6 @@ class SettingsScreen(Screen[None]):
         auto = None if auto_text == "off" else _number(auto_text, "Auto-spit", 0.0, 30.0)
         return user.with_changes(
             names=names,
-            variants=tuple(v for v in VARIANTS if self.query_one(f"#variant-{v}", Checkbox).value),
-            speed_deal=speed_deal,
             bot_level=level,
             auto_spit=auto,
             slap_time=_number(self.value("slap_time"), "Slap time", 0.5, 30.0),
@@ -293,8 +322,6 @@ class SettingsScreen(Screen[None]):
             ),
             fumble_time=_number(self.value("fumble_time"), "Fumble time", 0.0, MAX_FUMBLE_TIME),
             race_margin=_number(self.value("race_margin"), "Race margin", 0.0, MAX_FUMBLE_TIME),
-            spit_target=_whole(self.value("spit_target"), "Spit match target", 1, MAX_TARGET),
-            speed_target=_whole(self.value("speed_target"), "Speed match target", 0, MAX_TARGET),
             palette=palette,
             reduce_motion=self.value("effects") == "off",
             sound=self.value("sound") == "on",

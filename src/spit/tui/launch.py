@@ -11,8 +11,10 @@ import argparse
 import gc
 import os
 import sys
+from collections.abc import Mapping
 
-from spit.engine import mode_names
+from spit.engine import get_mode, mode_names
+from spit.engine.schema import SettingValue
 from spit.store.settings import load_settings
 from spit.tui.app import SpitApp
 from spit.tui.dealer import (
@@ -27,31 +29,35 @@ from spit.tui.dealer import (
 def configured_app(
     opening: Opening | None = None,
     variants: tuple[str, ...] | None = None,
-    long_deal: bool = False,
     seed: int | None = None,
-    target: int | None = None,
     deps: AppDependencies | None = None,
     ascii_only: bool = False,
     reduce_motion: bool = False,
+    rules: Mapping[str, SettingValue] | None = None,
 ) -> SpitApp:
     """The app with the settings file applied, then the command-line choices.
 
     ``opening``: what to open first (default: the title menu). ``variants``
-    replaces the file's variants when given; ``target`` is the match target:
-    for Speed it plays a P7 match to it, for Spit it turns on V4 with that
-    target. ``deps``: the app's dependencies (tests). ``ascii_only``: suits
-    as S H D C and boxes in ASCII (``--ascii``); ``reduce_motion``: no effects
-    on the board (``--reduce-motion``, or the settings file's).
+    replaces the file's optional rules of the game opened (the first mode's
+    for the menu) when given; ``rules`` sets some of its settings by key
+    (``Mode.settings``): its match target also turns on the rule its matches
+    need (Spit's scoring). ``deps``: the app's dependencies (tests).
+    ``ascii_only``: suits as S H D C and boxes in ASCII (``--ascii``);
+    ``reduce_motion``: no effects on the board (``--reduce-motion``, or the
+    settings file's). Raises ConfigError for a setting the mode does not have.
     """
     opening = opening or Opening()
     user, warnings = load_settings()
     game = settings_from_user(user, seed=seed)
+    mode = opening.mode if opening.mode in mode_names() else mode_names()[0]
     if variants is not None:
-        game.variants = variants
-    if long_deal:
-        game.long_deal = True
-    if target is not None:
-        game.set_target(opening.mode or mode_names()[0], target)
+        game.set_variants(mode, variants)
+    target = get_mode(mode).target
+    for key, value in (rules or {}).items():
+        if target is not None and key == target.key and isinstance(value, int):
+            game.set_target(mode, value)
+        else:
+            game.choose(mode, **{key: value})
     keymap, problem = keymap_from_user(user)
     if problem:
         warnings.append(problem)

@@ -2,10 +2,11 @@
 
 Opened from the title menu (and after the tutorial's last lesson). Everything
 is said in words, one line each; the choices are remembered in the settings
-file for next time (``game.mode``, ``game.opponent``, the variants, the match
-targets, the names) and the first field a player sees is the Start button, so
-Enter plays the game chosen last. What the choices mean (``GameChoice``,
-``choice_from``, ``settings_with``) has no Textual and is tested on its own.
+file for next time (``game.mode``, ``game.opponent``, the game's own settings
+in ``[rules.<mode>]``, which its schema declares, the names) and the first
+field a player sees is the Start button, so Enter plays the game chosen last.
+What the choices mean (``GameChoice``, ``choice_from``, ``settings_with``) has
+no Textual and is tested on its own.
 """
 
 from __future__ import annotations
@@ -22,16 +23,14 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from spit.bots import LEVELS
 from spit.bots import MODES as BOT_MODES
 from spit.engine import all_modes, get_mode, mode_names
+from spit.engine.errors import ConfigError
 from spit.engine.modes import Mode
-from spit.engine.rule_words import VARIANT_WORDS
-from spit.store.settings import MAX_NAME, MAX_TARGET, OPPONENTS, PERSON, VARIANTS
+from spit.engine.schema import MAX_TARGET, Setting, SettingValue
+from spit.store.settings import MAX_NAME, OPPONENTS, PERSON
 from spit.store.settings import Settings as UserSettings
 from spit.tui.checkbox import StateCheckbox
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import PlayRequested, SettingsChanged
-
-#: Speed's long deal: kept as ``speed_deal = "long"`` in the settings, not in ``variants``.
-LONG_DEAL = "P1b"
 
 #: The opponents in words (``OPPONENTS`` is their list).
 OPPONENT_WORDS: dict[str, str] = {
@@ -54,20 +53,31 @@ def opponents_for(mode: str) -> tuple[str, ...]:
     return OPPONENTS if mode in BOT_MODES else (PERSON,)
 
 
+def _match_flag(mode: Mode) -> Setting | None:
+    """The setting of the rule a match needs (Spit's scoring), shown as the match field."""
+    return None if mode.match_variant is None else mode.variant_setting(mode.match_variant)
+
+
+def rule_settings(mode: Mode) -> tuple[Setting, ...]:
+    """The settings the setup offers as its rules (the match has its own field)."""
+    hidden = (mode.target, _match_flag(mode))
+    return tuple(s for s in mode.settings if s not in hidden)
+
+
 def rule_variants(mode: Mode) -> tuple[str, ...]:
-    """The variants the setup offers as boxes to tick (the match has its own field)."""
-    return tuple(v for v in mode.variants if v != mode.match_variant)
+    """The optional rules the setup offers as boxes to tick, by id."""
+    return tuple(s.variant for s in rule_settings(mode) if s.variant is not None)
 
 
 @dataclass(frozen=True)
 class GameChoice:
     """What the setup chose: ``mode``, ``opponent`` (one of ``OPPONENTS``), the
-    ticked ``variants`` of that mode, the match ``target`` (0: a single game)
-    and the ``names``."""
+    values of its ``rules`` (``rule_settings``: by key, in their order), the
+    match ``target`` (0: a single game) and the ``names``."""
 
     mode: str
     opponent: str
-    variants: tuple[str, ...]
+    rules: tuple[tuple[str, SettingValue], ...]
     target: int
     names: tuple[str, str]
 
@@ -75,9 +85,24 @@ class GameChoice:
         """The computer players by player number (none against a person)."""
         return {} if self.opponent == PERSON else {1: self.opponent}
 
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The optional rules ticked, by id."""
+        info = get_mode(self.mode)
+        on = {key for key, value in self.rules if value is True}
+        return tuple(s.variant for s in rule_settings(info) if s.variant and s.key in on)
 
-def _chosen(user: UserSettings) -> set[str]:
-    return set(user.variants) | ({LONG_DEAL} if user.speed_deal == "long" else set())
+
+def rules_with(mode: str, ticked: tuple[str, ...] = (), **values: SettingValue) -> tuple[
+    tuple[str, SettingValue], ...
+]:
+    """A choice's ``rules``: ``mode``'s defaults, the rules ``ticked`` (ids) on, ``values``."""
+    info = get_mode(mode)
+    out: list[tuple[str, SettingValue]] = []
+    for s in rule_settings(info):
+        value = values.get(s.key, s.default)
+        out.append((s.key, True if s.variant in ticked else value))
+    return tuple(out)
 
 
 def choice_from(
@@ -86,16 +111,16 @@ def choice_from(
     """The setup's first values: the settings file's (``mode``, ``opponent``: instead)."""
     name = mode or user.mode
     info = get_mode(name if name in mode_names() else mode_names()[0])
-    chosen = _chosen(user)
-    match = info.match_variant
-    target = int(getattr(user, f"{info.name}_target", 0))
-    if match is not None and match not in chosen:
+    values = user.rules_of(info.name)
+    target = 0 if info.target is None else int(values[info.target.key])
+    match = _match_flag(info)
+    if match is not None and not values[match.key]:
         target = 0
     against = opponent or user.opponent
     return GameChoice(
         info.name,
         against if against in opponents_for(info.name) else PERSON,
-        tuple(v for v in rule_variants(info) if v in chosen),
+        tuple((s.key, values[s.key]) for s in rule_settings(info)),
         target,
         user.names,
     )
@@ -124,6 +149,14 @@ def check_target(text: str) -> int:
     return target
 
 
+def check_rule(setting: Setting, text: str) -> SettingValue:
+    """A rule's value as typed, or SetupError saying what it takes."""
+    try:
+        return setting.parse(text)
+    except ConfigError as exc:
+        raise SetupError(str(exc)) from None
+
+
 def settings_with(user: UserSettings, choice: GameChoice) -> UserSettings:
     """``user`` with the setup's ``choice`` in it (what the settings file keeps).
 
@@ -133,27 +166,31 @@ def settings_with(user: UserSettings, choice: GameChoice) -> UserSettings:
     if choice.opponent == PERSON and choice.names[0].casefold() == choice.names[1].casefold():
         raise SetupError("The two players need different names")
     info = get_mode(choice.mode)
-    chosen = _chosen(user) - set(info.variants)
-    chosen |= set(choice.variants)
+    values: dict[str, SettingValue] = dict(choice.rules)
+    match = _match_flag(info)
+    if info.target is not None:
+        if match is None:
+            values[info.target.key] = choice.target
+        else:  # 0: a single game, and the target is kept for next time
+            values[match.key] = choice.target > 0
+            if choice.target > 0:
+                values[info.target.key] = choice.target
+    for key, value in values.items():
+        setting = info.setting(key)
+        if setting is None:
+            raise SetupError(f"{info.title} has no rule {key!r}")
+        try:
+            setting.check(value)
+        except ConfigError as exc:
+            raise SetupError(str(exc)) from None
     changes: dict[str, object] = {
         "mode": info.name,
         "opponent": choice.opponent,
         "names": choice.names,
     }
-    match = info.match_variant
-    field = f"{info.name}_target"
-    if match is not None:
-        if choice.target > 0:
-            chosen.add(match)
-            changes[field] = choice.target
-    elif hasattr(user, field):
-        changes[field] = choice.target
-    if LONG_DEAL in info.variants:
-        changes["speed_deal"] = "long" if LONG_DEAL in chosen else "standard"
-    changes["variants"] = tuple(v for v in VARIANTS if v in chosen)
     if choice.opponent in LEVELS:
         changes["bot_level"] = choice.opponent
-    return user.with_changes(**changes)
+    return user.with_rules(info.name, **values).with_changes(**changes)
 
 
 def match_words(mode: Mode) -> str:
@@ -209,7 +246,7 @@ class SetupScreen(Screen[None]):
                 )
             yield Label("Rules (space ticks one; none: the standard rules)", classes="setup-head")
             yield Vertical(id="setup-variants")
-            with Horizontal(classes="setup-row"):
+            with Horizontal(classes="setup-row", id="setup-match"):
                 yield Label("Match to", classes="setup-label")
                 yield Input(str(choice.target), id="setup-target", compact=True)
                 yield Label("", id="setup-target-hint", classes="setup-hint")
@@ -226,23 +263,37 @@ class SetupScreen(Screen[None]):
             yield Static("", id="setup-message")
 
     async def on_mount(self) -> None:
-        await self.show_variants(self.choice.mode, self.choice.variants)
+        await self.show_rules(self.choice)
         self.query_one("#setup-start", Button).focus()
 
-    async def show_variants(self, mode: str, ticked: tuple[str, ...]) -> None:
-        """The boxes of ``mode``'s rules, each with its line in words (``name``: its id)."""
-        info = get_mode(mode)
+    async def show_rules(self, choice: GameChoice) -> None:
+        """The rules of ``choice.mode`` as its schema declares them: a box to tick for
+        each flag, a field for a number or a choice, each with its line in words
+        (each widget's ``name``: the setting's key)."""
+        info = get_mode(choice.mode)
+        values = dict(choice.rules)
         box = self.query_one("#setup-variants", Vertical)
         await box.remove_children()
-        rows: list[Checkbox | Static] = []
-        for v in rule_variants(info):
-            words = VARIANT_WORDS.get(v)
-            rows.append(
-                StateCheckbox(words.label if words else v, v in ticked, name=v, compact=True)
-            )
-            if words is not None:  # what it does, in one line under its box
-                rows.append(Static(Text(words.line), classes="setup-rule"))
+        rows: list[Checkbox | Static | Horizontal] = []
+        for s in rule_settings(info):
+            value = values.get(s.key, s.default)
+            if s.kind == "flag":
+                rows.append(StateCheckbox(s.label, bool(value), name=s.key, compact=True))
+                rows.append(Static(Text(s.line), classes="setup-rule"))
+                continue
+            field: Input | Select[str]
+            if s.kind == "number":
+                field = Input(str(value), name=s.key, compact=True)
+            else:
+                options = list(zip(s.choice_words, s.choices, strict=True))
+                field = Select(
+                    options, value=str(value), allow_blank=False, name=s.key, compact=True
+                )
+            label = Label(s.label[:1].upper() + s.label[1:], classes="setup-label")
+            hint = Label(s.line, classes="setup-hint")
+            rows.append(Horizontal(label, field, hint, classes="setup-row"))
         await box.mount_all(rows)
+        self.query_one("#setup-match").display = info.target is not None
         self.query_one("#setup-target-hint", Label).update(match_words(info))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
@@ -253,12 +304,25 @@ class SetupScreen(Screen[None]):
             opponent.set_options([(OPPONENT_WORDS[o], o) for o in opponents_for(value)])
             opponent.value = self.choice.opponent
             self.query_one("#setup-target", Input).value = str(self.choice.target)
-            await self.show_variants(value, self.choice.variants)
+            await self.show_rules(self.choice)
 
-    def ticked(self) -> tuple[str, ...]:
-        """The variants ticked on screen, by id."""
+    def rules_shown(self, mode: str) -> tuple[tuple[str, SettingValue], ...]:
+        """The rules as the screen shows them, by key; SetupError for a bad field."""
         box = self.query_one("#setup-variants", Vertical)
-        return tuple(b.name for b in box.query(Checkbox) if b.value and b.name is not None)
+        fields: dict[str, str] = {}
+        for box_ in box.query(Checkbox):
+            if box_.name is not None:
+                fields[box_.name] = "true" if box_.value else "false"
+        for field in box.query(Input):
+            if field.name is not None:
+                fields[field.name] = field.value
+        for select in box.query(Select):
+            if select.name is not None:
+                fields[select.name] = str(select.value)
+        out: list[tuple[str, SettingValue]] = []
+        for s in rule_settings(get_mode(mode)):
+            out.append((s.key, check_rule(s, fields[s.key]) if s.key in fields else s.default))
+        return tuple(out)
 
     def read_opponent(self) -> str:
         value = self.query_one("#setup-opponent", Select).value
@@ -268,13 +332,13 @@ class SetupScreen(Screen[None]):
         """The choice on screen; SetupError naming the first field that cannot be used."""
         mode = self.query_one("#setup-mode", Select).value
         assert isinstance(mode, str)
-        ticked = tuple(v for v in rule_variants(get_mode(mode)) if v in self.ticked())
+        rules = self.rules_shown(mode)
         names = (
             check_name(self.query_one("#setup-name1", Input).value, "Player 1"),
             check_name(self.query_one("#setup-name2", Input).value, "Player 2"),
         )
         target = check_target(self.query_one("#setup-target", Input).value)
-        return GameChoice(mode, self.read_opponent(), ticked, target, names)
+        return GameChoice(mode, self.read_opponent(), rules, target, names)
 
     def say(self, text: str, error: bool = False) -> None:
         self.query_one("#setup-message", Static).update(
