@@ -15,34 +15,20 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
-from bench_tui import MINIMAL_COMMAND, SEED, SPIT_COMMAND, App
-
-
-def start(argv: list[str], needle: bytes) -> tuple[float, float]:
-    """Start one app; (wall seconds, CPU seconds) until ``needle`` shows."""
-    started = time.perf_counter()
-    app = App(argv)
-    try:
-        shown = app.wait_for(needle, 20.0)
-        cpu = app.cpu_seconds()
-        if shown is None:
-            raise SystemExit(f"{argv[-1]} did not start")
-    finally:
-        app.quit()
-    return shown - started, cpu
+from bench_tui import MINIMAL_COMMAND, SEED, SPIT_COMMAND, compile_sources, start_once
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each app")
     args = parser.parse_args()
+    compile_sources()
     spit: list[tuple[float, float]] = []
     minimal: list[tuple[float, float]] = []
     for _ in range(args.runs):
-        spit.append(start([*SPIT_COMMAND, str(SEED)], b"call SPIT!"))
-        minimal.append(start(MINIMAL_COMMAND, b"ready: press keys"))
+        spit.append(start_once([*SPIT_COMMAND, str(SEED)], b"call SPIT!"))
+        minimal.append(start_once(MINIMAL_COMMAND, b"ready: press keys"))
     for name, runs in (("spit", spit), ("minimal app", minimal)):
         wall = statistics.median(w for w, _ in runs)
         cpu = statistics.median(c for _, c in runs)

@@ -24,16 +24,25 @@ The two apps run side by side while keys are timed, one key of spit's, then
 one of the minimal app's, so that a shared machine's changes of speed weigh on
 both alike; start-up and CPU under load are measured one app at a time.
 
-Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300]
-[--reduce-motion]`` (the second: spit without its board effects, which are on
-by default as for a player). Before the last line come the ratios of start-up,
-load CPU and the p99; the last line is ``key_to_screen_ratio: X`` (spit's
-median over the minimal app's).
+Run: ``PYTHONPATH=src python3 benchmarks/bench_tui.py [--keys 300] [--rounds 1]
+[--startups 3] [--reduce-motion] [--src DIR]`` (``--reduce-motion``: spit
+without its board effects, which are on by default as for a player; ``--src``:
+spit run from another checkout's sources, e.g. a reference worktree). Each
+round starts both apps again; odd rounds measure the minimal app's CPU under
+load before spit's run, even ones after it; then each app starts
+``--startups`` more times, in turn, for the start-up ratio (medians: one start
+each swings too much). After each round come its ratios (start-up, load CPU,
+p99, median) and spit's idle CPU; at the end, the median of each over the
+rounds against its goal (median <= 1.3x, p99 <= 2x, start-up <= 1.5x, CPU at
+30 keys/s <= 1.3x the minimal app's; idle CPU <= 1 %). The last line is
+``key_to_screen_ratio: X`` (spit's median over the minimal app's, the
+rounds' median).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import fcntl
 import os
 import random
@@ -67,6 +76,8 @@ REPEAT_GAP = 0.7  # never send one key twice within this (the app's repeat windo
 
 
 SPIT_COMMAND = [sys.executable, "-m", "spit", "play", "--seed"]
+#: the sources the app under test runs from (``--src``: another checkout, e.g. a reference)
+APP_SRC = [ROOT / "src"]
 MINIMAL_COMMAND = [sys.executable, str(Path(__file__).resolve().parent / "minimal_app.py")]
 
 
@@ -79,7 +90,7 @@ class App:
             env = dict(
                 os.environ,
                 TERM="xterm-256color",
-                PYTHONPATH=str(ROOT / "src"),
+                PYTHONPATH=str(APP_SRC[0]),
                 # results and replays of benchmark games stay out of the user's files
                 SPIT_DATA_DIR=str(SCRATCH / "data"),
                 SPIT_CONFIG=str(SCRATCH / "config.toml"),
@@ -153,6 +164,44 @@ class App:
             os.kill(self.pid, signal.SIGTERM)
         except (OSError, ChildProcessError):
             pass
+
+
+def compile_sources() -> None:
+    """Byte-compile the sources the app runs from, as an installed spit is: else a
+    checkout never run with bytecode writing on (PYTHONDONTWRITEBYTECODE) compiles
+    every module at each start-up and at each first import (the end of a game)."""
+    compileall.compile_dir(APP_SRC[0], quiet=1)
+
+
+def start_once(argv: list[str], needle: bytes) -> tuple[float, float]:
+    """Start one app; (wall seconds, CPU seconds) until ``needle`` shows (then quit it)."""
+    started = time.perf_counter()
+    app = App(argv)
+    try:
+        shown = app.wait_for(needle, 20.0)
+        cpu = app.cpu_seconds()
+        if shown is None:
+            raise SystemExit(f"{argv[-1]} did not start")
+    finally:
+        app.quit()
+    return shown - started, cpu
+
+
+def startups(runs: int) -> tuple[float, float]:
+    """``runs`` start-ups of each app, in turn (spit, then the minimal app): the ratios
+    of spit's median wall time and CPU time to the minimal app's."""
+    spit = [start_once([*SPIT_COMMAND, str(SEED)], b"call SPIT!")]
+    minimal = [start_once(MINIMAL_COMMAND, b"ready: press keys")]
+    for _ in range(runs - 1):
+        spit.append(start_once([*SPIT_COMMAND, str(SEED)], b"call SPIT!"))
+        minimal.append(start_once(MINIMAL_COMMAND, b"ready: press keys"))
+    for name, times in (("spit", spit), ("minimal app", minimal)):
+        wall = statistics.median(w for w, _ in times)
+        cpu = statistics.median(c for _, c in times)
+        print(f"{name}: start-up median {wall:.3f} s wall, {cpu:.2f} s CPU ({len(times)} runs)")
+    wall_ratio = statistics.median(w for w, _ in spit) / statistics.median(w for w, _ in minimal)
+    cpu_ratio = statistics.median(c for _, c in spit) / statistics.median(c for _, c in minimal)
+    return wall_ratio, cpu_ratio
 
 
 class Shadow:
@@ -383,61 +432,122 @@ class Minimal:
         self.app.read_for(0.02)
 
 
-def run_minimal(minimal: Minimal, load_seconds: float) -> Figures:
-    """The minimal app's CPU under the same load, after its keys were timed beside spit's."""
+def minimal_load(minimal: Minimal, load_seconds: float) -> float:
+    """The minimal app's CPU (%) while it gets 30 keys/s, as spit does under its load."""
     app = minimal.app
-    latencies = minimal.latencies
-    startup = minimal.startup
-    try:
-        cpu0, t0 = app.cpu_seconds(), time.perf_counter()
-        next_at = t0
-        sent_keys = 0
-        while time.perf_counter() - t0 < load_seconds:
-            now = time.perf_counter()
-            if now < next_at:
-                app.read_for(next_at - now)
-                continue
-            next_at += 1 / 30
-            app.write(ECHO_KEYS[sent_keys % len(ECHO_KEYS)].encode())
-            sent_keys += 1
-        load = (app.cpu_seconds() - cpu0) / (time.perf_counter() - t0) * 100
-    finally:
-        app.quit()
+    cpu0, t0 = app.cpu_seconds(), time.perf_counter()
+    next_at = t0
+    sent_keys = 0
+    while time.perf_counter() - t0 < load_seconds:
+        now = time.perf_counter()
+        if now < next_at:
+            app.read_for(next_at - now)
+            continue
+        next_at += 1 / 30
+        app.write(ECHO_KEYS[minimal.sent % len(ECHO_KEYS)].encode())
+        minimal.sent += 1  # the app counts these too: the timed keys' count goes on from here
+        sent_keys += 1
+    load = (app.cpu_seconds() - cpu0) / (time.perf_counter() - t0) * 100
+    app.read_for(0.5)
+    print(f"minimal app: load_cpu_percent ({sent_keys} keys, 30 keys/s): {load:.2f}")
+    return load
+
+
+def minimal_figures(minimal: Minimal, load: float) -> Figures:
+    """The minimal app's figures, once its keys were timed beside spit's."""
+    app = minimal.app
+    app.read_for(0.3)
+    cpu0, t0 = app.cpu_seconds(), time.perf_counter()
+    app.read_for(5.0)
+    idle = (app.cpu_seconds() - cpu0) / (time.perf_counter() - t0) * 100
+    latencies = sorted(minimal.latencies)
     median = statistics.median(latencies) * 1000
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
-    print(f"minimal app: start-up {startup:.2f} s, {len(latencies)} keys")
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+    print(f"minimal app: start-up {minimal.startup:.2f} s, {len(latencies)} keys")
     print(f"minimal app: key_to_screen p99_ms: {p99:.2f}")
     print(f"minimal app: key_to_screen_median_ms: {median:.2f}")
-    print(f"minimal app: load_cpu_percent ({sent_keys} keys, 30 keys/s): {load:.2f}")
-    return Figures(startup, median, load, p99)
+    print(f"minimal app: idle_cpu_percent (5 s): {idle:.2f}")
+    return Figures(minimal.startup, median, load, p99, idle)
+
+
+class Ratios(NamedTuple):
+    """spit's figures over the minimal app's, and spit's idle CPU, for one round."""
+
+    median: float
+    p99: float
+    startup: float
+    load_cpu: float
+    idle_cpu: float
+
+
+#: the goals (issue 23): each ratio at most this; spit's idle CPU (%) at most this
+GOALS = Ratios(median=1.3, p99=2.0, startup=1.5, load_cpu=1.3, idle_cpu=1.0)
+
+
+def one_round(args: argparse.Namespace, minimal_load_first: bool) -> Ratios:
+    """Both apps, side by side: the minimal app's CPU under load before or after spit's
+    run (rounds alternate), the keys of both timed in turn."""
+    minimal_app = Minimal()
+    try:
+        load = minimal_load(minimal_app, args.load_seconds) if minimal_load_first else 0.0
+        spit = run(args.keys, args.load_seconds, minimal_app.time_one_key)
+        if not minimal_load_first:
+            load = minimal_load(minimal_app, args.load_seconds)
+        minimal = minimal_figures(minimal_app, load)
+    finally:
+        minimal_app.app.quit()
+    print(f"start-up ratio of this round's one start each: {spit.startup / minimal.startup:.2f}")
+    startup, startup_cpu = startups(args.startups)
+    print(f"start-up CPU ratio (spit / minimal app, {args.startups} each): {startup_cpu:.2f}")
+    ratios = Ratios(
+        median=spit.median / minimal.median,
+        p99=spit.p99 / max(minimal.p99, 1e-9),
+        startup=startup,
+        load_cpu=spit.load_cpu / max(minimal.load_cpu, 1e-9),
+        idle_cpu=spit.idle_cpu,
+    )
+    each = f"{args.startups} each, in turn"
+    print(f"start-up ratio (spit / minimal app, {each}): {ratios.startup:.2f}")
+    print(f"load CPU: spit {spit.load_cpu:.1f}% vs minimal app {minimal.load_cpu:.1f}%")
+    print(f"load CPU ratio (spit / minimal app): {ratios.load_cpu:.2f}")
+    print(f"idle CPU: spit {spit.idle_cpu:.2f}% (after the effects ended)")
+    print(f"key_to_screen p99 ratio (spit / minimal app): {ratios.p99:.2f}")
+    print(f"key_to_screen median ratio (spit / minimal app): {ratios.median:.2f}")
+    return ratios
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keys", type=int, default=300, help="keys to time one by one")
     parser.add_argument("--load-seconds", type=float, default=10.0, help="length of the load test")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds, each with both apps")
+    parser.add_argument(
+        "--startups", type=int, default=3, help="start-ups of each app per round, in turn"
+    )
     parser.add_argument(
         "--reduce-motion", action="store_true", help="spit without its board effects"
     )
+    parser.add_argument(
+        "--src", type=Path, help="run spit from these sources (default: this checkout's src)"
+    )
     args = parser.parse_args()
+    if args.src is not None:
+        APP_SRC[0] = args.src.resolve()
+    compile_sources()
     if args.reduce_motion:
         SPIT_COMMAND.insert(3, "--reduce-motion")
-    # Both apps run side by side while keys are timed, one of spit's then one of
-    # the minimal app's, so a machine that slows down or speeds up (a shared VM)
-    # weighs on both alike; the CPU under load is measured one app at a time.
-    minimal_app = Minimal()
-    try:
-        spit = run(args.keys, args.load_seconds, minimal_app.time_one_key)
-        minimal = run_minimal(minimal_app, args.load_seconds)
-    finally:
-        minimal_app.app.quit()
-    print(f"start-up ratio (spit / minimal app): {spit.startup / minimal.startup:.2f}")
-    print(f"load CPU: spit {spit.load_cpu:.1f}% vs minimal app {minimal.load_cpu:.1f}%")
-    print(f"load CPU ratio (spit / minimal app): {spit.load_cpu / max(minimal.load_cpu, 1e-9):.2f}")
-    print(f"idle CPU: spit {spit.idle_cpu:.2f}% (after the effects ended)")
-    print(f"key_to_screen p99 ratio (spit / minimal app): {spit.p99 / max(minimal.p99, 1e-9):.2f}")
-    print(f"key_to_screen_ratio: {spit.median / minimal.median:.2f}")
+    rounds: list[Ratios] = []
+    for number in range(args.rounds):
+        print(f"--- round {number + 1} of {args.rounds} (load {os.getloadavg()[0]:.1f})")
+        rounds.append(one_round(args, minimal_load_first=number % 2 == 1))
+    medians = Ratios(*(statistics.median(column) for column in zip(*rounds, strict=True)))
+    print(f"--- {len(rounds)} round(s), medians; goal met?")
+    for name, value, goal in zip(Ratios._fields, medians, GOALS, strict=True):
+        each = ", ".join(f"{getattr(r, name):.2f}" for r in rounds)
+        what = "spit's idle CPU %" if name == "idle_cpu" else f"{name} ratio"
+        verdict = "yes" if value <= goal else "NO"
+        print(f"{what}: {value:.2f} (rounds: {each}; goal <= {goal}): {verdict}")
+    print(f"key_to_screen_ratio: {medians.median:.2f}")
 
 
 if __name__ == "__main__":

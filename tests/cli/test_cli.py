@@ -8,14 +8,6 @@ from spit import cli
 from spit.tui.app import SpitApp
 
 
-@pytest.fixture
-def launched(monkeypatch: pytest.MonkeyPatch) -> list[SpitApp]:
-    """Record the app the command would run, instead of running it."""
-    apps: list[SpitApp] = []
-    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
-    return apps
-
-
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         cli.main(["--version"])

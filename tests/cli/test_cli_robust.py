@@ -35,14 +35,6 @@ def run_spit(
     )
 
 
-@pytest.fixture
-def launched(monkeypatch: pytest.MonkeyPatch) -> list[SpitApp]:
-    """Record the app the command would run, instead of running it."""
-    apps: list[SpitApp] = []
-    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
-    return apps
-
-
 @pytest.mark.parametrize("command", [[], ["play"], ["speed"], ["watch"], ["play", "--vs", "easy"]])
 def test_without_a_terminal_it_says_so_and_exits_2(command: list[str]) -> None:
     done = run_spit(*command)

@@ -14,14 +14,6 @@ from spit.engine.modes import unregister_mode
 from spit.tui.app import SpitApp
 
 
-@pytest.fixture
-def launched(monkeypatch: pytest.MonkeyPatch) -> list[SpitApp]:
-    """Record the app the command would run, instead of running it."""
-    apps: list[SpitApp] = []
-    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
-    return apps
-
-
 @pytest.fixture(autouse=True)
 def duel() -> Iterator[None]:
     register_mode(DUEL)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 from tests.support.net import LIMIT, bot_guest, quick_host
+from tests.support.pilot import running, until
 from textual.widgets import Input
 
 from spit.bots.sim import new_game
@@ -18,21 +19,9 @@ from spit.tui.dealer import Dealer
 from spit.tui.netscreens import HostScreen, JoinScreen, NetGameScreen, host_options
 from spit.tui.widgets.board import Board
 
-SIZE = (80, 24)
-
 
 def text(app: SpitApp, name: str) -> str:
     return app.screen.query_one(Board).text(name).plain
-
-
-async def until(pilot, test: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Let the app run until ``test()`` holds."""
-
-    async def wait() -> None:
-        while not test():
-            await pilot.pause(0.02)
-
-    await asyncio.wait_for(wait(), timeout)
 
 
 def hosting_app(mode: str) -> tuple[SpitApp, list[HostScreen]]:
@@ -78,7 +67,7 @@ def joining_app(host: Host, name: str | None = None) -> SpitApp:
 async def test_host_screen_shows_the_join_line_then_plays_a_guest() -> None:
     async def body() -> None:
         app, screens = hosting_app("speed")
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             (screen,) = screens
             await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
             host = screen.host
@@ -121,7 +110,7 @@ async def test_quitting_the_host_mid_game_does_not_say_the_game_is_over() -> Non
 
     async def body() -> None:
         app, screens = hosting_app("spit")
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             (screen,) = screens
             await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
             host = screen.host
@@ -143,7 +132,7 @@ async def test_join_screen_connects_and_shows_the_board() -> None:
         game = new_game("speed", (), 21)
         async with hosted(game) as host:
             app = SpitApp(opening=Opening(screen=JoinScreen), deps=AppDependencies(record=False))
-            async with app.run_test(size=SIZE) as pilot:
+            async with running(app) as pilot:
                 # a wrong code first: a clear message, the form stays
                 fp, _secret = split_code(host.codes[1])
                 await pilot.press(*f"127.0.0.1:{host.port}", "enter")
@@ -178,7 +167,7 @@ async def test_spit_join_name_reaches_the_host() -> None:
     async def body() -> None:
         async with hosted(new_game("spit", (), 4)) as host:
             app = joining_app(host, name="Jo")
-            async with app.run_test(size=SIZE) as pilot:
+            async with running(app) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
                 await until(pilot, lambda: host.match.names[1] == "Jo")
                 board = app.screen
@@ -195,7 +184,7 @@ async def test_a_guest_cannot_take_the_other_players_name_in_another_case() -> N
         async with hosted(new_game("spit", (), 4)) as host:
             taken, before = host.match.names
             app = joining_app(host, name=f"  {taken.upper()} ")
-            async with app.run_test(size=SIZE) as pilot:
+            async with running(app) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
                 await pilot.pause(0.2)
                 assert host.match.names == (taken, before)
@@ -211,7 +200,7 @@ async def test_title_menu_opens_host_and_join() -> None:
         from spit.tui.title import TitleScreen
 
         app = SpitApp(deps=AppDependencies(record=False))
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             assert isinstance(app.screen, TitleScreen)
             menu = app.screen.query_one("#menu", OptionList)
             ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
@@ -260,7 +249,7 @@ async def test_host_setup_asks_the_port_and_refuses_a_bad_one() -> None:
         from spit.tui.title import TitleScreen
 
         app = SpitApp(deps=AppDependencies(record=False))
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             assert isinstance(app.screen, TitleScreen)
             app.screen.choose_host()
             await pilot.pause()
@@ -324,7 +313,7 @@ async def test_the_bot_or_save_choice_is_a_box_that_no_game_key_answers() -> Non
 
     async def body() -> None:
         app = SpitApp(opening=Opening(screen=board), deps=AppDependencies(record=False))
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             await until(pilot, lambda: bool(screens) and screens[0].is_mounted)
             clock = FakeClock()
             match = Match(new_game("spit", (), 8), clock=clock, window=0.05, rejoin_timeout=60)
@@ -350,7 +339,7 @@ async def test_quitting_a_joined_game_says_the_host_keeps_the_seat() -> None:
     async def body() -> None:
         async with hosted(new_game("spit", (), 5)) as host:
             app = joining_app(host)
-            async with app.run_test(size=SIZE) as pilot:
+            async with running(app) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
                 board = app.screen
                 assert isinstance(board, NetGameScreen)
@@ -368,7 +357,7 @@ async def test_quitting_a_joined_game_says_the_host_keeps_the_seat() -> None:
 async def test_quitting_while_hosting_says_the_game_is_saved_here() -> None:
     async def body() -> None:
         app, screens = hosting_app("spit")
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             (screen,) = screens
             await until(pilot, lambda: screen.host is not None and bool(screen.join_line))
             assert app.save_games_in_progress() == []  # nobody joined: nothing is left behind
@@ -390,7 +379,7 @@ async def test_the_join_form_never_shows_around_a_large_board() -> None:
     async def body() -> None:
         async with hosted(new_game("spit", (), 5)) as host:
             app = joining_app(host)
-            async with app.run_test(size=(100, 30)) as pilot:
+            async with running(app, size=(100, 30)) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
                 board = app.screen
                 assert isinstance(board, NetGameScreen)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import asyncssh
 from tests.support.net import LIMIT
+from tests.support.pilot import running, until
 from tests.support.server import Player, quick_settings
 from textual.widgets import Input, Static
 
@@ -18,15 +18,8 @@ from spit.tui.dealer import Dealer
 from spit.tui.netscreens import NetGameScreen
 from spit.tui.online import LobbyScreen
 
-SIZE = (80, 24)
-
-
-async def until(pilot, test: Callable[[], bool], timeout: float = 8.0) -> None:
-    async def wait() -> None:
-        while not test():
-            await pilot.pause(0.02)
-
-    await asyncio.wait_for(wait(), timeout)
+#: how long the lobby may take to show what a test waits for (a real server, signing in)
+LOBBY_WAIT = 8.0
 
 
 def lobby_app(node: ServerNode, home: Path, name: str = "") -> SpitApp:
@@ -58,8 +51,8 @@ async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
         await node.start()
         try:
             app = lobby_app(node, tmp_path / "me")
-            async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: bool(app.screen.query("#ask-input")))
+            async with running(app) as pilot:
+                await until(pilot, lambda: bool(app.screen.query("#ask-input")), LOBBY_WAIT)
                 field = app.screen.query_one("#ask-input", Input)
                 field.value = "guest"  # reserved: asked again, with the reason
                 await pilot.press("enter")
@@ -71,12 +64,14 @@ async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
                         if app.screen.query("#ask-note")
                         else False
                     ),
+                    LOBBY_WAIT,
                 )
                 app.screen.query_one("#ask-input", Input).value = "Zed"
                 await pilot.press("enter")
                 await until(
                     pilot,
                     lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
+                    LOBBY_WAIT,
                 )
                 other = Player(tmp_path / "bob", "Bob")
                 await other.connect(node)
@@ -85,7 +80,7 @@ async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
                 await pilot.press("enter")  # Quick pair: Spit
                 matched = await other.lobby.wait_for(lambda m: m["t"] == "matched")
                 await other.play_matched(matched)
-                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen), LOBBY_WAIT)
                 mine = 1 - matched["seat"]
                 await pilot.press("1")  # call "spit!" with this player's key
                 await other.match.wait_for(
@@ -140,10 +135,11 @@ async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_pa
                     break
                 await asyncio.sleep(0.05)
             app = lobby_app(north, tmp_path / "me", name="Zed")
-            async with app.run_test(size=SIZE) as pilot:
+            async with running(app) as pilot:
                 await until(
                     pilot,
                     lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
+                    LOBBY_WAIT,
                 )
                 lobby = app.screen
                 assert isinstance(lobby, LobbyScreen) and lobby.client is not None
@@ -174,7 +170,7 @@ async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_pa
                         next_matched=next_matched,
                     )
                 )
-                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen), LOBBY_WAIT)
                 board = app.screen
                 assert isinstance(board, NetGameScreen)
                 await other.match.wait_for(lambda m: m["t"] == "events", timeout=LIMIT)

@@ -1,4 +1,5 @@
-"""Fixtures for the app tests: a fake clock and apps dealt from known positions."""
+"""Fixtures for the app tests: a fake clock, private folders, a stand-in terminal, and
+the apps a command would run (``launched``, recorded instead of run)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import launched
+
+__all__ = ["a_terminal", "clock", "isolated_dirs", "launched"]
 
 
 @pytest.fixture

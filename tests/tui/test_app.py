@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, play_from_menu, playable, region, screen_of, stuck, to_slap
 
 from spit.engine import Phase, SpitGame, card
@@ -10,12 +11,10 @@ from spit.realtime.arbiter import Timing
 from spit.tui.screens import GameScreen, HelpScreen, PauseScreen
 from spit.tui.title import TitleScreen
 
-SIZE = (80, 24)
-
 
 async def test_title_menu_starts_a_spit_game(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         assert isinstance(app.screen, TitleScreen)
         await play_from_menu(pilot)  # Play Spit, then Start on the setup screen
         assert isinstance(app.screen, GameScreen)
@@ -29,7 +28,7 @@ async def test_a_game_the_command_opened_gives_way_to_the_title_menu_built_then(
     clock: FakeClock,
 ) -> None:
     app = make_app(clock, playable)  # as 'spit play': straight to a board
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         assert isinstance(app.screen, GameScreen)
         assert not any(isinstance(s, TitleScreen) for s in app.screen_stack)  # not built yet
         await pilot.press("escape")  # nothing played: leaves at once
@@ -48,7 +47,7 @@ async def test_ctrl_c_says_how_to_quit_and_changes_nothing(clock: FakeClock) -> 
     app = make_app(clock, playable)
     notes: list[str] = []
     app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = app.screen.session.game
         before = game.fingerprint()
         await pilot.press("ctrl+c")
@@ -60,7 +59,7 @@ async def test_ctrl_c_says_how_to_quit_and_changes_nothing(clock: FakeClock) -> 
 
 async def test_r5_h2_both_call_spit_with_their_own_keys_then_play(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         assert "call SPIT!" in region(app, "status")
         await pilot.press("1")  # player 1's call key
@@ -78,7 +77,7 @@ async def test_r5_h2_both_call_spit_with_their_own_keys_then_play(clock: FakeClo
 
 async def test_r11_card_beaten_to_the_pile_flashes_with_the_reason(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         await pilot.press("1", "0")
         await pilot.press("q")  # P1's 6D lands on 5C
@@ -98,7 +97,7 @@ async def test_r11_card_beaten_to_the_pile_flashes_with_the_reason(clock: FakeCl
 
 async def test_illegal_move_flashes_the_engines_reason(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("1", "0", "w")  # P1 stock 2 (8C) onto 5C: not adjacent
         await pilot.pause()
         assert "8♣ is not one rank above or below 5♣" in region(app, "flash")
@@ -106,7 +105,7 @@ async def test_illegal_move_flashes_the_engines_reason(clock: FakeClock) -> None
 
 async def test_r12_r13_stalemate_then_spit_by_any_key(clock: FakeClock) -> None:
     app = make_app(clock, stuck)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         await pilot.press("1", "0")
         await pilot.pause()
@@ -120,7 +119,7 @@ async def test_r12_r13_stalemate_then_spit_by_any_key(clock: FakeClock) -> None:
 
 async def test_h2_automatic_spit_when_the_countdown_ends(clock: FakeClock) -> None:
     app = make_app(clock, stuck, timing=Timing(auto_spit=2.0))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         await pilot.press("1", "0")
         await pilot.pause()
@@ -133,7 +132,7 @@ async def test_h2_automatic_spit_when_the_countdown_ends(clock: FakeClock) -> No
 
 async def test_r16_slap_by_keys_and_r17_new_layout(clock: FakeClock) -> None:
     app = make_app(clock, lambda: to_slap(SpitGame(seed=11)))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         assert "Slap a pile!" in region(app, "status")
         round_no = game.round_no
@@ -157,7 +156,7 @@ async def test_r20_game_over_and_play_again(clock: FakeClock) -> None:
         return SpitGame(seed=3, packets=[[six], [*rest[:15], five, *rest[15:]]])
 
     app = make_app(clock, one_card)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         await pilot.press("0", "a")  # P2 spits alone; P1 plays 6D onto the right pile
         await pilot.pause()
@@ -170,7 +169,7 @@ async def test_r20_game_over_and_play_again(clock: FakeClock) -> None:
 
 async def test_help_pauses_the_game_and_closes(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         await pilot.press("f1")
         await pilot.pause()
@@ -183,7 +182,7 @@ async def test_help_pauses_the_game_and_closes(clock: FakeClock) -> None:
 
 async def test_pause_ignores_game_keys_and_resumes(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         game = screen.session.game
         await pilot.press("1", "0", "space")
@@ -201,7 +200,7 @@ async def test_pause_ignores_game_keys_and_resumes(clock: FakeClock) -> None:
 
 async def test_too_small_terminal_shows_a_message_and_recovers(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
@@ -219,7 +218,7 @@ async def test_the_board_shows_again_after_a_too_small_terminal(clock: FakeClock
     """Back from too small, the board is painted again, at its old size and a new one
     (it stayed blank once: its width was kept from while it was hidden)."""
     app = make_app(clock, playable)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running(app, size=(100, 30)) as pilot:
         await pilot.press("1", "0", "q")
         await pilot.pause()
         for width, height in ((70, 20), (100, 30), (70, 20), (120, 40)):
@@ -236,7 +235,7 @@ async def test_boxes_over_a_too_small_board_fit_the_terminal(clock: FakeClock) -
     """Below 80x24 the help, pause and leave boxes shrink to the terminal (they were cut
     off at their full width); the help page still scrolls to its end."""
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("1", "0", "q")  # a card played: leaving asks first
         await pilot.resize_terminal(60, 18)
         await pilot.pause()
@@ -258,7 +257,7 @@ async def test_boxes_over_a_too_small_board_fit_the_terminal(clock: FakeClock) -
 
 async def test_internal_error_becomes_a_message_not_a_crash(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
 
         def broken(now=None):
@@ -273,7 +272,7 @@ async def test_internal_error_becomes_a_message_not_a_crash(clock: FakeClock) ->
 
 async def test_ctrl_q_quits_from_the_board(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
@@ -284,7 +283,7 @@ async def test_against_the_computer_agent_plays_through_the_arbiter(clock: FakeC
 
     bot = make_bot("expert", 1, seed=1)
     app = make_app(clock, playable, agents={1: bot}, names=("Ann", "Computer"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         game = screen.session.game
         assert "Computer" in region(app, "p2-info") and "(computer)" in region(app, "p2-info")
@@ -298,3 +297,26 @@ async def test_against_the_computer_agent_plays_through_the_arbiter(clock: FakeC
                 break
         assert game.phase is not Phase.OPENING
         assert any(a.player == 1 and a.kind == 0 for _, a in screen.session.arbiter.log)
+
+
+async def test_what_start_up_built_is_frozen_once_the_first_frame_shows(
+    clock: FakeClock,
+) -> None:
+    """launch.run asks for it (``freeze_when_ready``): the collector's full collections
+    then skip the screens and styles start-up made; a test's app asks for nothing."""
+    import gc
+
+    plain = make_app(clock, playable)
+    before = gc.get_freeze_count()
+    async with running(plain) as pilot:
+        await pilot.pause()
+        assert gc.get_freeze_count() == before
+    app = make_app(clock, playable)
+    app.freeze_when_ready = True
+    try:
+        async with running(app) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()  # (back in the collector's care: this process goes on testing)

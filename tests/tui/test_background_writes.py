@@ -7,14 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, region, screen_of, written
 
 from spit.engine import Phase, SpitGame, card
 from spit.store import records
 from spit.store.paths import database_path
 from spit.store.records import load_results
-
-SIZE = (80, 24)
 
 
 def one_card() -> SpitGame:
@@ -41,7 +40,7 @@ async def test_keys_are_answered_while_the_database_is_locked_and_the_result_sav
     # the save waits for the lock (as long as it takes) instead of giving up after 1 s
     monkeypatch.setattr(records, "LOCK_TIMEOUT", 60.0)
     app = make_app(clock, one_card)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("0", "a")  # P2 calls, P1 plays its last card: game over
         await pilot.pause()
         first = screen_of(app).session
@@ -71,7 +70,7 @@ async def test_a_lock_that_outlasts_the_wait_is_reported_not_saved(
 ) -> None:
     monkeypatch.setattr(records, "LOCK_TIMEOUT", 0.05)
     app = make_app(clock, one_card)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("0", "a")
         await written(app, pilot)
         flash = region(app, "flash")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from textual.geometry import Region
 from tui_helpers import make_app, playable, region, screen_of
 
@@ -51,7 +52,7 @@ async def test_each_row_shows_its_regions_line_at_every_size(
 ) -> None:
     """After each key, the rows are the regions' texts at their rows (centred), all else blank."""
     app = make_app(FakeClock(), playable)
-    async with app.run_test(size=(width, height)) as pilot:
+    async with running(app, size=(width, height)) as pilot:
         board = screen_of(app).board
         assert board.scale is scale
         left = (width - scale.width) // 2
@@ -76,7 +77,7 @@ async def test_bigger_boards_draw_bigger_cards() -> None:
     widths = {}
     for size, scale in (((80, 24), SMALL), ((120, 36), MEDIUM), ((160, 48), LARGE)):
         app = make_app(FakeClock(), playable)
-        async with app.run_test(size=size) as pilot:
+        async with running(app, size=size) as pilot:
             await pilot.pause()
             cards = region(app, "p1-cards").split("\n")
             assert len(cards) == scale.card_height + 1
@@ -90,7 +91,7 @@ async def test_a_played_card_refreshes_only_its_changed_rows_at_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = make_app(FakeClock(), playable)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         board = screen_of(app).board
         for key in ("1", "0"):  # the opening
             await pilot.press(key)
@@ -113,7 +114,7 @@ async def test_a_played_card_refreshes_only_its_changed_rows_at_once(
 async def test_a_played_card_lights_its_slot_and_pile_up_in_ascii_too() -> None:
     clock = FakeClock()
     app = make_app(clock, playable, effects=True, ascii_only=True)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         for key in ("1", "0"):
             await pilot.press(key)
         clock.advance(1.0)
@@ -132,7 +133,7 @@ async def test_a_played_card_lights_its_slot_and_pile_up_in_ascii_too() -> None:
 async def test_reduce_motion_shows_no_effect() -> None:
     clock = FakeClock()
     app = make_app(clock, playable, effects=False)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         for key in ("1", "0", "q"):
             await pilot.press(key)
         await pilot.pause()
@@ -150,7 +151,7 @@ async def test_the_settings_file_turns_the_effects_off_and_the_sound_on() -> Non
         save_settings(UserSettings(reduce_motion=reduce_motion, sound=sound))
         assert load_settings()[0].reduce_motion is reduce_motion
         app = configured_app(Opening("spit"), deps=AppDependencies(clock=FakeClock()))
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with running(app) as pilot:
             await pilot.pause()
             controller = screen_of(app).controller
             assert controller is not None
@@ -163,7 +164,7 @@ async def test_the_settings_screen_saves_the_effects_and_sound_choices() -> None
     from spit.tui.dialogs import SettingsScreen
 
     app = make_app(FakeClock(), start=None)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#effects").value = "off"
@@ -184,7 +185,7 @@ async def test_the_bell_rings_on_a_stalemate_with_the_sound_on(
         app.settings.user = app.settings.user.with_changes(sound=sound)
         rung: list[bool] = []
         monkeypatch.setattr(app, "bell", lambda rung=rung: rung.append(True))
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with running(app) as pilot:
             await pilot.press("1", "0")  # the opening spit, and at once a stalemate
             await pilot.pause()
         assert bool(rung) is sound
@@ -197,7 +198,7 @@ async def test_a_slap_shows_which_pile_went_to_whom_and_the_cards_dealt_back() -
 
     clock = FakeClock()
     app = make_app(clock, lambda: to_slap(SpitGame(seed=11)), effects=True)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         screen = screen_of(app)
         await pilot.press("a")  # Player 1 slaps the right pile
@@ -218,7 +219,7 @@ async def test_a_slap_shows_which_pile_went_to_whom_and_the_cards_dealt_back() -
 
 async def test_after_a_theme_change_every_row_is_drawn_in_the_new_colours() -> None:
     app = make_app(FakeClock(), playable)
-    async with app.run_test(size=(100, 30)) as pilot:  # blank rows above and below the board
+    async with running(app, size=(100, 30)) as pilot:  # blank rows above and below the board
         board = screen_of(app).board
         app.theme = "textual-dark"
         await pilot.pause()

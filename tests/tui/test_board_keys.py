@@ -12,6 +12,7 @@ import random
 
 from rich.text import Text
 from tests.support import FakeClock
+from tests.support.pilot import running
 from textual.app import App, ComposeResult
 from tui_helpers import make_app, screen_of
 
@@ -38,7 +39,7 @@ class OneBoard(App[None]):
 
 async def test_an_equal_key_is_not_drawn_again_and_a_text_set_in_between_is_replaced() -> None:
     app = OneBoard()
-    async with app.run_test(size=(80, 24)):
+    async with running(app):
         board = app.query_one(Board)
         Counted.drawn = 0
         assert board.show({"news": Counted("ready")})
@@ -78,7 +79,7 @@ async def test_after_every_key_and_timer_each_box_shows_what_board_texts_draws()
     app = make_app(clock, seed=11)
     rng = random.Random(11)
     all_keys = "qwertasdfgzxcvbyuiophjkl;nm,./10"
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         for step in range(160):
             session = screen.session

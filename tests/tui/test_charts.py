@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from textual.widgets import OptionList
 from textual_plotext import PlotextPlot
 from tui_helpers import make_app
@@ -89,7 +90,7 @@ def test_empty_charts_say_so() -> None:
 
 async def test_the_statistics_screen_shows_the_charts(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         menu = app.screen.query_one("#menu", OptionList)
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
         assert "charts" not in ids  # no separate entry: the charts are in Statistics
@@ -114,7 +115,7 @@ async def test_the_statistics_charts_step_through_the_people(
 ) -> None:
     monkeypatch.setattr(StatsScreen, "names_in_records", staticmethod(lambda: ["Ann", "Player 1"]))
     app = make_app(clock, start=None)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         app.push_screen(StatsScreen())
         await pilot.pause()
         screen = app.screen

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, region, screen_of
 
 from spit.engine import SpitGame, card, card_name
@@ -24,7 +25,7 @@ async def test_the_box_leads_with_the_result_and_f2_goes_round_its_looks(
     """The end of a game shows who won and the score first; F2 adds "How fast were
     you?", F2 again hides the box (the last table alone), F2 brings the result back."""
     app = make_app(clock, one_card)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         box = screen.query_one("#coach", CoachBox)
         assert not box.display
@@ -58,7 +59,7 @@ async def test_the_last_table_shows_all_52_cards(clock: FakeClock) -> None:
     """The winning play gathers every card off the table in the engine (R19, R20);
     the board still shows the table as it stood, with the last card on its pile."""
     app = make_app(clock, one_card)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         await pilot.press("0")
         await pilot.press("a")
@@ -81,7 +82,7 @@ async def test_the_last_table_shows_all_52_cards(clock: FakeClock) -> None:
 
 async def test_a_too_small_terminal_hides_the_summary_box_too(clock: FakeClock) -> None:
     app = make_app(clock, one_card)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         await pilot.press("0")
         await pilot.press("a")
@@ -108,7 +109,7 @@ async def test_f3_lists_the_moments_and_opens_the_replay_at_the_one_chosen(
     from spit.tui.viewer import ReplayScreen
 
     app = make_app(clock, one_card)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         await pilot.press("0")  # the opening spit turns up 5C at 0.0
         clock.advance(1.5)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, playable, region, screen_of
 
 from spit.engine import SpeedConfig, SpeedGame, SpitConfig, SpitGame
 from spit.tui.widgets.board import Board
-
-SIZE = (80, 24)
 
 
 async def test_a_match_shows_its_target_beside_each_score(clock: FakeClock) -> None:
@@ -20,10 +19,10 @@ async def test_a_match_shows_its_target_beside_each_score(clock: FakeClock) -> N
     )
     for factory, words in games:
         app = make_app(clock, factory)
-        async with app.run_test(size=SIZE):
+        async with running(app):
             assert words in region(app, "p1-info") and words in region(app, "p2-info")
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE):
+    async with running(app):
         assert "score" not in region(app, "p1-info")
 
 
@@ -31,7 +30,7 @@ async def test_the_game_clock_counts_play_leaves_out_pauses_and_stops_at_the_end
     clock: FakeClock,
 ) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         assert "time 0:00" in region(app, "topbar")
         session = screen.session
@@ -77,7 +76,7 @@ async def test_a_replay_opened_at_a_time_shows_that_time_and_waits_there(
     replay = parse_replay(json.dumps(replay_data(game, times, meta)))
     opening = Opening(replay=replay, replay_at=2.0, replay_note="look here")
     app = SpitApp(AppSettings(), opening, AppDependencies(clock=clock, record=False))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
@@ -103,7 +102,7 @@ async def test_a_resumed_game_s_clock_goes_on_from_the_time_already_played(
     meta = new_meta((PlayerInfo("Ann"), PlayerInfo("Bob")))
     saved = parse_replay(json.dumps(replay_data(game, [1.0, 75.0], meta)))
     app = make_app(clock, start=None, resumed=saved)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         board = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert "time 1:15" in board.query_one(Board).text("topbar").plain

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from textual import events
 from tui_helpers import make_app, playable, screen_of
 
 from spit.tui.app import AppDependencies, AppSettings, GameSettings, Opening, SpitApp
 from spit.tui.screens import GameScreen
-
-SIZE = (80, 24)
 
 
 async def test_a_key_counts_at_its_events_time_not_when_the_handler_runs(
@@ -34,7 +33,7 @@ async def test_a_key_counts_at_its_events_time_not_when_the_handler_runs(
         handle(screen, event)
 
     monkeypatch.setattr(GameScreen, "on_key", on_key)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         session = screen_of(app).session
         assert session is not None
         await pilot.press("1", "0")  # both call spit: the opening
@@ -56,7 +55,7 @@ async def test_an_uncaught_error_ends_the_app_with_one_line_and_a_log_file(
 ) -> None:
     app = make_app(FakeClock(), playable, record=False)
     with pytest.raises(RuntimeError, match="boom"):
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             capsys.readouterr()  # only what the app prints as it stops
             app.call_later(boom)  # outside every screen's own guard
             await pilot.pause()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, playable, region, screen_of
 
 from spit.bots import make_bot
@@ -11,8 +12,6 @@ from spit.engine import SpeedConfig, SpeedGame, SpitConfig, SpitGame, card_name
 from spit.tui.render import BANNER_STYLE, PileShow, SideShow, draw_centre
 from spit.tui.screens import GameScreen
 from spit.tui.widgets.board import fit_cells
-
-SIZE = (80, 24)
 
 
 def speed() -> SpeedGame:
@@ -22,7 +21,7 @@ def speed() -> SpeedGame:
 async def test_speed_against_the_computer_hides_its_hand_and_its_keys(clock: FakeClock) -> None:
     bot = make_bot("easy", 1, seed=1, mode="speed")
     app = make_app(clock, speed, start="speed", agents={1: bot}, names=("Ann", "Computer"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         game = screen_of(app).session.game
         top = region(app, "p2-cards")
@@ -41,7 +40,7 @@ async def test_spit_against_the_computer_shows_its_stocks_but_not_its_keys(
 ) -> None:
     bot = make_bot("easy", 1, seed=1)
     app = make_app(clock, playable, agents={1: bot}, names=("Ann", "Computer"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         game = screen_of(app).session.game
         top = region(app, "p2-cards")
@@ -52,7 +51,7 @@ async def test_spit_against_the_computer_shows_its_stocks_but_not_its_keys(
 
 async def test_two_people_see_both_hands_and_keys_in_speed(clock: FakeClock) -> None:
     app = make_app(clock, speed, start="speed")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         game = screen_of(app).session.game
         top = region(app, "p2-cards")
@@ -61,7 +60,7 @@ async def test_two_people_see_both_hands_and_keys_in_speed(clock: FakeClock) -> 
 
 async def test_a_held_key_repeat_is_shown_as_ignored(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         await pilot.press("1", "0")
         clock.advance(1.0)
@@ -83,7 +82,7 @@ async def test_a_held_key_repeat_is_shown_as_ignored(clock: FakeClock) -> None:
 
 async def test_the_same_refusal_twice_still_flashes_again(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("1", "0")
         clock.advance(1.0)
         await pilot.press("w")  # 8C does not fit the left pile (5C)
@@ -131,7 +130,7 @@ async def test_the_board_is_centred_in_a_large_terminal(clock: FakeClock) -> Non
 
     app = make_app(clock, playable)
     for width, height in ((120, 40), (300, 100), (80, 24)):
-        async with app.run_test(size=(width, height)) as pilot:
+        async with running(app, size=(width, height)) as pilot:
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen)
@@ -185,7 +184,7 @@ async def test_every_screen_shows_its_keys_without_scrolling_at_80x24(clock: Fak
         "saved": SavedGamesScreen,
         "confirm": lambda: ConfirmScreen("Leave this game?", "It is saved. " * 8, "go", "stay"),
     }
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         for name, make in screens.items():
             app.push_screen(make())
             await pilot.pause()
@@ -202,7 +201,7 @@ async def test_a_wide_name_leaves_room_for_the_call_key(clock: FakeClock) -> Non
     wide = "漢" * 24
     match = lambda: SpitGame(SpitConfig(scoring=True), seed=7)  # noqa: E731 (V4: a score too)
     app = make_app(clock, match, names=(wide, "Bo"))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         info = region(app, "p1-info")
         width = screen_of(app).query_one("#board").size.width

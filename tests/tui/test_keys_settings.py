@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import playable, screen_of
 
 from spit.engine import SYSTEM, Phase, SpeedConfig, SpeedGame, call, card
@@ -23,8 +24,6 @@ from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.launch import configured_app
 from spit.tui.remap import KeysScreen
 from spit.tui.screens import GameScreen
-
-SIZE = (80, 24)
 
 
 def message(app: SpitApp) -> str:
@@ -44,7 +43,7 @@ async def open_keys(app: SpitApp, pilot) -> KeysScreen:
 
 async def test_remapped_key_is_saved_and_plays_after_a_reload() -> None:
     app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = await open_keys(app, pilot)
         # the cursor starts on player 1's "play stock 1 on the left pile" (q)
         await pilot.press("enter", "7")
@@ -66,7 +65,7 @@ async def test_remapped_key_is_saved_and_plays_after_a_reload() -> None:
     fresh = configured_app(
         Opening("spit"), deps=AppDependencies(clock=clock, game_factory=lambda *_: playable())
     )
-    async with fresh.run_test(size=SIZE) as pilot:
+    async with running(fresh) as pilot:
         game = screen_of(fresh).session.game
         await pilot.press("1", "0")  # both call spit (R5)
         assert game.phase is Phase.PLAY
@@ -81,7 +80,7 @@ async def test_remapped_key_is_saved_and_plays_after_a_reload() -> None:
 
 async def test_reserved_and_duplicate_keys_are_refused_and_nothing_saved() -> None:
     app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = await open_keys(app, pilot)
         for key, reason in (
             ("f1", "reserved for help"),
@@ -113,7 +112,7 @@ async def test_reset_to_defaults_then_save() -> None:
     custom = {**DEFAULT_KEYS[0], "left1": "7", "spit": "2"}
     save_settings(UserSettings(names=("Ann", "Bob"), keys=(custom, dict(DEFAULT_KEYS[1]))))
     app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = await open_keys(app, pilot)
         assert screen.keys[0]["left1"] == "7"
         await pilot.press("ctrl+r")
@@ -128,7 +127,7 @@ async def test_reset_to_defaults_then_save() -> None:
 
 async def test_leaving_with_unsaved_keys_warns_once_then_discards() -> None:
     app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await open_keys(app, pilot)
         await pilot.press("enter", "7", "escape")
         await pilot.pause()
@@ -148,7 +147,7 @@ async def choose(pilot, select_id: str, downs: int) -> None:
 
 async def test_choice_fields_save_the_chosen_values() -> None:
     app = configured_app(deps=AppDependencies(clock=FakeClock(), record=False))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         await choose(pilot, "bot_level", 2)  # medium -> expert (easy, medium, hard, expert)
@@ -187,7 +186,7 @@ async def test_h5_drawn_speed_game_in_a_p7_match_shows_the_between_rounds_box() 
         deps=AppDependencies(clock=clock, game_factory=lambda *_: speed_draw_match(), record=False),
     )
     app.settings.game.timing = Timing(flip_delay=1.0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         clock.advance(1.5)
         screen_of(app).run_tick()

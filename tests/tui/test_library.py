@@ -8,6 +8,7 @@ import io
 import pytest
 from rich.console import Console
 from tests.support import FakeClock
+from tests.support.pilot import SIZE, running
 from tui_helpers import make_app
 
 from spit import cli
@@ -20,7 +21,6 @@ from spit.tui.screens import GameScreen, LevelScreen
 from spit.tui.title import TitleScreen
 from spit.tui.viewer import ReplayScreen
 
-SIZE = (80, 24)
 NAMES = (PlayerInfo("[afk] bob"), PlayerInfo("Bob [/b]"))
 
 
@@ -56,7 +56,7 @@ async def choose(app, pilot, entry: str) -> None:
 
 async def test_the_menu_has_every_entry_and_fits_80x24(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
         ids = menu_ids(app)
@@ -74,7 +74,7 @@ async def test_fourteen_entries_still_fit(clock: FakeClock, monkeypatch) -> None
     more = tuple((f"extra{i}", f"Extra {i}") for i in range(4))
     monkeypatch.setattr(title, "MENU", (*title.MENU, more))
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         assert len(menu_ids(app)) >= 14
         menu = app.screen.query_one("#menu")
@@ -87,7 +87,7 @@ async def test_statistics_screen_shows_names_as_typed(clock: FakeClock) -> None:
     keep()
     keep((PlayerInfo("c1", "easy"), PlayerInfo("c2", "hard")))
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await choose(app, pilot, "stats")
         assert isinstance(app.screen, StatsScreen)
         console = Console(width=78, record=True, file=io.StringIO())
@@ -103,7 +103,7 @@ async def test_statistics_screen_shows_names_as_typed(clock: FakeClock) -> None:
 async def test_saved_replays_list_and_watch_one(clock: FakeClock) -> None:
     keep()
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await choose(app, pilot, "replays")
         screen = app.screen
         assert isinstance(screen, ReplaysScreen)
@@ -121,7 +121,7 @@ async def test_saved_replays_list_and_watch_one(clock: FakeClock) -> None:
 
 async def test_no_saved_replays_says_where_they_go(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await choose(app, pilot, "replays")
         note = str(app.screen.query_one("#replays-note").render())
         assert "No saved replays yet" in note and str(replay_dir()) in note
@@ -129,7 +129,7 @@ async def test_no_saved_replays_says_where_they_go(clock: FakeClock) -> None:
 
 async def test_watch_two_computer_players_from_the_menu(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await choose(app, pilot, "watch-spit")
         assert isinstance(app.screen, LevelScreen)
         await pilot.press("enter")  # player 1: the default level
@@ -147,7 +147,7 @@ async def test_watch_two_computer_players_from_the_menu(clock: FakeClock) -> Non
 
 async def test_watch_two_computers_play_speed_from_the_menu(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await choose(app, pilot, "watch-speed")
         assert isinstance(app.screen, LevelScreen)
         assert any("play Speed" in str(h.render()) for h in app.screen.query(".hint"))
@@ -186,7 +186,7 @@ async def test_names_with_markup_in_the_resume_list(
     out = capsys.readouterr().out
     assert "[afk] bob" in out and "Bob [/b]" in out
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SavedGamesScreen())
         await pilot.pause()
         listing = app.screen.query_one("#saved-list")

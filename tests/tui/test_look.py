@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, playable, region, screen_of
 
 from spit.play.session import RoundSummary
@@ -17,7 +18,6 @@ from spit.tui.dialogs import RoundScreen, SettingsScreen
 from spit.tui.launch import configured_app
 from spit.tui.render import PALETTES, fit
 
-SIZE = (80, 24)
 MARKUP_NAMES = ("[afk] bob", "Bob [/b]")
 
 
@@ -37,7 +37,7 @@ def card_styles(app, name: str) -> set[str]:
 async def test_cards_use_the_palette_from_the_settings(clock: FakeClock) -> None:
     save_settings(UserSettings(palette="four-colour"))
     app = configured_app(Opening("spit"), deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         four = PALETTES["four-colour"]
         styles = card_styles(app, "p1-cards") | card_styles(app, "p2-cards")
@@ -48,7 +48,7 @@ async def test_cards_use_the_palette_from_the_settings(clock: FakeClock) -> None
 
 async def test_settings_screen_chooses_the_palette_and_theme(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#palette").value = "light"
@@ -71,7 +71,7 @@ def test_palette_setting_in_the_file(isolated_dirs: Path) -> None:
 
 async def test_ascii_board_has_no_other_characters(clock: FakeClock) -> None:
     app = make_app(clock, playable, ascii_only=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         for name in ("p1-cards", "p2-cards", "centre", "footer", "status"):
             assert region(app, name).isascii(), name
@@ -84,7 +84,7 @@ async def test_ascii_board_has_no_other_characters(clock: FakeClock) -> None:
 @pytest.mark.parametrize("name", MARKUP_NAMES)
 async def test_names_with_markup_on_the_board(clock: FakeClock, name: str) -> None:
     app = make_app(clock, playable, names=(name, "Cy"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         assert region(app, "p1-info").startswith(f" {name} ")
 
@@ -92,7 +92,7 @@ async def test_names_with_markup_on_the_board(clock: FakeClock, name: str) -> No
 @pytest.mark.parametrize("name", MARKUP_NAMES)
 async def test_names_with_markup_between_rounds(clock: FakeClock, name: str) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         summary = RoundSummary(1, f"{name} emptied the layout", (0, 3), (0, 3))
         app.push_screen(RoundScreen(summary, (name, "Cy"), "V4"))
         await pilot.pause()
@@ -112,7 +112,7 @@ async def test_a_bad_name_is_refused_with_its_own_reason(
     clock: FakeClock, typed: str, reason: str
 ) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#name1").value = typed
@@ -130,7 +130,7 @@ async def test_a_save_error_names_the_file_and_reason(
     blocker.write_text("x")
     monkeypatch.setenv("SPIT_CONFIG", str(blocker / "config.toml"))
     app = configured_app(deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         await pilot.press("ctrl+s")
@@ -154,7 +154,7 @@ async def test_names_on_the_keys_screen(clock: FakeClock, name: str) -> None:
 
     save_settings(UserSettings(names=(name, "Cy")))
     app = configured_app(deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(KeysScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         table = app.screen.query_one(DataTable)
@@ -172,7 +172,7 @@ async def test_ascii_rules_and_help_pages_draw_ascii_bullets(clock: FakeClock, p
     from spit.tui.screens import DocScreen, HelpScreen
 
     app = make_app(clock, playable, start=None, ascii_only=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         ascii_only = app.settings.ascii_only
         app.push_screen(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 
 from tests.support import FakeClock
+from tests.support.pilot import running
 from textual.widgets import OptionList
 from tui_helpers import make_app, play_from_menu, playable, screen_of
 
@@ -21,7 +22,6 @@ from spit.tui.saved import SavedGamesScreen
 from spit.tui.screens import GameScreen, PauseScreen
 from spit.tui.title import TitleScreen
 
-SIZE = (80, 24)
 #: every key either player uses in play with the default key map
 GAME_KEYS = [k for p in (0, 1) for row in KeyMap.default().rows[p] for k in row] + list(
     KeyMap.default().calls
@@ -39,7 +39,7 @@ async def start_playing(app: SpitApp, pilot) -> GameScreen:
 
 async def test_esc_on_the_board_asks_and_game_keys_cannot_answer(clock: FakeClock) -> None:
     app = make_app(clock, playable, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await play_from_menu(pilot)  # Play Spit
         screen = await start_playing(app, pilot)
         game = screen.session.game
@@ -64,7 +64,7 @@ async def test_esc_on_the_board_asks_and_game_keys_cannot_answer(clock: FakeCloc
 
 async def test_esc_leaves_at_once_when_nothing_would_be_lost(clock: FakeClock) -> None:
     app = make_app(clock, playable, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await play_from_menu(pilot)
         assert isinstance(app.screen, GameScreen)  # dealt, nobody has pressed a key
         await pilot.press("escape")
@@ -74,7 +74,7 @@ async def test_esc_leaves_at_once_when_nothing_would_be_lost(clock: FakeClock) -
 
 async def test_pause_box_ignores_every_game_key(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = await start_playing(app, pilot)
         await pilot.press("space")
         await pilot.pause()
@@ -92,7 +92,7 @@ async def test_pause_box_ignores_every_game_key(clock: FakeClock) -> None:
 
 async def test_esc_on_the_title_asks_before_quitting(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen) and app.is_running
@@ -106,7 +106,7 @@ async def test_esc_on_the_title_asks_before_quitting(clock: FakeClock) -> None:
 
 async def test_ctrl_q_in_a_game_saves_it_then_quits(clock: FakeClock, capsys) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = (await start_playing(app, pilot)).session.game
         await pilot.press("ctrl+q")
         await pilot.pause()
@@ -123,7 +123,7 @@ async def test_the_unsaved_game_box_and_exit_line_give_the_reason_once(
     saved_dir().parent.mkdir(parents=True)
     saved_dir().write_text("a file where the saved-games folder should be")
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await start_playing(app, pilot)
         await pilot.press("ctrl+q")
         await pilot.pause()
@@ -140,7 +140,7 @@ async def test_ctrl_q_asks_when_the_game_cannot_be_saved(clock: FakeClock) -> No
     saved_dir().parent.mkdir(parents=True)
     saved_dir().write_text("a file where the saved-games folder should be")
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = await start_playing(app, pilot)
         await pilot.press("ctrl+q")
         await pilot.pause()
@@ -159,7 +159,7 @@ async def test_ctrl_q_asks_when_the_game_cannot_be_saved(clock: FakeClock) -> No
 
 async def test_sigterm_saves_the_game_and_closes_the_app(clock: FakeClock) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         # caught by the loop
         assert set(app._signals) == {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
         game = (await start_playing(app, pilot)).session.game
@@ -173,7 +173,7 @@ async def test_sigterm_saves_the_game_and_closes_the_app(clock: FakeClock) -> No
 
 async def test_a_new_game_never_overwrites_an_unfinished_one(clock: FakeClock) -> None:
     app = make_app(clock, playable, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         fingerprints = []
         for _ in range(2):
             await play_from_menu(pilot)
@@ -190,13 +190,13 @@ async def test_saved_games_screen_resumes_or_deletes_and_shows_damaged_files(
     clock: FakeClock,
 ) -> None:
     app = make_app(clock, playable)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = (await start_playing(app, pilot)).session.game
         await pilot.press("escape", "enter")
         await pilot.pause()
     (saved_dir() / "broken.json").write_text("{not json")
     app = make_app(FakeClock(), start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("enter")  # "Resume a game" is first
         await pilot.pause()
         assert isinstance(app.screen, SavedGamesScreen)
@@ -234,7 +234,7 @@ async def test_leaving_asks_again_when_the_game_cannot_be_saved(clock: FakeClock
     saved_dir().parent.mkdir(parents=True)
     saved_dir().write_text("a file where the saved-games folder should be")
     app = make_app(clock, playable, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await play_from_menu(pilot)
         screen = await start_playing(app, pilot)
         await pilot.press("escape", "enter")  # save and leave... but it cannot be saved

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, region, screen_of, screen_text
 
 from spit.store.settings import Settings as UserSettings
@@ -19,7 +20,7 @@ async def test_settings_checkboxes_show_on_and_off_in_plain_text(clock: FakeCloc
     save_settings(UserSettings().with_rules("spit", four_stocks=True))
     app = make_app(clock, start=None)
     app.settings.apply(load_settings()[0])
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, size=SIZE) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         text = screen_text(app)
@@ -57,7 +58,7 @@ async def test_saving_over_a_file_with_a_mistake_keeps_it_and_its_good_parts(
     assert len(warnings) == 1 and "line 4" in warnings[0] and "ignored" in warnings[0]
     app = make_app(clock, start=None)
     app.settings.apply(settings)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, size=SIZE) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#name2").value = "Cy"
@@ -86,7 +87,7 @@ def test_a_file_that_cannot_be_salvaged_is_still_kept_before_saving(isolated_dir
 async def test_settings_refuse_two_players_of_one_name(clock: FakeClock) -> None:
     """Defect 2: 'Ann took no pile; Ann took the right pile' and Ann v Ann in the stats."""
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, size=SIZE) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#name1").value = "Ann"
@@ -112,13 +113,13 @@ def test_a_settings_file_with_one_name_twice_keeps_the_first(isolated_dirs: Path
 async def test_watching_two_computers_offers_quit_not_save(clock: FakeClock) -> None:
     """Defect 17: the footer offered "save+quit", but nothing is kept and it quit silently."""
     app = make_app(clock, opponents={0: "easy", 1: "easy"}, bot_seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         footer = region(app, "footer")
         assert "save+quit" not in footer and "ctrl+q  quit" in footer
         assert "not kept" in (screen_of(app).quit_note or "")
     people = make_app(clock)  # a game between people is kept: the footer says so
-    async with people.run_test(size=(80, 24)) as pilot:
+    async with running(people) as pilot:
         await pilot.pause()
         assert "ctrl+q  save+quit" in region(people, "footer")
         assert screen_of(people).quit_note is None
@@ -133,7 +134,7 @@ async def test_the_game_over_box_hides_the_board_beside_it(clock: FakeClock) -> 
     from test_persist_app import one_card
 
     app = make_app(clock, one_card, names=("Ann", "Bob"))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         clock.advance(1.0)
         await pilot.press("0")
         clock.advance(0.5)
@@ -151,7 +152,7 @@ async def test_a_long_name_leaves_the_game_over_keys_readable(clock: FakeClock) 
 
     long = "Bartholomew Fitzgerald X"  # the longest name a setting takes
     app = make_app(clock, one_card, names=(long, "Bob"))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         clock.advance(1.0)
         await pilot.press("0")
         clock.advance(0.5)
@@ -165,7 +166,7 @@ async def test_a_long_name_leaves_the_game_over_keys_readable(clock: FakeClock) 
 async def test_the_watch_level_picker_shows_its_whole_note(clock: FakeClock) -> None:
     """Defect 15: the watch picker's note ended in 'Esc:   ┃' at 80 columns."""
     app = make_app(clock, start=None)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         app.screen.choose_watch("speed")
         await pilot.pause()
@@ -176,7 +177,7 @@ async def test_the_watch_level_picker_shows_its_whole_note(clock: FakeClock) -> 
 async def test_the_host_dialog_is_centred_as_the_others(clock: FakeClock) -> None:
     """Defect 16: the Host dialog was drawn at the top left."""
     app = make_app(clock, start=None)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running(app, size=(100, 30)) as pilot:
         await pilot.pause()
         app.screen.choose_host()
         await pilot.pause()
@@ -208,7 +209,7 @@ async def test_resuming_a_hosted_game_says_it_goes_on_at_this_keyboard(clock: Fa
     replay = load_replay(path)
     assert replay.meta.players[1].remote and not replay.meta.players[0].remote
     app = make_app(clock, resumed=replay)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, PauseScreen)  # nothing is played before they agree
         notice = " ".join(str(app.screen.query_one("#pause-box").render()).split())
@@ -217,7 +218,7 @@ async def test_resuming_a_hosted_game_says_it_goes_on_at_this_keyboard(clock: Fa
     plain = new_meta((PlayerInfo("Ann"), PlayerInfo("Bob")))
     local = load_replay(save_game(game, [0.5, 0.6, 1.0], plain, saved_dir() / "local.json"))
     again = make_app(clock, resumed=local)
-    async with again.run_test(size=(80, 24)) as pilot:
+    async with running(again) as pilot:
         await pilot.pause()
         assert "network" not in str(again.screen.query_one("#pause-box").render())
 
@@ -245,7 +246,7 @@ async def test_saving_over_values_spit_could_not_use_keeps_the_file_and_says_whe
     assert settings.rules_of("spit")["four_stocks"] and settings.rules_of("speed")["long_deal"]
     app = make_app(clock, start=None)
     app.settings.apply(settings)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, size=SIZE) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         await pilot.press("ctrl+s")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, region, screen_of, written
 
 from spit import cli
@@ -29,8 +30,6 @@ from spit.tui.screens import GameScreen, PauseScreen
 from spit.tui.title import TitleScreen
 from spit.tui.viewer import ReplayScreen
 from spit.tui.widgets.board import Board
-
-SIZE = (80, 24)
 
 
 def one_card() -> SpitGame:
@@ -70,7 +69,7 @@ async def end_round_by_stall(app: SpitApp, clock: FakeClock, pilot) -> tuple[int
 
 async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         screen = app.screen
@@ -106,7 +105,7 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
         assert isinstance(app.screen, TitleScreen)
     # a new app reads the file back and the settings screen shows the saved values
     fresh = configured_app(deps=AppDependencies(clock=FakeClock()))
-    async with fresh.run_test(size=SIZE) as pilot:
+    async with running(fresh) as pilot:
         fresh.push_screen(SettingsScreen(fresh.settings, fresh.deps.save_settings))
         await pilot.pause()
         assert fresh.screen.query_one("#name1").value == "Ann"
@@ -120,7 +119,7 @@ async def test_settings_screen_edits_saves_and_reloads(clock: FakeClock) -> None
 async def test_settings_screen_refuses_a_bad_value_and_keeps_the_file(clock: FakeClock) -> None:
     save_settings(UserSettings(slap_time=4.0))
     app = configured_app(deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#slap_time").value = "slow"
@@ -138,7 +137,7 @@ async def test_settings_screen_says_when_the_file_cannot_be_written(
     blocker.write_text("a file where the settings folder should be")
     monkeypatch.setenv("SPIT_CONFIG", str(blocker / "config.toml"))
     app = configured_app(deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         app.screen.query_one("#name1").value = "Ann"
@@ -156,7 +155,7 @@ async def test_config_mistakes_are_shown_with_file_and_line_and_defaults_used(
     path.parent.mkdir(parents=True)
     path.write_text('[players]\nplayer1 = "Ann"\n\n[timing]\nslap_time = "slow"\n')
     app = configured_app(Opening("spit"), deps=AppDependencies(clock=FakeClock()))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         assert isinstance(app.screen, WarningsScreen)
         shown = " ".join(str(w.render()) for w in app.screen.query(".warning"))
         assert f"{path}, line 5: timing.slap_time" in shown and "using 3" in shown
@@ -168,11 +167,10 @@ async def test_config_mistakes_are_shown_with_file_and_line_and_defaults_used(
         assert session.arbiter.timing.slap_time == 3.0
 
 
-def test_cli_applies_the_config_and_target_options(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_applies_the_config_and_target_options(launched: list[SpitApp]) -> None:
     user = UserSettings(names=("Ann", "Bob"), bot_level="hard")
     save_settings(user.with_rules("spit", four_stocks=True).with_rules("speed", long_deal=True))
-    apps: list[SpitApp] = []
-    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
+    apps = launched
     assert cli.main(["speed", "--target", "20"]) == 0
     game = apps[0].settings.game
     assert game.rules_of("speed")["target"] == 20 and apps[0].settings.names == ("Ann", "Bob")
@@ -190,7 +188,7 @@ def test_cli_applies_the_config_and_target_options(monkeypatch: pytest.MonkeyPat
 
 async def test_v4_between_rounds_screen_shows_the_round_and_the_score(clock: FakeClock) -> None:
     app = make_app(clock, lambda: last_stall_of_round(target=1000))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         held = await end_round_by_stall(app, clock, pilot)
         assert game.phase is Phase.SLAP and game.scores == list(held)
@@ -220,7 +218,7 @@ def screen_of_game(app: SpitApp) -> GameScreen:
 
 async def test_v4_match_end_is_shown_and_recorded_as_a_match(clock: FakeClock) -> None:
     app = make_app(clock, lambda: last_stall_of_round(target=1))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         held = await end_round_by_stall(app, clock, pilot)
         assert isinstance(app.screen, RoundScreen)
         assert "The match is over" in str(app.screen.query_one(".box-title").render())
@@ -246,7 +244,7 @@ async def test_v4_match_end_is_shown_and_recorded_as_a_match(clock: FakeClock) -
 
 async def test_finished_game_is_recorded_with_its_replay(clock: FakeClock) -> None:
     app = make_app(clock, one_card, names=("Ann", "Bob"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         clock.advance(1.0)
         await pilot.press("0")
         clock.advance(0.5)
@@ -269,7 +267,7 @@ async def test_finished_game_is_recorded_with_its_replay(clock: FakeClock) -> No
 async def test_database_failure_is_shown_and_play_goes_on(clock: FakeClock) -> None:
     database_path().mkdir(parents=True)  # a folder where the database file should be
     app = make_app(clock, one_card)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.press("0", "a")
         await written(app, pilot)
         flash = region(app, "flash")
@@ -302,7 +300,7 @@ async def test_replay_viewer_speed_pause_step_restart(tmp_path: Path) -> None:
     clock = FakeClock()
     replay = load_replay(short_replay(tmp_path))
     app = SpitApp(opening=Opening(replay=replay), deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         assert "Replay playing at 1x" in region_of(screen, "status")
@@ -348,7 +346,7 @@ def test_bad_replay_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 async def crash_after_round_one(clock: FakeClock) -> str:
     """Play a V4 match into round 2, then stop the app as a crash would; the saved fingerprint."""
     app = make_app(clock, lambda: last_stall_of_round(target=1000))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await end_round_by_stall(app, clock, pilot)
         await pilot.press("k", "e")
         await written(app, pilot)
@@ -360,7 +358,7 @@ async def crash_after_round_one(clock: FakeClock) -> str:
 async def test_resume_match_from_the_title_menu(clock: FakeClock) -> None:
     fingerprint = await crash_after_round_one(clock)
     app = make_app(FakeClock(), start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         menu = app.screen.query_one("#menu")
         assert menu.get_option_at_index(0).id == "resume"
         await pilot.press("enter")  # the list of unfinished games
@@ -376,15 +374,14 @@ async def test_resume_match_from_the_title_menu(clock: FakeClock) -> None:
         assert session.game.round_no == 2 and session.game.config.scoring
 
 
-async def test_spit_resume_after_a_crash(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_spit_resume_after_a_crash(clock: FakeClock, launched: list[SpitApp]) -> None:
     fingerprint = await crash_after_round_one(clock)
-    apps: list[SpitApp] = []
-    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
+    apps = launched
     assert cli.main(["resume"]) == 0
     app = apps[0]
     assert app.opening.resumed is not None
     app.deps.clock = FakeClock()
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         await pilot.press("space")  # go on from the "Resumed" pause box
         await pilot.pause()

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.support import FakeClock
+from tests.support.pilot import SIZE, running
 from textual.widgets import Checkbox, Input, Select
 from tui_helpers import screen_of
 
@@ -33,7 +34,6 @@ from spit.tui.setup import (
 )
 from spit.tui.title import TitleScreen
 
-SIZE = (80, 24)
 RULE_ID = re.compile(r"\b[RVPH][0-9]+[a-z]?\b")
 
 
@@ -139,7 +139,7 @@ async def _open_setup(pilot, mode: str = "spit") -> SetupScreen:
 
 async def test_the_setup_fits_80x24_and_says_everything_in_words(clock: FakeClock) -> None:
     app = _app(clock)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         setup = await _open_setup(pilot)
         shot = app.export_screenshot().replace("&#160;", " ")
         for widget in setup.query("Select, Input, Checkbox, Button"):
@@ -151,7 +151,7 @@ async def test_the_setup_fits_80x24_and_says_everything_in_words(clock: FakeCloc
 
 async def test_the_setup_starts_the_game_chosen_and_remembers_it(clock: FakeClock) -> None:
     app = _app(clock)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         setup = await _open_setup(pilot, "spit")
         setup.query_one("#setup-mode", Select).value = "speed"
         await pilot.pause()
@@ -173,7 +173,7 @@ async def test_the_setup_starts_the_game_chosen_and_remembers_it(clock: FakeCloc
     assert (saved.mode, saved.opponent) == ("speed", "easy")
     assert saved.rules_of("speed") == {"long_deal": True, "alternating_colours": False, "target": 5}
     app = _app(FakeClock())  # next time: the same choices, Enter plays them
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         menu_setup = await _open_setup(pilot, "speed")
         assert menu_setup.read() == GameChoice(
             "speed", "easy", rules_with("speed", ("P1b",)), 5, ("Ann", "Player 2")
@@ -184,7 +184,7 @@ async def test_the_setup_refuses_what_cannot_be_played_and_loses_nothing(
     clock: FakeClock,
 ) -> None:
     app = _app(clock)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         setup = await _open_setup(pilot)
         setup.query_one("#setup-name2", Input).value = "player 1"
         setup.query_one("#setup-start").focus()
@@ -215,7 +215,7 @@ async def test_a_settings_file_that_cannot_be_written_is_said_and_start_again_pl
         raise PermissionError(13, "Permission denied")
 
     app = configured_app(Opening(), deps=AppDependencies(clock=clock, save_settings=cannot))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         setup = await _open_setup(pilot, "speed")
         await pilot.press("enter")  # Start: the choice differs from the file's
         await pilot.pause()
@@ -233,7 +233,7 @@ async def test_the_setups_rule_boxes_show_on_and_off_in_plain_text(clock: FakeCl
     from tui_helpers import screen_text
 
     app = _app(clock)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await _open_setup(pilot)
         text = screen_text(app)
         assert "[ ] four stocks" in text or "[X] four stocks" in text, text

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, region, screen_of
 
 from spit.engine import Phase, SpeedConfig, SpeedGame, parse_cards
 from spit.realtime.arbiter import Timing
-
-SIZE = (80, 24)
 
 
 def stuck_speed() -> SpeedGame:
@@ -25,7 +24,7 @@ def stuck_speed() -> SpeedGame:
 
 async def test_p2_p3_ready_then_play_from_the_hand(clock: FakeClock) -> None:
     app = make_app(clock, lambda: SpeedGame(SpeedConfig(), seed=5), start="speed")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         assert "Get ready" in region(app, "status")
         await pilot.press("g", "0")  # any key of player 1, then player 2's call key
@@ -42,7 +41,7 @@ async def test_p2_p3_ready_then_play_from_the_hand(clock: FakeClock) -> None:
 
 async def test_p4_side_piles_turn_after_the_flip_delay(clock: FakeClock) -> None:
     app = make_app(clock, stuck_speed, start="speed", timing=Timing(flip_delay=1.0))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         game = screen_of(app).session.game
         await pilot.press("1", "0")
         await pilot.pause()
@@ -65,7 +64,7 @@ async def test_p4_cards_the_side_piles_turned_are_marked_as_nobodys_play(
 ) -> None:
     """Issue 21, defect 9: the who-played-here mark is for a player's card only."""
     app = make_app(clock, stuck_speed, start="speed", timing=Timing(flip_delay=1.0))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         session = screen_of(app).session
         await pilot.press("1", "0")
         await pilot.pause()

@@ -8,14 +8,13 @@ from pathlib import Path
 import pytest
 from tests.support import FakeClock
 from tests.support.duel import DUEL, DuelGame
+from tests.support.pilot import running
 from tui_helpers import make_app, region, screen_of, written
 
 from spit.engine import card_name, register_mode
 from spit.engine.modes import unregister_mode
 from spit.play.keys import Row
 from spit.store.replays import load_replay
-
-SIZE = (80, 24)
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +28,7 @@ async def test_two_people_play_duel_in_the_app_and_it_is_kept(
     clock: FakeClock, isolated_dirs: Path
 ) -> None:
     app = make_app(clock, lambda: DuelGame(None, 11), start="duel")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         session = screen_of(app).session
         game = session.game
         assert isinstance(game, DuelGame)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from tests.support import FakeClock
 from tests.support.duel import DUEL, DuelGame
+from tests.support.pilot import running
 from textual.widgets import Input, Static
 from tui_helpers import screen_of, screen_text
 
@@ -46,7 +47,7 @@ async def test_the_settings_screen_offers_duel_setting_saves_and_reads_it(
     clock: FakeClock,
 ) -> None:
     app = configured_app(deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, size=SIZE) as pilot:
         app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
         await pilot.pause()
         screen = app.screen
@@ -65,7 +66,7 @@ async def test_the_settings_screen_offers_duel_setting_saves_and_reads_it(
         assert load_settings()[0].rules_of("duel") == {"hand": 4}
         assert app.settings.game.rules_of("duel") == {"hand": 4}  # used from now on
     fresh = configured_app(deps=AppDependencies(clock=FakeClock()))
-    async with fresh.run_test(size=SIZE) as pilot:
+    async with running(fresh, size=SIZE) as pilot:
         fresh.push_screen(SettingsScreen(fresh.settings, fresh.deps.save_settings))
         await pilot.pause()
         assert fresh.screen.query_one("#rule-duel-hand", Input).value == "4"
@@ -73,7 +74,7 @@ async def test_the_settings_screen_offers_duel_setting_saves_and_reads_it(
 
 async def test_the_setup_offers_duel_setting_and_deals_with_it(clock: FakeClock) -> None:
     app = configured_app(Opening(), deps=AppDependencies(clock=clock))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         app.push_screen(SetupScreen(app.settings, app.deps.save_settings, "duel"))
         await pilot.pause()
         setup = app.screen

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.support import FakeClock
+from tests.support.pilot import SIZE, running
 from textual.widgets import OptionList
 from tui_helpers import make_app, playable, screen_of
 
@@ -19,7 +20,6 @@ from spit.tui.setup import SetupScreen
 from spit.tui.title import MORE_ABOVE, MORE_BELOW, START_HERE, TITLE_HINT, TitleScreen
 from spit.tui.tutorial import TutorialScreen
 
-SIZE = (80, 24)
 RULE_ID = re.compile(r"\b[RVPH][0-9]+[a-z]?\b")
 
 
@@ -46,7 +46,7 @@ def a_finished_game() -> None:
 
 async def test_every_entry_shows_at_80x24_with_no_rule_id(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         menu = app.screen.query_one("#menu", OptionList)
         assert menu.max_scroll_y == 0 and menu.region.bottom <= SIZE[1]  # nothing hidden
@@ -63,7 +63,7 @@ async def test_a_longer_menu_scrolls_and_says_so(clock: FakeClock, monkeypatch) 
     more = tuple((f"extra{i}", f"Extra {i}") for i in range(6))
     monkeypatch.setattr(screens, "MENU", (*screens.MENU, more))
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         menu = app.screen.query_one("#menu", OptionList)
         assert menu.max_scroll_y > 0 and menu.region.bottom <= SIZE[1]
@@ -77,7 +77,7 @@ async def test_a_longer_menu_scrolls_and_says_so(clock: FakeClock, monkeypatch) 
 async def test_the_order_is_the_same_whether_or_not_games_are_saved(clock: FakeClock) -> None:
     a_finished_game()  # not the first start: no "Start here"
     app = make_app(clock, playable, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         before = [(o.id, o.disabled) for o in options(app)]
         assert before[0] == ("resume", True)  # greyed out: nothing saved
@@ -96,7 +96,7 @@ async def test_the_order_is_the_same_whether_or_not_games_are_saved(clock: FakeC
 
 async def test_a_too_small_terminal_is_said_on_the_title_screen(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=(60, 20)) as pilot:
+    async with running(app, size=(60, 20)) as pilot:
         await pilot.pause()
         note = app.screen.query_one("#title-small")
         assert note.display and "needs at least 80x24" in str(note.render())
@@ -117,7 +117,7 @@ async def test_a_first_time_player_finds_the_tutorial_finishes_it_and_plays_thei
     Spit starts Spit against the opponent chosen last."""
     keymap = KeyMap.default()
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         first = options(app)[0]
         assert (first.id, str(first.prompt)) == START_HERE

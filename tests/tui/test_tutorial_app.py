@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from textual.widgets import OptionList
 from tui_helpers import make_app, screen_of
 
@@ -16,7 +16,6 @@ from spit.tui.setup import SetupScreen
 from spit.tui.tutorial import TutorialScreen
 from spit.tui.widgets.board import Board
 
-SIZE = (80, 24)
 KEYMAP = KeyMap.default()
 
 
@@ -41,7 +40,7 @@ def a_wrong_key(screen: TutorialScreen) -> str:
 
 async def test_walk_every_lesson_then_play_easy(clock: FakeClock) -> None:
     app = make_app(clock, start="tutorial")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         for i, lesson in enumerate(LESSONS):
             screen = tutorial_of(app)
             assert screen.index == i and not screen.done
@@ -79,7 +78,7 @@ async def test_walk_every_lesson_then_play_easy(clock: FakeClock) -> None:
 
 async def test_the_title_menu_opens_the_tutorial_and_esc_goes_back(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         menu = app.screen.query_one("#menu", OptionList)
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
         menu.highlighted = ids.index("tutorial")
@@ -91,17 +90,15 @@ async def test_the_title_menu_opens_the_tutorial_and_esc_goes_back(clock: FakeCl
         assert not isinstance(app.screen, TutorialScreen)
 
 
-def test_spit_tutorial_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    apps: list[SpitApp] = []
-    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: apps.append(self))
+def test_spit_tutorial_command(launched: list[SpitApp]) -> None:
     assert cli.main(["tutorial"]) == 0
-    assert apps[0].opening.mode == "tutorial"
+    assert launched[0].opening.mode == "tutorial"
 
 
 async def test_the_tutorial_board_is_ascii_where_the_game_is(clock: FakeClock) -> None:
     """--ascii (or a terminal that cannot show suits) draws the lessons in ASCII too."""
     app = make_app(clock, start="tutorial", ascii_only=True)
-    async with app.run_test(size=SIZE):
+    async with running(app):
         screen = tutorial_of(app)
         board = [line(screen, region) for region in ("p1-cards", "centre", "p2-cards")]
         assert all(text.isascii() for text in board)
@@ -111,7 +108,7 @@ async def test_the_tutorial_board_is_ascii_where_the_game_is(clock: FakeClock) -
 async def test_keys_do_nothing_while_the_terminal_is_too_small(clock: FakeClock) -> None:
     """The board is hidden: the lesson's right key must not play a card nobody sees."""
     app = make_app(clock, start="tutorial")
-    async with app.run_test(size=(60, 15)) as pilot:
+    async with running(app, size=(60, 15)) as pilot:
         screen = tutorial_of(app)
         session = screen.session
         assert session is not None
@@ -133,7 +130,7 @@ async def test_esc_from_the_game_after_spit_tutorial_lands_on_the_title_menu(
     from spit.tui.title import TitleScreen
 
     app = make_app(clock, start="tutorial")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         for lesson in LESSONS:
             session = tutorial_of(app).session
             assert session is not None
@@ -152,7 +149,7 @@ async def test_the_lesson_list_picks_skips_and_replays_lessons(clock: FakeClock)
     """Tab lists the lessons (done ones marked), Enter plays the one picked; the arrows
     skip ahead or go back a lesson, done or not; Backspace starts this one again."""
     app = make_app(clock, start="tutorial")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = tutorial_of(app)
         session = screen.session
         assert session is not None
@@ -194,7 +191,7 @@ async def test_the_spit_lesson_shows_the_spit_on_the_board(clock: FakeClock) -> 
     """Lesson 4: once player 1 has called, player 2 calls too and the spit happens:
     the new cards show on both piles, as the lesson's words say."""
     app = make_app(clock, start="tutorial")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = tutorial_of(app)
         index = next(i for i, lesson in enumerate(LESSONS) if "spit" in lesson.title.lower())
         assert index == 3

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import SIZE, running
 
 from spit.engine import SYSTEM, SpitConfig, SpitGame
 from spit.play.playback import Playback
@@ -14,8 +15,6 @@ from spit.store.replays import PlayerInfo, Replay, load_replay, new_meta, save_r
 from spit.tui.app import AppDependencies, Opening, SpitApp
 from spit.tui.viewer import ReplayScreen
 from spit.tui.widgets.board import Board
-
-SIZE = (80, 24)
 
 
 def rounds_replay(tmp_path: Path) -> Replay:
@@ -60,7 +59,7 @@ def test_playback_rounds_end_and_speeds(replay: Replay) -> None:
 async def test_viewer_keys_jump_and_speed_up(replay: Replay) -> None:
     clock = FakeClock()
     app = SpitApp(opening=Opening(replay=replay), deps=AppDependencies(clock=clock))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         footer = screen.query_one(Board).text("footer").plain
@@ -83,7 +82,7 @@ async def test_viewer_keys_jump_and_speed_up(replay: Replay) -> None:
 async def test_viewer_too_small_says_so_and_pauses(replay: Replay) -> None:
     clock = FakeClock()
     app = SpitApp(opening=Opening(replay=replay), deps=AppDependencies(clock=clock))
-    async with app.run_test(size=(60, 20)) as pilot:
+    async with running(app, size=(60, 20)) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         note = screen.query_one("#too-small")
@@ -108,6 +107,6 @@ async def test_viewer_shows_names_as_typed(tmp_path: Path, name: str) -> None:
     app = SpitApp(
         opening=Opening(replay=load_replay(path)), deps=AppDependencies(clock=FakeClock())
     )
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         assert app.screen.query_one(Board).text("p1-info").plain.startswith(f" {name} ")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.support import FakeClock
+from tests.support.pilot import running
 from tui_helpers import make_app, play_from_menu, region, screen_of
 
 from spit.bots import Bot, make_strategy
@@ -11,12 +12,10 @@ from spit.store.settings import Settings as UserSettings
 from spit.tui.screens import GameScreen
 from spit.tui.title import TitleScreen
 
-SIZE = (80, 24)
-
 
 async def test_title_menu_starts_spit_against_the_chosen_level(clock: FakeClock) -> None:
     app = make_app(clock, start=None, bot_seed=5)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await play_from_menu(pilot, "spit", "hard")
         screen = screen_of(app)
         session = screen.session
@@ -31,7 +30,7 @@ async def test_title_menu_starts_spit_against_the_chosen_level(clock: FakeClock)
 async def test_the_level_choice_offers_match_me(clock: FakeClock) -> None:
     """docs/playing.md promises "match me" in the app's choice of opponent."""
     app = make_app(clock, start=None, bot_seed=5)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await play_from_menu(pilot, "spit", "match-me")
         screen = screen_of(app)
         assert screen.opponents == {1: "match-me"}
@@ -41,7 +40,7 @@ async def test_the_level_choice_offers_match_me(clock: FakeClock) -> None:
 
 async def test_the_setup_can_be_left_without_playing(clock: FakeClock) -> None:
     app = make_app(clock, start=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         from textual.widgets import OptionList
 
         from spit.tui.setup import SetupScreen
@@ -59,7 +58,7 @@ async def test_the_setup_can_be_left_without_playing(clock: FakeClock) -> None:
 
 async def test_watching_two_bots_plays_by_itself_to_the_end(clock: FakeClock) -> None:
     app = make_app(clock, start="spit", opponents={0: "expert", 1: "expert"}, bot_seed=3, seed=4)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         game = screen.session.game
         await pilot.press("q")  # a person's key does nothing while the computers play
@@ -76,7 +75,7 @@ async def test_watching_two_bots_plays_by_itself_to_the_end(clock: FakeClock) ->
 
 async def test_speed_against_the_computer(clock: FakeClock) -> None:
     app = make_app(clock, start="speed", opponents={1: "medium"}, bot_seed=2)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         game = screen.session.game
         await pilot.press("1")  # player 1 is ready; the computer gets ready by itself
@@ -112,7 +111,7 @@ async def test_match_me_plays_at_the_players_own_fitted_speed(clock: FakeClock) 
     fitted = speed_profile("Ann")
     assert fitted.fitted and fitted.reaction != REACTIONS["medium"]
     app = make_app(clock, opponents={1: "match-me"}, names=("Ann", "Bob"), bot_seed=1)
-    async with app.run_test(size=SIZE):
+    async with running(app):
         session = screen_of(app).session
         bot = session.agents[1]
         assert isinstance(bot, Bot)
@@ -122,7 +121,7 @@ async def test_match_me_plays_at_the_players_own_fitted_speed(clock: FakeClock) 
         assert session.levels == {1: "me:Ann"}
         assert "as fast as Ann" in region(app, "news")
     app = make_app(clock, opponents={1: "me:Zed"}, bot_seed=1)
-    async with app.run_test(size=SIZE):  # nobody's games: the default, medium's speed
+    async with running(app):  # nobody's games: the default, medium's speed
         session = screen_of(app).session
         assert session.agents[1].reaction == REACTIONS["medium"]
         assert session.names[1] == "Computer (like Zed)"
@@ -148,7 +147,7 @@ async def test_a_resumed_match_brings_back_its_match_me_player(clock: FakeClock)
     meta = new_meta((PlayerInfo("Ann"), PlayerInfo("Computer (like Ann)", bot="me:Ann")))
     saved = parse_replay(json.dumps(replay_data(game, [], meta)))
     app = make_app(clock, start=None, resumed=saved, bot_seed=2)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         # a resumed game opens paused, with its board under the pause box
         board = next(s for s in app.screen_stack if isinstance(s, GameScreen))

@@ -6,13 +6,12 @@ import time
 from collections.abc import Callable
 
 import pytest
+from tests.support.pilot import running
 from textual.timer import Timer
 from tui_helpers import playable, screen_of
 
 from spit.tui.app import AppDependencies, AppSettings, GameSettings, Opening, SpitApp
 from spit.tui.screens import GameScreen
-
-SIZE = (80, 24)
 
 
 def real_clock_app() -> SpitApp:
@@ -28,7 +27,7 @@ async def test_a_wake_up_that_did_not_move_keeps_its_timer_and_a_spent_one_is_se
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = real_clock_app()
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         screen = screen_of(app)
         session = screen.session
         assert session is not None and screen.dealer.real_time

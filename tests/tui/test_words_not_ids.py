@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
+from tests.support.pilot import running
 from textual.pilot import Pilot
 from tui_helpers import make_app, region, screen_of, screen_text
 
@@ -70,7 +71,7 @@ BIG = (160, 60)
 async def test_no_rule_id_on_the_title_settings_help_rules_and_keys(clock: FakeClock) -> None:
     seen = Seen()
     app = make_app(clock, start=None)
-    async with app.run_test(size=BIG) as pilot:
+    async with running(app, size=BIG) as pilot:
         await seen.look("title", app, pilot)
         from spit.tui.dialogs import SettingsScreen
         from spit.tui.screens import DocScreen, HelpScreen
@@ -126,7 +127,7 @@ async def test_no_rule_id_on_the_board_through_a_game(
         app.settings.game.set_target(mode, target)
     keys = [*"qwertasdfgzxcvbyuiophjkl;nm,./10"]
     rng = random.Random(5)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         screen_of(app).new_game()
         dealt = screen_of(app).session.game.config
         assert set(variants) <= set(dealt.variants) and dealt.match == (target is not None)
@@ -157,7 +158,7 @@ async def test_no_rule_id_from_the_slap_through_the_next_rounds(
     seen = Seen()
     app = make_app(clock, lambda: to_slap(SpitGame(config, seed=11)))
     rng = random.Random(8)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         await seen.look("the slap", app, pilot)
         for step in range(60):
             await pilot.press(rng.choice([*"qwertasdfgzyuiophjkln10", "enter"]))
@@ -178,7 +179,7 @@ async def test_no_rule_id_at_the_end_of_a_game_in_stats_and_replays(clock: FakeC
 
     seen = Seen()
     app = make_app(clock, one_card, names=("Ann", "Bob"))
-    async with app.run_test(size=BIG) as pilot:
+    async with running(app, size=BIG) as pilot:
         clock.advance(1.0)
         await pilot.press("0")
         clock.advance(0.5)
@@ -206,11 +207,11 @@ async def test_no_rule_id_at_the_end_of_a_game_in_stats_and_replays(clock: FakeC
     seen.read("spit resume --list", run_command(["resume", "--list"]))
     seen.read("spit replay", run_command(["replay"]))
     listing = make_app(clock, start=None)
-    async with listing.run_test(size=BIG) as pilot:
+    async with running(listing, size=BIG) as pilot:
         listing.push_screen(SavedGamesScreen())
         await seen.look("resume a game", listing, pilot)
     match = make_app(clock, lambda: last_stall_of_round(target=1))
-    async with match.run_test(size=BIG) as pilot:
+    async with running(match, size=BIG) as pilot:
         await end_round_by_stall(match, clock, pilot)
         await seen.look("the match's end", match, pilot)
     seen.check()
@@ -224,7 +225,7 @@ async def test_no_rule_id_in_the_tutorial(clock: FakeClock) -> None:
     keymap = KeyMap.default()
     seen = Seen()
     app = make_app(clock, start="tutorial")
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         for i, lesson in enumerate(LESSONS):
             screen = app.screen
             assert isinstance(screen, TutorialScreen)

@@ -140,8 +140,9 @@ def end_table(game: GameView) -> GameView | None:
     if not isinstance(game, Game) or not game.over or not game.actions:
         return None
     before = new_game_from_save(game.to_json())
-    for action in game.actions[:-1]:
-        before.apply(action)
+    for action in game.actions[:-1]:  # (``step``: the same position, no events built)
+        if not before.step(action):
+            raise ValueError(f"the game's own action {action} was refused on replay")
     events = before.copy().apply(game.actions[-1])
     if not any(isinstance(e, PileTaken) for e in events) and _on_board(game) >= _on_board(before):
         return None  # the last action took no card off the table (a V2 choice may: below)

@@ -72,7 +72,7 @@ def session_replay(session: Any) -> Replay:
 
 
 def coaching_text(coaching: Coaching) -> Text:
-    """"How fast were you?" and each player's figures."""
+    """The "How fast were you?" text: each player's figures."""
     text = Text()
     text.append("How fast were you?\n", style="bold")
     for line in coaching.lines():

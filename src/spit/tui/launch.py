@@ -109,8 +109,11 @@ def run(app: SpitApp) -> int:
     os.environ.setdefault("TEXTUAL_FPS", "120")
     # Everything loaded so far (modules, the app) lives as long as the program: the
     # cyclic collector need not go over it again on every full collection, which
-    # otherwise stops the game for tens of milliseconds now and then.
+    # otherwise stops the game for tens of milliseconds now and then. What the app
+    # builds to show its first screen (Textual's DOM and styles, the first board)
+    # lives as long: the app freezes that too once the first frame is shown.
     gc.freeze()
+    app.freeze_when_ready = True
     try:
         app.run()
     finally:

@@ -214,8 +214,17 @@ class GameScreen(Screen[None]):
                 self.app.bell()
             if update.summary is not None:
                 self.show_round(update.summary)
-            if update.coach:
-                self.show_coaching()
+            if update.coach:  # the last card shows first; the box comes a frame later
+                self.call_after_refresh(self._coach_after_frame, self.session)
+        except Exception as exc:
+            self.fail(exc)
+
+    def _coach_after_frame(self, session: Session | None) -> None:
+        """The box, for the game that ended (not if another was dealt meanwhile)."""
+        if session is None or session is not self.session:
+            return
+        try:
+            self.show_coaching()
         except Exception as exc:
             self.fail(exc)
 

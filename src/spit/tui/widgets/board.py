@@ -169,6 +169,8 @@ class Board(Widget):
         #: Rich style of a run's style on this board's colours, worked out once each
         self._styles: dict[Style | None, Style] = {}
         self._styles_for: object = None
+        self._style_filters: tuple[LineFilter, ...] = ()  # the app's, for the styles made
+        self._background = Color(0, 0, 0)  # the board's background, for the filters
         # The board's texts hold no links: without this (Textual's default is on)
         # every row would be checked for links to style on hover.
         self.auto_links = False
@@ -257,23 +259,16 @@ class Board(Widget):
             if line < len(lines):
                 return lines[line]
         self._check_styles(self.visual_style)
-        blank = Strip.blank(self._cols, self._on_board(None))
-        return self._filtered(blank, self._app_filters(), self.background_colors[1])
+        return Strip.blank(self._cols, self._on_board(None))
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """None: the board's lines come with the app's filters applied, once, as they are
-        made (Textual would apply them to every row on every update)."""
+        """None: the board's styles come with the app's filters applied, once each, as
+        they are worked out (Textual would apply them to every row on every update)."""
         return ()
 
     def _app_filters(self) -> tuple[LineFilter, ...]:
         """The app's line filters (colour conversion, NO_COLOR's greys) for this board."""
         return tuple(super().get_line_filters())
-
-    @staticmethod
-    def _filtered(strip: Strip, filters: tuple[LineFilter, ...], background: Color) -> Strip:
-        for line_filter in filters:
-            strip = strip.apply_filter(line_filter, background)
-        return strip
 
     def _area_lines(self, area: Area) -> list[Strip]:
         """``area``'s lines at the board's width, colours and filters (made once per text)."""
@@ -285,7 +280,7 @@ class Board(Widget):
             runs = self._text_runs(area.text)
             # a line drawn as before (same runs, same board) is the line made before
             old = area.runs if area.made_for == made_for else ()
-            area.lines = self._make_lines(runs, old, area.lines, filters)
+            area.lines = self._make_lines(runs, old, area.lines)
             area.runs = runs
             area.made_for = made_for
             area.stale = False
@@ -305,17 +300,15 @@ class Board(Widget):
         runs: tuple[Run, ...],
         old_runs: tuple[Run, ...],
         old_lines: list[Strip],
-        filters: tuple[LineFilter, ...],
     ) -> list[Strip]:
-        """Lines of ``runs`` as strips on the board's colours (a line whose runs are
-        those of ``old_runs`` is that line of ``old_lines``)."""
+        """Lines of ``runs`` as strips on the board's colours, filtered (a line whose
+        runs are those of ``old_runs`` is that line of ``old_lines``)."""
         left = self._indent
         on_board = self._on_board
         blank = on_board(None)
         pad = [Segment(" " * left, blank)] if left else []
         width = self._cols
         reuse = len(old_runs) == len(old_lines)
-        background = self.background_colors[1] if filters else Color(0, 0, 0)
         lines: list[Strip] = []
         for y, run in enumerate(runs):
             if reuse and y < len(old_runs) and old_runs[y] == run:
@@ -327,8 +320,7 @@ class Board(Widget):
             used = left + cell_len(text)
             if used < width:
                 segments.append(Segment(" " * (width - used), blank))
-            strip = Strip(segments, max(used, width))
-            lines.append(self._filtered(strip, filters, background) if filters else strip)
+            lines.append(Strip(segments, max(used, width)))
         return lines
 
     def _runs(self, text: Text) -> tuple[Run, ...]:
@@ -348,19 +340,32 @@ class Board(Widget):
         return tuple(out) or (("", ()),)
 
     def _check_styles(self, base: TextualStyle) -> None:
-        """Forget the converted styles if the board's colours (or the theme) changed."""
-        if self._styles_for != (base, self.app.ansi_theme):
+        """Forget the converted styles if the board's colours, the theme or the app's
+        line filters changed."""
+        made_for = (base, self.app.ansi_theme, self._app_filters())
+        if self._styles_for != made_for:
             self._styles.clear()
-            self._styles_for = (base, self.app.ansi_theme)
+            self._styles_for = made_for
+            self._style_filters = made_for[2]
+            self._background = self.background_colors[1]
 
     def _on_board(self, style: Style | None) -> Style:
-        """``style`` on the board's colours, as a Rich style (worked out once per style)."""
+        """``style`` on the board's colours, through the app's line filters, as a Rich
+        style (worked out once per style).
+
+        A filter (colour conversion, NO_COLOR's greys, dimming) changes each segment's
+        style by itself, so filtering each style once is filtering every line of it.
+        """
         done = self._styles.get(style)
         if done is None:
             base = self.visual_style
             if style is not None:
                 base = base + TextualStyle.from_rich_style(style, self.app.ansi_theme)
-            done = self._styles[style] = base.rich_style
+            done = base.rich_style
+            for line_filter in self._style_filters:
+                (segment,) = line_filter.apply([Segment(" ", done)], self._background)
+                done = segment.style or Style()
+            self._styles[style] = done
         return done
 
     def on_mount(self) -> None:
