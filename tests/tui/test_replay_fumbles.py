@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock, deal
+from tests.support.pilot import running
 
 from spit.engine import Phase, call, play
 from spit.play.playback import Playback
@@ -94,7 +95,7 @@ async def test_H8_the_replay_viewer_shows_a_fumble_as_the_live_board_does(
     replay, at = recorded
     clock = FakeClock()
     app = SpitApp(opening=Opening(replay=replay), deps=AppDependencies(clock=clock))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         board = screen.query_one(Board)
