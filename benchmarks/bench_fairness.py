@@ -241,9 +241,7 @@ async def open_path(d: float, jitter: float, loss: float, seed: int) -> Route:
 # ---------------------------------------------------------------- races
 
 
-async def race_batch(
-    path: Route, lead: float, n: int
-) -> tuple[list[int], list[int], list[int]]:
+async def race_batch(path: Route, lead: float, n: int) -> tuple[list[int], list[int], list[int]]:
     """``n`` races with the far guest leading by ``lead`` s and ``n`` with the near
     guest leading: (races counted, races won by the leader, races held up by a lost
     packet), each [near leads, far leads]."""
@@ -278,8 +276,10 @@ async def race_batch(
         # A press held up behind a lost packet (a retransmission time-out) cannot be
         # put in order by any wait the host can afford: counted apart.
         allowance = max(a.window, b.window)
-        if any(p.arrival - (sent - start_time) > allowance + RTO / 2 for p, sent in
-               ((a, true0), (b, true1))):
+        if any(
+            p.arrival - (sent - start_time) > allowance + RTO / 2
+            for p, sent in ((a, true0), (b, true1))
+        ):
             lost[leader] += 1
             continue
         counted[leader] += 1

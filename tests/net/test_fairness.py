@@ -94,8 +94,9 @@ def press_at(
     """Seat ``seat``'s press made at ``made`` (host clock) arrives now, claiming ``lie`` s
     earlier than it was made."""
     at = made - lie + (GUEST_OFFSET if seat == 1 else 0.0)
-    match.receive_action(seat, {"id": len(match.presses) + 1, "a": action.to_json(), "at": at},
-                         clock.now)
+    match.receive_action(
+        seat, {"id": len(match.presses) + 1, "a": action.to_json(), "at": at}, clock.now
+    )
 
 
 def race(
@@ -298,8 +299,9 @@ def test_a_guest_clamped_again_and_again_is_told_and_the_host_warned(
     warned = [m for m in host_box.messages if m["t"] == "notice" and m["about"] == "warn"]
     assert len(told) == 1 and len(warned) == 1
     assert match.seats[1].told and match.seats[1].stamper.correction > TOLD
-    assert any(r.levelno == logging.WARNING and "again and again" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        r.levelno == logging.WARNING and "again and again" in r.getMessage() for r in caplog.records
+    )
     for text in (told[0]["text"], warned[0]["text"]):
         assert not re.search(r"\b[RHPV]\d", text)  # words for players, no rule ids
 

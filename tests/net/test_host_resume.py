@@ -258,9 +258,7 @@ def test_the_resumed_game_stands_where_the_checkpoint_left_it(name: str) -> None
         host.local_seat(seat, boxes[seat])
     for seat in (0, 1):
         sent = boxes[seat].of("state")[0]["obs"]
-        assert {k: v for k, v in sent.items() if k != "timer"} == proto.observation_json(
-            game, seat
-        )
+        assert {k: v for k, v in sent.items() if k != "timer"} == proto.observation_json(game, seat)
     fresh = Arbiter(game.copy(), QUICK, clock)
     mine, theirs = host.match.arbiter.timer(), fresh.timer()
     assert (mine and mine[1]) == (theirs and theirs[1])

@@ -102,10 +102,29 @@ def test_a_clamped_press_is_explained() -> None:
 
 
 def test_a_late_press_is_explained() -> None:
-    press = Press(1, race_position()[2], press=1.0, arrival=1.3, clamp=0.0, window=0.1,
-                  judged=1.3, order=1, index=None, reason="no longer fits")
-    other = Press(0, race_position()[1], press=1.05, arrival=1.05, clamp=0.0, window=0.1,
-                  judged=1.05, order=0, index=5)
+    press = Press(
+        1,
+        race_position()[2],
+        press=1.0,
+        arrival=1.3,
+        clamp=0.0,
+        window=0.1,
+        judged=1.3,
+        order=1,
+        index=None,
+        reason="no longer fits",
+    )
+    other = Press(
+        0,
+        race_position()[1],
+        press=1.05,
+        arrival=1.05,
+        clamp=0.0,
+        window=0.1,
+        judged=1.05,
+        order=0,
+        index=5,
+    )
     (race,) = close_races([press, other])
     assert race.winner is other
     lines = race_lines([press, other], NAMES)

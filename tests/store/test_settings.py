@@ -38,8 +38,10 @@ def test_round_trip_of_every_field(tmp_path: Path):
     settings = Settings(
         names=('Ann "the" \\fast\\', "Bø"),
         keys=(keys0, dict(DEFAULT_KEYS[1])),
-        rules={"spit": {"four_stocks": True, "alternating_colours": True, "target": 7},
-               "speed": {"long_deal": True}},
+        rules={
+            "spit": {"four_stocks": True, "alternating_colours": True, "target": 7},
+            "speed": {"long_deal": True},
+        },
         bot_level="hard",
         auto_spit=None,
         slap_time=2.5,

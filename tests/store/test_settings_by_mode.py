@@ -120,7 +120,7 @@ def _line(text: str, key: str) -> int:
 
 def test_new_tables_win_over_old_keys_in_one_file(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
-    path.write_text('[game]\nspit_target = 40\n[rules.spit]\ntarget = 60\n', encoding="utf-8")
+    path.write_text("[game]\nspit_target = 40\n[rules.spit]\ntarget = 60\n", encoding="utf-8")
     settings, warnings = load_settings(path)
     assert warnings == [] and settings.rules_of("spit")["target"] == 60
 

@@ -141,7 +141,10 @@ class DuelGame(Game[DuelConfig, DuelObservation]):
         players = PLAYERS if player is None else (player,)
         wanted = [call(p) for p in players if p in PLAYERS] + [
             play(p, s, t)
-            for p in players if p in PLAYERS for s in range(self.config.hand) for t in (0, 1)
+            for p in players
+            if p in PLAYERS
+            for s in range(self.config.hand)
+            for t in (0, 1)
         ]
         return sorted(a for a in wanted if self.is_legal(a))
 

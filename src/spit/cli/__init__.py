@@ -347,8 +347,7 @@ def _add_tutorial(sub: Subparsers) -> None:
     parser = sub.add_parser(
         "tutorial",
         help="learn the rules by playing short lessons",
-        description="Learn the rules by playing short lessons, then a game against the "
-        "computer.",
+        description="Learn the rules by playing short lessons, then a game against the computer.",
     )
     parser.set_defaults(handler=_cmd_tutorial)
 
@@ -390,9 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--reduce-motion", action="store_true", help=MOTION_HELP)
     _add_game_options(parser)
     parser.set_defaults(handler=_cmd_menu)
-    sub = parser.add_subparsers(
-        title="commands", metavar="COMMAND", parser_class=CommandParser
-    )
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=CommandParser)
     for add in COMMANDS:
         add(sub)
     for command in sub.choices.values():  # also after the command: spit rules --ascii

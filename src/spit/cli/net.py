@@ -32,9 +32,7 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def register(
-    sub: Subparsers, tui: dict[str, Handler]
-) -> None:
+def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
     """Add ``host`` and ``join``; ``tui`` has the screen launchers for both."""
     from spit.net.defaults import DEFAULT_CAP, DEFAULT_PORT, DEFAULT_WINDOW
 

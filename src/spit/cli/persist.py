@@ -32,9 +32,7 @@ if TYPE_CHECKING:
 Launcher = Callable[[argparse.Namespace], int]
 
 
-def register(
-    subparsers: Subparsers, launchers: dict[str, Launcher] | None = None
-) -> None:
+def register(subparsers: Subparsers, launchers: dict[str, Launcher] | None = None) -> None:
     """Add the three sub-commands; ``launchers`` opens the TUI for replay/resume."""
     launchers = launchers or {}
     stats = subparsers.add_parser(

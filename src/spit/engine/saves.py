@@ -17,6 +17,7 @@ from spit.engine.modes import get_mode, mode_names
 #: Largest number of actions a save may hold (a generous bound on a real game).
 MAX_ACTIONS = 2_000_000
 
+
 def new_game_from_save(data: Any) -> AnyGame:
     """The starting position of a saved game, without its actions applied."""
     if not isinstance(data, dict):

@@ -167,4 +167,3 @@ def checked_values(
         except ConfigError:
             out[s.key] = s.default
     return out
-

@@ -73,9 +73,7 @@ _PLAYS_OF: tuple[list[tuple[Action, ...] | None], ...] = ([None] * 1024, [None] 
 
 def _plays_of(player: int, key: int) -> tuple[Action, ...]:
     """The entry ``_PLAYS_OF[player][key]``, worked out and kept."""
-    plays = tuple(
-        play(player, s, t) for s in range(5) for t in (0, 1) if key >> (s + 5 * t) & 1
-    )
+    plays = tuple(play(player, s, t) for s in range(5) for t in (0, 1) if key >> (s + 5 * t) & 1)
     _PLAYS_OF[player][key] = plays
     return plays
 

@@ -766,9 +766,7 @@ class Host:
         self.match.attach(seat, conn, conn.stamper, now)
         return True
 
-    def _handle(
-        self, conn: _Conn, msg: dict[str, Any], now: float, behind: bool = False
-    ) -> None:
+    def _handle(self, conn: _Conn, msg: dict[str, Any], now: float, behind: bool = False) -> None:
         """One checked message; ``behind``: it came in the same read as the one before."""
         kind = msg["t"]
         if kind == "pong":

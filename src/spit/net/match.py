@@ -204,9 +204,7 @@ class Match:
             log.info("game starts: %s v %s", *self.names)
             if self.on_start is not None:
                 self.on_start()
-        self._broadcast(
-            proto.encode("resumed", names=list(self.names), played=self._played(now))
-        )
+        self._broadcast(proto.encode("resumed", names=list(self.names), played=self._played(now)))
         self.wake()
 
     def drop(self, number: int, now: float, why: str = "dropped") -> None:

@@ -350,8 +350,7 @@ class Arbiter:
                 if item.action.player in self._plans:
                     self._planned_version[item.action.player] = -1  # plan again
             elif (
-                self._apply(item.time, item.action, outcomes, False, stamped, item.seen)
-                is not None
+                self._apply(item.time, item.action, outcomes, False, stamped, item.seen) is not None
             ):
                 queue.accepted(item)
             self._plan_agents(item.time)

@@ -146,9 +146,7 @@ class Standings:
         }
 
 
-def standings_from(
-    results: Sequence[GameResult], history: Sequence[HistoryRow]
-) -> Standings:
+def standings_from(results: Sequence[GameResult], history: Sequence[HistoryRow]) -> Standings:
     """Build the standings from results (oldest first) and rating history rows (in order)."""
     per_player: dict[tuple[str, str], list[Rating]] = {}
     for row in history:

@@ -261,6 +261,7 @@ def player_infos(
 ) -> tuple[PlayerInfo, PlayerInfo]:
     """Who plays each side, for the records: a name, or a computer and its level."""
     from spit.store.replays import PlayerInfo
+
     out = []
     for p in (0, 1):
         if p in levels:

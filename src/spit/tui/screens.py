@@ -291,9 +291,7 @@ class GameScreen(Screen[None]):
         now = self.now() if now is None else now
         controller.painted = session.version
         settings = self.dealer.settings
-        keys: dict[str, RegionKey] = board_keys(
-            session, now, settings.palette, controller.effects
-        )
+        keys: dict[str, RegionKey] = board_keys(session, now, settings.palette, controller.effects)
         flash = self.flash_note(session)
         if flash is not None:
             keys["flash"] = flash

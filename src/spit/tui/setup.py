@@ -93,9 +93,9 @@ class GameChoice:
         return tuple(s.variant for s in rule_settings(info) if s.variant and s.key in on)
 
 
-def rules_with(mode: str, ticked: tuple[str, ...] = (), **values: SettingValue) -> tuple[
-    tuple[str, SettingValue], ...
-]:
+def rules_with(
+    mode: str, ticked: tuple[str, ...] = (), **values: SettingValue
+) -> tuple[tuple[str, SettingValue], ...]:
     """A choice's ``rules``: ``mode``'s defaults, the rules ``ticked`` (ids) on, ``values``."""
     info = get_mode(mode)
     out: list[tuple[str, SettingValue]] = []
@@ -254,9 +254,7 @@ class SetupScreen(Screen[None]):
                 with Horizontal(classes="setup-row"):
                     yield Label(f"Player {p + 1}'s name", classes="setup-label")
                     yield Input(choice.names[p], id=f"setup-name{p + 1}", compact=True)
-                    yield Label(
-                        ("left-hand keys", "right-hand keys")[p], classes="setup-hint"
-                    )
+                    yield Label(("left-hand keys", "right-hand keys")[p], classes="setup-hint")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="setup-start", compact=True)
                 yield Button("Back", id="setup-back", compact=True)
@@ -374,4 +372,3 @@ class SetupScreen(Screen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
-

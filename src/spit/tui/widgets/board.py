@@ -333,8 +333,7 @@ class Board(Widget):
         out: list[Run] = []
         for line in Segment.split_lines(segments):
             pieces = tuple(
-                (segment.text, base + segment.style if base else segment.style)
-                for segment in line
+                (segment.text, base + segment.style if base else segment.style) for segment in line
             )
             out.append(("".join(piece for piece, _ in pieces), pieces))
         return tuple(out) or (("", ()),)
@@ -634,9 +633,7 @@ def landed_marks(names: tuple[str, str]) -> tuple[str, str]:
     return short
 
 
-def _centre_key(
-    session: Session, palette: Palette, marks: tuple[Mark, ...] = ()
-) -> CentreKey:
+def _centre_key(session: Session, palette: Palette, marks: tuple[Mark, ...] = ()) -> CentreKey:
     game = session.table
     me = session.bottom_player
     side_piles = game.info.side_piles
