@@ -53,6 +53,10 @@ from typing import NamedTuple
 
 from spit.net.defaults import DEFAULT_CAP
 
+#: Seconds by which two bounds on the offset that are equal may cross in floating point
+#: (clocks of 10^4 s carry errors of ~10^-12 s): still one offset, not drift.
+ROUNDING = 1e-9
+
 #: Pings kept per connection (four a second once settled: about half a minute).
 SAMPLES = 128
 #: The quantile of a guest's measured one-way delays a press may claim to have taken.
@@ -157,7 +161,7 @@ class Stamper:
         if self._offset is None and self._samples:
             low = max(their - received for (_r, _o, _s, received), their in self._pairs())
             high = min(their - sent for (_r, _o, sent, _v), their in self._pairs())
-            if low <= high:
+            if low <= high + ROUNDING:  # equal bounds may cross by a rounding error
                 self._offset = (low + high) / 2
             else:  # the clocks drift apart: the sample with the shortest round trip
                 self._offset = min(self._samples)[1]
