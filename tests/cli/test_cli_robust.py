@@ -299,7 +299,7 @@ def test_every_command_says_what_it_does_in_its_own_help(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Issue 21 defect 18: `play --help` and `speed --help` had no description."""
-    from tests.tui.test_words_not_ids import every_command
+    from tests.support.commands import every_command
 
     for command in every_command():
         with pytest.raises(SystemExit):

@@ -8,7 +8,6 @@ screen's own screenshot) and what the commands print, and fail on any
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import random
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from tests.support import FakeClock
+from tests.support.commands import every_command
 from tests.support.pilot import running
 from textual.pilot import Pilot
 from tui_helpers import make_app, region, screen_of, screen_text
@@ -281,24 +281,6 @@ def run_command(argv: list[str]) -> str:
     with redirect_stdout(out), redirect_stderr(err), contextlib.suppress(SystemExit):
         cli.main(argv)
     return out.getvalue() + err.getvalue()
-
-
-class _Names:
-    """Stands in for argparse's sub-parsers to learn every command's name."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-
-    def add_parser(self, name: str, **_: object) -> argparse.ArgumentParser:
-        self.names.append(name)
-        return argparse.ArgumentParser()
-
-
-def every_command() -> list[str]:
-    names = _Names()
-    for add in cli.COMMANDS:
-        add(names)  # type: ignore[arg-type]
-    return names.names
 
 
 def test_no_rule_id_in_any_help() -> None:
