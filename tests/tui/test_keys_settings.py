@@ -213,3 +213,22 @@ def test_rebind_uses_the_settings_checks_and_leaves_the_input_alone() -> None:
             rebind(keys, 0, "left1", key)
     with pytest.raises(KeyProblem, match="player 2 to call"):
         rebind(keys, 0, "move3", "0")
+
+
+async def test_every_rule_on_the_settings_screen_is_whole_at_80_columns(clock: FakeClock) -> None:
+    """Each optional rule is a box on a line of its own: none is cut off at 80x24."""
+    from textual.widgets import Checkbox
+
+    from spit.tui.app import AppDependencies
+    from spit.tui.dialogs import SettingsScreen
+    from spit.tui.launch import configured_app
+
+    app = configured_app(deps=AppDependencies(clock=clock))
+    async with running(app) as pilot:
+        app.push_screen(SettingsScreen(app.settings, app.deps.save_settings))
+        await pilot.pause()
+        boxes = list(app.screen.query(Checkbox))
+        assert len(boxes) >= 6  # Spit's four rules, Speed's two
+        for box in boxes:
+            assert box.region.right <= 80, (str(box.label), box.region)
+            assert box.region.width >= len(str(box.label)), (str(box.label), box.region)

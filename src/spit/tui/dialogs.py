@@ -241,15 +241,14 @@ class SettingsScreen(Screen[None]):
         yield Static("", id="settings-message")
 
     def rule_rows(self, mode: Mode, values: dict[str, SettingValue]) -> ComposeResult:
-        """``mode``'s settings: its boxes to tick in one row, then a row for each other."""
+        """``mode``'s settings: a box to tick on a line of its own for each rule (so none
+        is cut off at 80 columns), then a row for each other setting."""
         flags = [s for s in mode.settings if s.kind == "flag"]
-        if flags:
-            with Horizontal(classes="setting-row"):
-                yield Label(f"{mode.title} rules", classes="setting-label")
-                for s in flags:
-                    yield StateCheckbox(
-                        s.label, bool(values[s.key]), id=rule_id(mode, s), compact=True
-                    )
+        for number, s in enumerate(flags):
+            last = number == len(flags) - 1
+            with Horizontal(classes="setting-row" if last else "setting-row rule-flag"):
+                yield Label(f"{mode.title} rules" if number == 0 else "", classes="setting-label")
+                yield StateCheckbox(s.label, bool(values[s.key]), id=rule_id(mode, s), compact=True)
         for s in mode.settings:
             if s.kind == "flag":
                 continue
