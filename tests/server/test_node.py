@@ -96,15 +96,19 @@ async def test_two_players_are_paired_play_a_rated_game_and_a_third_watches(
         assert matched_a["match"] == matched_b["match"]
         assert {matched_a["seat"], matched_b["seat"]} == {0, 1}
         assert matched_a["rated"] is True
-        await asyncio.gather(ann.play_matched(matched_a), bob.play_matched(matched_b))
+        # Cyd watches from the start: the match waits for its players, and a game of
+        # two quick computers can end before the lobby's next listing
+        match_id = matched_a["match"]
         live = await cyd.lobby.wait_for(
-            lambda m: m["t"] == "lobby" and any(x["id"] == matched_a["match"] for x in m["matches"])
+            lambda m: m["t"] == "lobby" and any(x["id"] == match_id for x in m["matches"]),
+            timeout=LIMIT,
         )
         assert live["matches"][0]["names"] in (["Ann", "Bob"], ["Bob", "Ann"])
         cyd.send("watch", match=matched_a["match"])
-        watch = await cyd.lobby.wait_for(lambda m: m["t"] == "matched")
+        watch = await cyd.lobby.wait_for(lambda m: m["t"] == "matched", timeout=LIMIT)
         assert watch["seat"] is None
         await cyd.play_matched(watch)
+        await asyncio.gather(ann.play_matched(matched_a), bob.play_matched(matched_b))
         for p in (ann, bob):
             await p.match.wait_for(lambda m: m["t"] == "over", timeout=LIMIT)
             result = await p.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
