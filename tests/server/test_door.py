@@ -8,7 +8,7 @@ from pathlib import Path
 
 from benchmarks.sshterm import Terminal, sign_in
 from tests.support.net import LIMIT
-from tests.support.server import quick_settings
+from tests.support.server import quick_settings, start_cluster
 
 from spit.server.door import terminal_size
 from spit.server.node import ServerNode
@@ -100,28 +100,13 @@ async def test_a_plain_ssh_player_plays_a_match_hosted_on_another_node(tmp_path:
         drop_schema,
         fresh_prefix,
         fresh_schema,
-        postgres_url,
-        redis_url,
     )
-
-    from spit.server.postgres_store import PostgresStore
 
     async def body() -> None:
         schema, prefix = fresh_schema(), fresh_prefix()
-        nodes = []
-        for name in ("north", "south"):
-            settings = quick_settings(
-                tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name
-            )
-            node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
-            await node.start()
-            nodes.append(node)
+        nodes = await start_cluster(tmp_path, ("north", "south"), schema, prefix)
         north, south = nodes
         try:
-            for _ in range(100):
-                if all(len(n.cluster) == 2 for n in nodes):
-                    break
-                await asyncio.sleep(0.05)
             conn = await sign_in(north.settings.port)
             term = await Terminal.open(conn)
             await term.shows("Welcome, guest1", LIMIT)

@@ -8,7 +8,7 @@ from pathlib import Path
 import asyncssh
 from tests.support.net import LIMIT
 from tests.support.pilot import running, until
-from tests.support.server import Player, quick_settings
+from tests.support.server import Player, quick_settings, start_cluster
 from textual.widgets import Input, Static
 
 from spit.net.online import KnownServers
@@ -111,29 +111,15 @@ async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_pa
         drop_schema,
         fresh_prefix,
         fresh_schema,
-        postgres_url,
-        redis_url,
     )
 
     from spit.net.online import play_as_bot
-    from spit.server.postgres_store import PostgresStore
 
     async def body() -> None:
         schema, prefix = fresh_schema(), fresh_prefix()
-        nodes = []
-        for name in ("north", "south"):
-            settings = quick_settings(
-                tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name
-            )
-            node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
-            await node.start()
-            nodes.append(node)
+        nodes = await start_cluster(tmp_path, ("north", "south"), schema, prefix)
         north, south = nodes
         try:
-            for _ in range(100):
-                if all(len(n.cluster) == 2 for n in nodes):
-                    break
-                await asyncio.sleep(0.05)
             app = lobby_app(north, tmp_path / "me", name="Zed")
             async with running(app) as pilot:
                 await until(

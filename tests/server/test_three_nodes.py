@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.net import LIMIT
-from tests.support.server import Player, quick_settings
+from tests.support.server import Player, quick_settings, start_cluster
 from tests.support.services import drop_schema, fresh_prefix, fresh_schema, postgres_url, redis_url
 
 from spit.bots.reaction import Reaction
@@ -31,20 +31,7 @@ SLOWISH = Reaction(mu=0.12, sigma=0.02, tau=0.02, floor=0.08)
 
 
 async def start_nodes(tmp_path: Path, schema: str, prefix: str, **kwargs: Any) -> list[ServerNode]:
-    nodes = []
-    for name in NAMES:
-        settings = quick_settings(
-            tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name, **kwargs
-        )
-        node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
-        await node.start()
-        nodes.append(node)
-    # every node has seen every other before the players come
-    for _ in range(100):
-        if all({c.node for c in n.cluster} == set(NAMES) for n in nodes):
-            break
-        await asyncio.sleep(0.05)
-    return nodes
+    return await start_cluster(tmp_path, NAMES, schema, prefix, **kwargs)
 
 
 async def test_players_on_two_nodes_play_on_the_node_they_reach_best_and_are_rated_once(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,3 +58,27 @@ class Player:
     async def close(self) -> None:
         if self.client is not None:
             await self.client.close()
+
+
+async def start_cluster(
+    tmp_path: Path, names: Sequence[str], schema: str, prefix: str, **kwargs: Any
+) -> list[ServerNode]:
+    """Nodes named ``names`` on one PostgreSQL schema and one Redis prefix, started, each
+    having seen every other on the bus before it returns."""
+    from tests.support.services import postgres_url, redis_url
+
+    from spit.server.postgres_store import PostgresStore
+
+    nodes = []
+    for name in names:
+        settings = quick_settings(
+            tmp_path / name, bus_url=redis_url(), bus_prefix=prefix, node_id=name, **kwargs
+        )
+        node = ServerNode(settings, store=PostgresStore(postgres_url(), schema=schema))
+        await node.start()
+        nodes.append(node)
+    for _ in range(100):
+        if all({c.node for c in n.cluster} == set(names) for n in nodes):
+            break
+        await asyncio.sleep(0.05)
+    return nodes
