@@ -60,6 +60,11 @@ NOT_FOR_THE_FIRST_BOARD = (
     "spit.tui.lessons",
     "spit.play.endtable",
     "spit.tui.moments",
+    # the title menu (built when ``spit play``'s board goes), and the pretty traceback
+    # with Pygments (Textual imports them for an uncaught error): some 20 ms of start-up
+    "spit.tui.title",
+    "rich.traceback",
+    "pygments",
 )
 
 

@@ -8,6 +8,7 @@ state is one 64-bit int, which makes copies and fingerprints trivial.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from spit.engine.cards import DECK_SIZE
@@ -17,19 +18,18 @@ _TWO64 = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
-#: _LIMITS[n]: the largest multiple of n not above 2**64, for the draws of a
-#: shuffle of up to _LIMITED - 1 items (``below``'s rejection bound, worked out once)
+#: how many shuffle sizes keep their draws (``_steps``)
 _LIMITED = 128
-_LIMITS = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(_LIMITED))
 
 
+@lru_cache(maxsize=_LIMITED)
 def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
-    """A shuffle's draws for ``size`` items, in order: (index, bound, rejection limit)."""
+    """A shuffle's draws for ``size`` items, in order: (index, bound, rejection limit).
+
+    Worked out at a size's first shuffle and kept (all sizes at import took
+    some 3 ms of every start-up, for the one or two sizes a game shuffles).
+    """
     return tuple((i, i + 1, _TWO64 - _TWO64 % (i + 1)) for i in range(size - 1, 0, -1))
-
-
-#: _STEPS[size]: ``_steps(size)``, worked out once for the sizes a game shuffles
-_STEPS = tuple(_steps(size) for size in range(_LIMITED))
 
 
 class Rng:
@@ -65,7 +65,7 @@ class Rng:
         state = self.state
         mask, gamma, mix1, mix2 = _MASK, _GAMMA, _MIX1, _MIX2
         size = len(items)
-        steps = _STEPS[size] if size < _LIMITED else _steps(size)
+        steps = _steps(size)
         for i, n, limit in steps:
             state = z = (state + gamma) & mask
             z = ((z ^ (z >> 30)) * mix1) & mask

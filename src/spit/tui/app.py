@@ -19,6 +19,7 @@ import io
 import logging
 import re
 import signal
+import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -28,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.segment import Segments
 from rich.text import Text
-from rich.traceback import Traceback
 from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
@@ -58,10 +58,10 @@ from spit.tui.messages import (
     SettingsChanged,
 )
 from spit.tui.screens import GameScreen
-from spit.tui.title import TitleScreen
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
+    from spit.tui.title import TitleScreen
     from spit.tui.viewer import ReplayScreen
 
 __all__ = [
@@ -126,8 +126,14 @@ class ErrorConsole(Console):
 
 
 def _traceback_text(shown: object) -> str | None:
-    """The text of a traceback Textual prints as the app stops (None: not one)."""
-    if isinstance(shown, Traceback):
+    """The text of a traceback Textual prints as the app stops (None: not one).
+
+    ``rich.traceback`` (with Pygments, some 20 ms) is not imported for this:
+    Textual imports it to build the traceback, so a traceback can be one only
+    once it is loaded.
+    """
+    tracebacks = sys.modules.get("rich.traceback")
+    if tracebacks is not None and isinstance(shown, tracebacks.Traceback):
         console = Console(width=120, color_system=None, file=io.StringIO())
         console.print(shown)
         text = console.file.getvalue() if isinstance(console.file, io.StringIO) else ""
@@ -305,7 +311,10 @@ class SpitApp(App[None]):
         self.push_screen(box, answer)
 
     def title_screen(self) -> TitleScreen:
-        """The title menu, showing the settings in force."""
+        """The title menu, showing the settings in force (imported when first built:
+        ``spit play`` shows its board without it)."""
+        from spit.tui.title import TitleScreen
+
         self._menu_built = True
         return TitleScreen(self.settings, self.deps.save_settings)
 

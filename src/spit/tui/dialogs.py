@@ -23,6 +23,7 @@ from spit.store.settings import (
     same_name,
 )
 from spit.store.settings import Settings as UserSettings
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.checkbox import StateCheckbox
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import SettingsChanged
@@ -184,6 +185,7 @@ class SettingsScreen(Screen[None]):
     without saving. "Keys…" opens the key-remapping screen (``KeysScreen``).
     """
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [  # noqa: RUF012
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "back", "Back"),

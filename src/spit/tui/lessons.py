@@ -12,6 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit.play.tutorial import LESSONS
+from spit.tui import MENUS_CSS_PATH
 
 #: the mark of a lesson done in this tutorial (in ASCII: ``ASCII_DONE_MARK``)
 DONE_MARK = "✓"
@@ -26,6 +27,7 @@ def lesson_label(index: int, done: bool, mark: str = DONE_MARK) -> str:
 class LessonsScreen(ModalScreen[int | None]):
     """Every lesson, the current one highlighted; dismisses with the one chosen, or None."""
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [Binding("escape,tab", "cancel", "Back")]  # noqa: RUF012
 
     def __init__(self, current: int, done: Collection[int], ascii_only: bool = False) -> None:

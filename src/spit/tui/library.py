@@ -16,6 +16,7 @@ from spit.store.paths import data_dir_problem, replay_dir
 from spit.store.records import RecordsError, compute_stats, load_results
 from spit.store.replay_list import SavedReplay, saved_replays
 from spit.store.replays import ReplayFileError, load_replay
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.charts import ChartData, load_chart_data
 from spit.tui.messages import ReplayRequested
 from spit.tui.tables import stats_renderable
@@ -26,6 +27,7 @@ class StatsScreen(Screen[None]):
     """What ``spit stats`` shows (wins, losses, streaks, fastest wins), then one
     person's charts: rating over time and reaction times, for Spit or Speed."""
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "back", "Back"),
         Binding("q", "back", show=False),
@@ -137,6 +139,7 @@ def replay_line(entry: SavedReplay) -> Text:
 class ReplaysScreen(Screen[None]):
     """The saved replays, newest first; Enter watches one (a ``ReplayRequested``)."""
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [Binding("escape", "back", "Back")]  # noqa: RUF012
 
     def __init__(self) -> None:

@@ -13,6 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from spit.tui import MENUS_CSS_PATH
+
 if TYPE_CHECKING:
     from spit.play.coach import Moment
 
@@ -23,6 +25,7 @@ class MomentsScreen(ModalScreen[int | None]):
     """The moments, numbered as ``spit coach`` numbers them (``labels[p]``: player
     ``p``'s name); dismisses with the index of the one chosen, or None."""
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [Binding("escape,f3", "cancel", "Back")]  # noqa: RUF012
 
     def __init__(self, moments: Sequence[Moment], labels: tuple[str, str]) -> None:

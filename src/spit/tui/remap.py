@@ -28,6 +28,7 @@ from spit.play.keys import (
     rebind,
 )
 from spit.store.settings import Settings as UserSettings
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import SettingsChanged
 from spit.tui.render import fit
@@ -43,6 +44,7 @@ def _label(action: str) -> str:
 class KeysScreen(Screen[None]):
     """Remap both players' keys and save them to the settings file."""
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [  # noqa: RUF012
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+r", "reset", "Reset to defaults"),

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from spit.store.paths import saved_dir
 from spit.store.replays import Replay
 from spit.store.resume import SavedGame, delete_saved_game, list_saved_games
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.confirm import ConfirmScreen
 
 HINT = "Enter: resume   Del or d: delete   Esc: back"
@@ -24,6 +25,7 @@ class SavedGamesScreen(Screen[Replay | None]):
     A file that cannot be read is listed with the reason and can be deleted.
     """
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "back", "Back"),
         Binding("delete", "delete", "Delete"),

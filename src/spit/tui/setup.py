@@ -28,6 +28,7 @@ from spit.engine.modes import Mode
 from spit.engine.schema import MAX_TARGET, Setting, SettingValue
 from spit.store.settings import MAX_NAME, OPPONENTS, PERSON
 from spit.store.settings import Settings as UserSettings
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.checkbox import StateCheckbox
 from spit.tui.dealer import AppSettings, SaveSettings, write_settings
 from spit.tui.messages import PlayRequested, SettingsChanged
@@ -203,6 +204,7 @@ def match_words(mode: Mode) -> str:
 class SetupScreen(Screen[None]):
     """Choose a game and start it: Enter on Start (first in focus) plays it."""
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [Binding("escape", "back", "Back")]  # noqa: RUF012
 
     def __init__(

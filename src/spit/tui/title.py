@@ -21,6 +21,7 @@ from spit.engine import all_modes, mode_names
 from spit.engine.modes import get_mode
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.store.resume import has_saved_games
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, SaveSettings
 from spit.tui.messages import TUTORIAL, HostRequested, JoinRequested, PlayRequested
@@ -98,6 +99,7 @@ The real-time card game for two people at one keyboard."""
 class TitleScreen(Screen[None]):
     """The title menu: shows the ``settings`` in force; a game chosen is a ``PlayRequested``."""
 
+    CSS_PATH = MENUS_CSS_PATH
     BINDINGS = [Binding("escape", "ask_quit", "Quit")]  # noqa: RUF012
 
     def __init__(self, settings: AppSettings, save_settings: SaveSettings) -> None:
