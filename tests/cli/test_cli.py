@@ -101,11 +101,19 @@ def test_the_app_runs_with_what_was_loaded_before_it_kept_from_the_collector(
     import gc
 
     frozen: list[int] = []
-    monkeypatch.setattr(SpitApp, "run", lambda self, **kw: frozen.append(gc.get_freeze_count()))
+    collecting: list[bool] = []
+
+    def run(self: SpitApp, **kw: object) -> None:
+        frozen.append(gc.get_freeze_count())
+        collecting.append(gc.isenabled())
+
+    monkeypatch.setattr(SpitApp, "run", run)
     before = gc.get_freeze_count()
     assert cli.main(["play"]) == 0
     assert frozen and frozen[0] > before  # full collections skip it while the app runs
     assert gc.get_freeze_count() == before  # and it is handed back when the app ends
+    # the collector is off up to the first frame (``SpitApp.on_ready``), on after the app
+    assert collecting == [False] and gc.isenabled()
 
 
 def test_the_command_freezes_what_it_built_before_the_interpreter_ends(
@@ -115,10 +123,17 @@ def test_the_command_freezes_what_it_built_before_the_interpreter_ends(
     import runpy
     from importlib.metadata import entry_points
 
-    # Both ways in (the console script and ``python -m spit``) go through ``entry``.
+    # Both ways in (the console script and ``python -m spit``) go through
+    # ``spit.__main__.main``, then ``entry``.
     (script,) = entry_points(group="console_scripts", name="spit")
-    assert script.value == "spit.cli:entry"
-    monkeypatch.setattr(cli, "main", lambda argv=None: 3)
+    assert script.value == "spit.__main__:main"
+    collecting: list[bool] = []
+
+    def main(argv: list[str] | None = None) -> int:
+        collecting.append(gc.isenabled())
+        return 3
+
+    monkeypatch.setattr(cli, "main", main)
     before = gc.get_freeze_count()
     try:
         with pytest.raises(SystemExit) as leaving:
@@ -126,7 +141,10 @@ def test_the_command_freezes_what_it_built_before_the_interpreter_ends(
         assert leaving.value.code == 3  # main's exit code, unchanged
         # The objects left are kept from the interpreter's last full collections.
         assert gc.get_freeze_count() > before
+        # the modules load without the cyclic collector; it is on again at the end
+        assert collecting == [False] and gc.isenabled()
     finally:
+        gc.enable()
         gc.unfreeze()
 
 

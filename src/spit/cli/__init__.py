@@ -440,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        gc.enable()  # off while the modules loaded (``spit.__main__.main``)
         args.ascii = _plain_stdout() or bool(getattr(args, "ascii", False))
         handler: Handler = getattr(args, "func", None) or args.handler
         code = handler(args)
@@ -459,8 +460,13 @@ def entry() -> NoReturn:
     the interpreter's last collections would otherwise go over all of it
     again, which after a long session of games, help pages and screens took
     over a second, with the game gone and the terminal showing nothing.
+    The collector is on again by then, whatever ``main`` did (``spit.__main__``
+    turns it off while the modules load).
     """
-    code = main()
+    try:
+        code = main()
+    finally:
+        gc.enable()
     gc.freeze()
     raise SystemExit(code)
 

@@ -182,16 +182,19 @@ class SpitApp(App[None]):
         self._menu_built = False
 
     #: freeze what start-up built out of the cyclic collector when the first frame is
-    #: shown (``launch.run`` sets it, for the program's one app; tests' apps leave it off)
+    #: shown, and turn the collector (off until then) on (``launch.run`` sets it, for the
+    #: program's one app; tests' apps leave it off)
     freeze_when_ready = False
 
     def on_ready(self) -> None:
         """The first frame is on the screen: what it took (some 30,000 objects: the
         screens, their styles, the board) lives as long as the app, so the collector
         leaves it out of its full collections, each of which took 40-80 ms of a key's
-        way to the screen when it had to go over all of it."""
+        way to the screen when it had to go over all of it. The collector runs from
+        here on."""
         if self.freeze_when_ready:
             gc.freeze()
+            gc.enable()
 
     def on_mount(self) -> None:
         self.use_theme()
