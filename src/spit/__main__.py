@@ -10,9 +10,9 @@ def main() -> NoReturn:
 
     What the program loads lives as long as it does, so the collector's passes
     over it while it loaded (some 100 of them, 35 ms of a ``spit play``'s 350 ms
-    to its first board) found nothing to free. ``spit.cli.main`` turns the
-    collector back on before a command runs (the app turns it off again until
-    its first frame: ``spit.tui.launch.run``).
+    to its first board) found nothing to free. ``spit.cli.main`` freezes them
+    and turns the collector back on before a command runs (the app turns it off
+    again until its first frame: ``spit.tui.launch.run``).
     """
     gc.disable()
     from spit.cli import entry

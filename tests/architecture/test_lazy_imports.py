@@ -96,7 +96,9 @@ def test_the_command_line_and_the_app_load_none_of_the_later_modules(tmp_path: P
 #: (Textual's ``run_test``) in place of the terminal
 FIRST_BOARD = """
 import asyncio, sys
+from pathlib import Path
 import spit.tui.launch as launch
+from spit.tui import MENUS_CSS_PATH
 from spit.cli import main
 
 async def headless(app):
@@ -104,6 +106,10 @@ async def headless(app):
         await pilot.pause()
         assert type(app.screen).__name__ == "GameScreen", app.screen
         assert app.screen.session is not None
+        # the menus' styles are read when the first menu screen opens, not for the board
+        here = Path(launch.__file__).parent
+        assert app.stylesheet.has_source(str(here / "spit.tcss"))
+        assert not app.stylesheet.has_source(str(here / MENUS_CSS_PATH))
 
 def run(app):
     asyncio.run(headless(app))

@@ -145,6 +145,12 @@ def _tui() -> None:
     # wants the key's effect on screen sooner. Idle costs nothing either way.
     # Set before Textual is imported.
     os.environ.setdefault("TEXTUAL_FPS", "120")
+    # Textual and the app load and build the first screen without the cyclic
+    # collector: all of it lives as long as the app, and its passes over it freed
+    # nothing (some 30 ms of the way to the first board). ``launch.run`` freezes
+    # it, ``SpitApp.on_ready`` turns the collector on after the first frame, and
+    # ``main`` after the command in any case.
+    gc.disable()
 
 
 def _run_tui(
@@ -440,10 +446,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        gc.enable()  # off while the modules loaded (``spit.__main__.main``)
+        if not gc.isenabled():  # off while the modules loaded (``spit.__main__.main``):
+            # they live as long as the program; the collector's first pass would
+            # otherwise go over all of them as its young generation (15 ms)
+            gc.freeze()
+            gc.enable()
         args.ascii = _plain_stdout() or bool(getattr(args, "ascii", False))
         handler: Handler = getattr(args, "func", None) or args.handler
-        code = handler(args)
+        try:
+            code = handler(args)
+        finally:
+            gc.enable()  # (an app's start-up turns it off: ``_tui``)
         sys.stdout.flush()
         return code
     except KeyboardInterrupt:
