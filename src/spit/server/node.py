@@ -1176,11 +1176,11 @@ class ServerNode:
                 self._extend_tail(match)
 
         match.host.on_applied = applied
-        match.dirty = True  # the next round of checkpoints writes it
         if self.keeps_tail:
-            # the tail follows a checkpoint: the first one is written before play
-            match.tail = match.host.tail_mark()
-            await self._keep_checkpoint(match)
+            match.tail = match.host.tail_mark()  # the tail follows the first checkpoint
+        # the first checkpoint is written before play (the rounds only bring it up to
+        # date, so a match that ended never gets one again)
+        await self._keep_checkpoint(match)
         match.task = self._spawn(self._run_match(match))
 
     @property
