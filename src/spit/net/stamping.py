@@ -88,9 +88,13 @@ class Stamp(NamedTuple):
     clamp: float  #: how much later than claimed it is judged (0: as claimed)
 
 
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
+def _pick(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of values already in order (the one at or just above it)."""
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _quantile(values: list[float], q: float) -> float:
+    return _pick(sorted(values), q)
 
 
 class Stamper:
@@ -199,17 +203,21 @@ class Stamper:
     def _measured(self) -> tuple[float, float, float, float] | None:
         """(low end, reach, the pings' mean delay within them and its standard
         deviation), None before any ping."""
-        if self._measure is None or self.trusted:
+        if self._measure is None:  # every change of the samples or lags clears it
             delays = self.delays()
             if not delays:
                 return None
-            median = statistics.median(delays)
-            spread = min(SPREAD, _quantile(delays, REACH) - median)
+            # one sort for the median and both quantiles; the spread in floats (the
+            # statistics module's exact sums cost ~0.5 ms a call with 128 samples)
+            ordered = sorted(delays)
+            median = statistics.median(ordered)
+            spread = min(SPREAD, _pick(ordered, REACH) - median)
             reach = min(self.cap, median + spread + self.margin)
-            low = min(reach, _quantile(delays, LOW))
-            within = [min(reach, max(low, d)) for d in delays]
-            mean = statistics.fmean(within)
-            self._measure = (low, reach, mean, statistics.pstdev(within, mean))
+            low = min(reach, _pick(ordered, LOW))
+            within = [min(reach, max(low, d)) for d in ordered]
+            mean = math.fsum(within) / len(within)
+            deviation = math.sqrt(math.fsum((d - mean) ** 2 for d in within) / len(within))
+            self._measure = (low, reach, mean, deviation)
         return self._measure
 
     @property
