@@ -966,9 +966,14 @@ class ServerNode:
         return (rating.rating.rating, rating.rating.rd)
 
     async def _waves(self) -> None:
+        """A wave every ``wave_seconds`` on a fixed beat: a wave's own work does not
+        push the next one later (one that overran a whole beat is followed at once)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.settings.wave_seconds
         while True:
-            await asyncio.sleep(self.settings.wave_seconds)
+            await asyncio.sleep(max(0.0, due - loop.time()))
             await self.run_wave()
+            due = max(due + self.settings.wave_seconds, loop.time())
 
     async def run_wave(self) -> None:
         """Pair the shared queue once, if this node holds the lead (one node at a time does).
