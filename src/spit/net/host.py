@@ -76,14 +76,16 @@ class Limits:
 
 @dataclass(slots=True)
 class HostStats:
-    """Timer lateness of the tick loop (for the benchmark)."""
+    """Timer lateness of the tick loop (for the benchmark): how long after each deadline
+    came due the tick that handled it ran (by its timer, or sooner by an input's tick;
+    each deadline once)."""
 
     lateness: list[float] = field(default_factory=list)
     #: also told each lateness (``spit server`` counts every match's in one place)
     sink: Callable[[float], None] | None = None
 
     def late(self, seconds: float) -> None:
-        """The tick loop woke ``seconds`` after the deadline it asked for."""
+        """A due deadline was handled ``seconds`` after it came due."""
         self.lateness.append(seconds)
         if self.sink is not None:
             self.sink(seconds)
@@ -343,10 +345,12 @@ class Host:
         self._archiver: Any = None
         self._final_replay: dict[str, Any] | None = None
         self._server: asyncssh.SSHAcceptor | None = None
-        #: the running ``run``'s end, its next timer, and whether a tick is due soon
+        #: the running ``run``'s end, its next timer, the deadline that timer is for,
+        #: and the tick asked for soon (an input came)
         self._done: asyncio.Future[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self._soon = False
+        self._due: float | None = None
+        self._soon: asyncio.Handle | None = None
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bots: dict[int, BotDriver] = {}
@@ -480,34 +484,46 @@ class Host:
         finally:
             self._done = None
             self._set_timer(None)
+            if self._soon is not None:
+                self._soon.cancel()
+                self._soon = None
         await asyncio.sleep(0)
 
     def _wake_soon(self) -> None:
         """The schedule may have changed (a new input, a seat back): tick soon."""
-        if self._done is None or self._soon:
+        if self._done is None or self._soon is not None:
             return
-        self._soon = True
-        asyncio.get_running_loop().call_soon(self._tick_soon)
+        self._soon = asyncio.get_running_loop().call_soon(self._tick_soon)
 
     def _tick_soon(self) -> None:
-        self._soon = False
+        self._soon = None
         self._tick()
 
-    def _tick_due(self, deadline: float) -> None:
-        """The timer of ``deadline`` ran: count how late, then tick."""
+    def _tick_due(self) -> None:
+        """The timer of the next deadline ran: tick."""
         self._timer = None
-        self.stats.late(self.clock() - deadline)
         self._tick()
 
     def _tick(self) -> None:
-        """Tick now and set the timer for the next deadline (or end ``run``)."""
+        """Tick now and set the timer for the next deadline (or end ``run``).
+
+        Whichever way the tick came (its timer, or an input's), a deadline that
+        came due before it counts how late it was handled (``HostStats``), once.
+        """
         done = self._done
         if done is None or done.done():
             return
+        if self._soon is not None:  # this tick is the one asked for
+            self._soon.cancel()
+            self._soon = None
         match = self.match
+        now = self.clock()
+        if self._due is not None and now >= self._due:
+            self.stats.late(now - self._due)
+            self._due = None
         try:
             if not match.finished:
-                match.tick(self.clock())
+                match.tick(now)
             if match.finished:
                 self._set_timer(None)
                 done.set_result(None)
@@ -518,12 +534,16 @@ class Host:
             done.set_exception(exc)
 
     def _set_timer(self, deadline: float | None) -> None:
+        """Wait for ``deadline`` (host clock; None: for nothing) with one timer."""
+        if self._timer is not None and deadline is not None and deadline == self._due:
+            return  # the timer already set for this deadline stays
+        self._due = deadline
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         if deadline is not None:
             delay = max(0.0, deadline - self.clock())
-            self._timer = asyncio.get_running_loop().call_later(delay, self._tick_due, deadline)
+            self._timer = asyncio.get_running_loop().call_later(delay, self._tick_due)
 
     async def close(self, reason: str = "the host closed the game") -> None:
         """Keep an unfinished game, tell everyone, close every connection, stop listening."""
@@ -731,7 +751,10 @@ class Host:
             # for the tick loop to be scheduled. (Pings and pongs change nothing the
             # tick loop does not already wait for: no tick for them.)
             if moved:
-                self.match.tick(self.clock())
+                if self._done is not None:
+                    self._tick()  # the tick the input asked for, now (and the next timer)
+                else:
+                    self.match.tick(self.clock())
             if len(buffer) >= proto.MAX_LINE:
                 log.warning("%s sent a message over %d bytes: closed", conn.peer, proto.MAX_LINE)
                 conn.close("message too long", tell=True)

@@ -372,6 +372,13 @@ class ServerNode:
         self.admins = _read_admins(settings.admins_path)
         self.players: dict[str, Player] = {}
         self.queue: dict[str, Waiting] = {}
+        #: the (rating, deviation) per mode of the accounts signed in here, as last read
+        #: (at sign-in and after each of their matches): a queue request needs no store
+        #: read, which waited hundreds of ms behind a burst of sign-ins (and missed a wave)
+        self._ratings: dict[int, dict[str, tuple[float, float]]] = {}
+        #: how many times each account's ratings were found changed elsewhere (a read
+        #: under way meanwhile is not kept)
+        self._rated_elsewhere: dict[int, int] = {}
         self.matches: dict[str, ServerMatch] = {}
         #: the rooms this node's players opened: code -> (player id, mode) (the bus has them all)
         self.rooms: dict[str, tuple[str, str]] = {}
@@ -885,9 +892,14 @@ class ServerNode:
         if account is None:
             return {}
         out = {}
+        known: dict[str, tuple[float, float]] = {}
+        changes = self._rated_elsewhere.get(account, 0)
         for mode in mode_names():
             rating = await self.store.rating(account, mode)
             out[mode] = rating.shown(self.settings.rating)
+            known[mode] = (rating.rating.rating, rating.rating.rd)
+        if self._rated_elsewhere.get(account, 0) == changes:
+            self._ratings[account] = known  # read at sign-in and after each match: current
         return out
 
     def enter_lobby(self, player: Player) -> None:
@@ -922,6 +934,8 @@ class ServerNode:
         """A lobby connection closed."""
         if self.players.get(player.id) is player:
             del self.players[player.id]
+            if player.account is not None:
+                self._ratings.pop(player.account.id, None)
             if self.queue.pop(player.id, None) is not None:
                 self._spawn(self._bus_quietly(self.bus.dequeue(player.id)))
             for code in [c for c, (who, _) in self.rooms.items() if who == player.id]:
@@ -971,13 +985,21 @@ class ServerNode:
     async def _rating_of(self, player: Player, mode: str) -> tuple[float, float]:
         if player.account is None:
             return (1500.0, 350.0)
+        known = self._ratings.get(player.account.id, {}).get(mode)
+        if known is not None:
+            return known
         rating = await self.store.rating(player.account.id, mode)
         return (rating.rating.rating, rating.rating.rd)
 
     async def _waves(self) -> None:
+        """A wave every ``wave_seconds`` on a fixed beat: a wave's own work does not
+        push the next one later (one that overran a whole beat is followed at once)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.settings.wave_seconds
         while True:
-            await asyncio.sleep(self.settings.wave_seconds)
+            await asyncio.sleep(max(0.0, due - loop.time()))
             await self.run_wave()
+            due = max(due + self.settings.wave_seconds, loop.time())
 
     async def run_wave(self) -> None:
         """Pair the shared queue once, if this node holds the lead (one node at a time does).
@@ -1512,6 +1534,12 @@ class ServerNode:
             msg = message["msg"]
             if not isinstance(msg, dict) or msg.get("t") not in ("matched", "result", "info"):
                 raise ValueError("not a message for a player")
+            player = self.players.get(str(message["player"]))
+            if msg["t"] == "result" and player is not None and player.account is not None:
+                # rated on another node: read again
+                account = player.account.id
+                self._ratings.pop(account, None)
+                self._rated_elsewhere[account] = self._rated_elsewhere.get(account, 0) + 1
             self.deliver(str(message["player"]), msg)
         else:
             raise ValueError(f"unknown command {str(kind)[:20]!r}")
