@@ -53,7 +53,7 @@ def _draws(state: int, m: int) -> tuple[int, ...]:
     z = (state * ones + offsets) & lanes
     z = ((z ^ (z >> 30)) & lanes) * _MIX1 & lanes
     z = ((z ^ (z >> 27)) & lanes) * _MIX2 & lanes
-    return unpack((z ^ (z >> 31)).to_bytes(size, "little"))  # type: ignore[no-any-return]
+    return unpack((z ^ (z >> 31)).to_bytes(size, "little"))
 
 
 def _shuffle_from(items: list[Any], top: int, state: int) -> int:
