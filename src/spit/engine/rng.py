@@ -9,6 +9,7 @@ state is one 64-bit int, which makes copies and fingerprints trivial.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from spit.engine.cards import DECK_SIZE
@@ -33,23 +34,30 @@ _LOWEST_LIMIT = (
 # product of two 64-bit numbers fits its lane; each lane is cut back to 64 bits
 # (``& lanes``) before the next product, so no lane spills into the next.
 _LANE = 128
+_Packed = tuple[int, int, int, Callable[[bytes], tuple[int, ...]], int]
 #: _PACKED[m]: for ``m`` draws: the lane ones, the lane offsets (k + 1) * gamma,
-#: the lanes' 64-bit mask, and how to read the lanes' low 64 bits back
-_PACKED = tuple(
-    (
-        sum(1 << (_LANE * k) for k in range(m)),
+#: the lanes' 64-bit mask, how to read the lanes' low 64 bits back, and their bytes;
+#: each worked out when first needed (``_packed``)
+_PACKED: list[_Packed | None] = [None] * _LIMITED
+
+
+def _packed(m: int) -> _Packed:
+    """The entry ``_PACKED[m]``, worked out and kept."""
+    ones = sum(1 << (_LANE * k) for k in range(m))
+    entry = (
+        ones,
         sum(((k + 1) * _GAMMA) << (_LANE * k) for k in range(m)),
-        sum(_MASK << (_LANE * k) for k in range(m)),
+        _MASK * ones,
         struct.Struct("<" + "Q8x" * m).unpack,
         _LANE // 8 * m,
     )
-    for m in range(_LIMITED)
-)
+    _PACKED[m] = entry
+    return entry
 
 
 def _draws(state: int, m: int) -> tuple[int, ...]:
     """The next ``m`` outputs of a generator in ``state`` (``next_u64`` ``m`` times), in order."""
-    ones, offsets, lanes, unpack, size = _PACKED[m]
+    ones, offsets, lanes, unpack, size = _PACKED[m] or _packed(m)
     z = (state * ones + offsets) & lanes
     z = ((z ^ (z >> 30)) & lanes) * _MIX1 & lanes
     z = ((z ^ (z >> 27)) & lanes) * _MIX2 & lanes

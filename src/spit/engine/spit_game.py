@@ -78,6 +78,22 @@ def _plays_of(player: int, key: int) -> tuple[Action, ...]:
     return plays
 
 
+#: The events of the commonest actions, made once and shared (events are immutable):
+#: ``_PLAYED[p][s][t][c]`` is CardPlayed(p, s, t, c), ``_TURNED[p][s][c]`` CardTurnedUp(p, s, c).
+_PLAYED = tuple(
+    tuple(
+        tuple(tuple(CardPlayed(p, s, t, c) for c in range(DECK_SIZE)) for t in (0, 1))
+        for s in range(5)
+    )
+    for p in PLAYERS
+)
+_TURNED = tuple(
+    tuple(tuple(CardTurnedUp(p, s, c) for c in range(DECK_SIZE)) for s in range(5)) for p in PLAYERS
+)
+_SPAT = tuple(tuple(Spat(p, p, c) for c in range(DECK_SIZE)) for p in PLAYERS)
+_CALLED = (SpitCalled(0), SpitCalled(1))
+_STALEMATES = (Stalemate(False), Stalemate(True))
+
 _CALLS = (call(0), call(1))
 _SLAPS = ((slap(0, 0), slap(0, 1)), (slap(1, 0), slap(1, 1)))
 _CHOOSES = ((choose(0, 0), choose(0, 1)), (choose(1, 0), choose(1, 1)))
@@ -302,6 +318,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         m0, m1 = self._pile_masks
         fitting = m0 | m1
         known, tops, tall = self.known, self.tops, self._tall
+        if players is _BOTH:
+            return bool((known[0] | known[1]) & fitting) or bool(
+                (tall[0] and None in tops[0]) or (tall[1] and None in tops[1])
+            )
         for p in players:
             if known[p] & fitting:
                 return True
@@ -525,35 +545,38 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     # -------------------------------------------------------------- performing
 
     def apply(self, action: Action) -> list[Event]:
-        reason = self._refusal(action)
-        if reason is not None:
-            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
         events: list[Event] = []
-        kind = action[0]
-        if kind is _KIND_PLAY:  # the commonest actions, straight to their rule
-            self._play(action[1], action[2], action[3], events)
-        elif kind is _K_MOVE:
-            self._move(action[1], action[2], events)
-        elif kind is _K_CALL:
-            self._call(action[1], events)
-        else:
-            self._carry_out(action, events)
-        self.actions.append(action)
+        if not self._do(action, events):
+            reason = self._refusal(action)
+            assert reason is not None
+            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
         return events
 
     def step(self, action: Action) -> bool:
         """``apply`` without events: nothing is built for them (the simulator's path)."""
+        return self._do(action, None)
+
+    def _do(self, action: Action, events: list[Event] | None) -> bool:
+        """Carry out ``action`` if it is legal now (False, changing nothing, if not);
+        its events go to ``events`` (None: nobody listens, none is made).
+
+        A legal play, the commonest action, is recognised here at once (what
+        ``_refusal`` would find: in play, a stock's top that fits a pile in use,
+        whose mask is 0 while it has no top) and goes straight to its rule.
+        """
+        kind, p, s, t = action
+        if kind is _KIND_PLAY and self.phase is _PLAYING and (p == 0 or p == 1):
+            tops = self.tops[p]
+            if 0 <= s < len(tops) and (t == 0 or t == 1):
+                c = tops[s]
+                if c is not None and self._pile_masks[t] >> c & 1:
+                    self._play(p, s, t, c, tops, events)
+                    self.actions.append(action)
+                    return True
+            return False  # (an illegal play: ``_refusal`` says why)
         if self._refusal(action) is not None:
             return False
-        kind, p, s, t = action
-        if kind is _KIND_PLAY:
-            self._play(p, s, t, None)
-        elif kind is _K_MOVE:
-            self._move(p, s, None)
-        elif kind is _K_CALL:
-            self._call(p, None)
-        else:
-            self._carry_out(action, None)
+        self._carry_out(action, events)
         self.actions.append(action)
         return True
 
@@ -566,7 +589,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """Carry out a checked action; its events go to ``events`` (None: nobody listens)."""
         kind, p, s, t = action
         if kind is _KIND_PLAY:
-            self._play(p, s, t, events)
+            self._play(p, s, t, self.tops[p][s], self.tops[p], events)
         elif kind is _K_MOVE:
             self._move(p, s, events)
         elif kind is _K_CALL:
@@ -594,35 +617,46 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         called = self.called
         called[p] = True
         if events is not None:
-            events.append(_new(SpitCalled, (p,)))
+            events.append(_CALLED[p])
         spit = self.spit
         if (called[0] or not spit[0]) and (called[1] or not spit[1]):
             self._spit(events)
 
-    def _play(self, p: int, s: int, t: int, events: list[Event] | None) -> None:
-        """R7: the stock's top card onto spit pile ``t``; R9 turns the next one up."""
+    def _play(
+        self,
+        p: int,
+        s: int,
+        t: int,
+        c: int | None,
+        tops: list[int | None],
+        events: list[Event] | None,
+    ) -> None:
+        """R7: the stock's top card ``c`` onto spit pile ``t``; R9 turns the next one up.
+        (``tops`` is the player's ``self.tops[p]``.)"""
+        assert c is not None
         stock = self.stocks[p][s]
-        c = stock.pop()
+        stock.pop()
         self.piles[t].append(c)
         self.pile_tops[t] = c
-        self._pile_masks[t] = self._masks[c]
+        pile_masks = self._pile_masks
+        pile_masks[t] = self._masks[c]
         self.progress_count += 1
-        tops = self.tops[p]
+        known = self.known
         if stock:
             top = tops[s] = stock[-1]  # R9
             down = self.down[p]
-            if down[s] == 1:
+            under = down[s] = down[s] - 1
+            if not under:
                 self._tall[p] ^= 1 << s
-            down[s] -= 1
-            self.known[p] ^= (1 << c) | (1 << top)
+            known[p] ^= (1 << c) | (1 << top)
             if events is not None:
-                events += (_new(CardPlayed, (p, s, t, c)), _new(CardTurnedUp, (p, s, top)))
+                events += (_PLAYED[p][s][t][c], _TURNED[p][s][top])
         else:
             tops[s] = None
-            self.known[p] ^= 1 << c
             if events is not None:
-                events.append(_new(CardPlayed, (p, s, t, c)))
-            if not self.known[p]:  # every stock is empty (an empty one has no top)
+                events.append(_PLAYED[p][s][t][c])
+            known[p] ^= 1 << c
+            if not known[p]:  # every stock is empty (an empty one has no top)
                 self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
                 return
         if not self._can_act(_BOTH):
@@ -666,7 +700,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 pile_masks[p] = masks[c]
                 self.progress_count += 1
                 if events is not None:
-                    events.append(_new(Spat, (p, p, c)))
+                    events.append(_SPAT[p][c])
         self.called = [False, False]
         self._set_phase(events, _PLAYING)
         if not self._can_act(_BOTH):
@@ -674,7 +708,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
         if events is not None:
-            events.append(_new(Stalemate, (stalled,)))
+            events.append(_STALEMATES[stalled])
         if self.spit[0] or self.spit[1]:
             self.called = [False, False]
             self._set_phase(events, _STALEMATE)  # R13, R14
