@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import ClassVar, NamedTuple
 
 from spit.engine.actions import (
@@ -63,6 +64,17 @@ _MOVES_OF = tuple(
 _DEAL_PLACES: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(i for i, s in enumerate(order) if s == stock) for stock in range(n))
     for n, order in DEAL_ORDER.items()
+}
+
+#: _FULL_LAYOUT[n]: a full layout's stock sizes, the cards face down under each
+#: top, and the stocks with a card face down as bits
+_FULL_LAYOUT = {
+    n: (
+        [len(p) for p in places],
+        [len(p) - 1 for p in places],
+        sum(1 << s for s, p in enumerate(places) if len(p) > 1),
+    )
+    for n, places in _DEAL_PLACES.items()
 }
 
 #: _PLAYS_OF[player][on0 | on1 << 5]: the R7 plays of the stocks in ``on0`` onto pile 1
@@ -751,49 +763,51 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _collect(self, events: list[Event] | None, takes: list[int | None]) -> None:
         """R17, R19, R20: take piles, gather, check for a winner, deal again."""
-        gathered: list[list[int]] = [[], []]
-        for p in PLAYERS:
-            cards = gathered[p]
-            for s in self.stocks[p]:
-                cards.extend(s)
-            cards.extend(self.spit[p])
-            pile = takes[p]
-            if pile is None:
-                if events is not None:
-                    events.append(_new(PileTaken, (p, None, 0)))
-            else:
-                cards.extend(self.piles[pile])
-                if events is not None:
-                    events.append(_new(PileTaken, (p, pile, len(self.piles[pile]))))
-        self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
-        self.spit = [[], []]
-        self.piles = [[], []]
+        stocks, spit, piles = self.stocks, self.spit, self.piles
+        t0, t1 = takes
+        gathered = [
+            list(chain(*stocks[0], spit[0], () if t0 is None else piles[t0])),
+            list(chain(*stocks[1], spit[1], () if t1 is None else piles[t1])),
+        ]
+        if events is not None:
+            events += (
+                PileTaken(0, t0, 0 if t0 is None else len(piles[t0])),
+                PileTaken(1, t1, 0 if t1 is None else len(piles[t1])),
+            )
         self.chooser = None
         self.slaps = []
-        self.gathered = gathered
-        winner = next((p for p in PLAYERS if not gathered[p]), None)
+        winner = 0 if not gathered[0] else 1 if not gathered[1] else None
         at_limit = self.round_no >= self.config.round_limit
         if winner is not None:
             if events is not None:
                 events.append(GameWon(winner, Result.NO_CARDS_LEFT))
             if not self.config.scoring:
-                self._seen_again()
+                self._gather(gathered)
                 self._finish(events, winner, Result.NO_CARDS_LEFT)
                 return
             self.games_won[winner] += 1
             if at_limit:
-                self._seen_again()
+                self._gather(gathered)
                 self._finish(events, None, Result.ROUND_LIMIT)  # H4
                 return
             self._deal_round(events, self._fresh_packets())  # V4: fresh deal (R2)
             return
         if at_limit:
-            self._seen_again()
+            self._gather(gathered)
             self._finish(events, None, Result.ROUND_LIMIT)  # H4
             return
-        for p in PLAYERS:
-            self.rng.shuffle(gathered[p])
+        shuffle = self.rng.shuffle
+        shuffle(gathered[0])
+        shuffle(gathered[1])
         self._deal_round(events, gathered)
+
+    def _gather(self, gathered: list[list[int]]) -> None:
+        """The game ends with every card gathered (none dealt again)."""
+        self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
+        self.spit = [[], []]
+        self.piles = [[], []]
+        self.gathered = gathered
+        self._seen_again()
 
     def _fresh_packets(self) -> list[list[int]]:
         """R2: shuffle the deck and deal 26 cards to each player."""
@@ -802,18 +816,20 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def _deal_round(self, events: list[Event] | None, packets: Sequence[Sequence[int]]) -> None:
         """R3, R4, R17, R18: deal both layouts and open the round (R5)."""
         self.round_no += 1
+        n = self.n_stocks
+        stocks0, spit0 = deal_layout(packets[0], n)
+        stocks1, spit1 = deal_layout(packets[1], n)
+        self.stocks = [stocks0, stocks1]
+        self.spit = [spit0, spit1]
         self.piles = [[], []]
-        self.stocks = [[], []]
-        self.spit = [[], []]
-        for p in PLAYERS:
-            stocks, spit = deal_layout(packets[p], self.n_stocks)
-            self.stocks[p] = stocks
-            self.spit[p] = spit
-            if events is not None:
-                events.append(_new(Dealt, (p, tuple(map(len, stocks)), len(spit))))
+        if events is not None:
+            events += (
+                Dealt(0, tuple(map(len, stocks0)), len(spit0)),
+                Dealt(1, tuple(map(len, stocks1)), len(spit1)),
+            )
         self._seen_again()
         self.gathered = [[], []]
-        self.pile_used = [bool(self.spit[0]), bool(self.spit[1])]
+        self.pile_used = [bool(spit0), bool(spit1)]
         self.called = [False, False]
         self.slaps = []
         self.chooser = None
@@ -822,29 +838,31 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def _seen_again(self) -> None:
         """Work the visible state (``tops``, ``down``, ``known``, ``pile_tops``) out
         afresh from the cards, in place (after the cards were gathered or dealt)."""
-        masks = self._masks
+        known, tall, n = self.known, self._tall, self.n_stocks
+        sizes, full_down, full_tall = _FULL_LAYOUT[n]
         for p in PLAYERS:
-            tops, down = self.tops[p], self.down[p]
-            known = tall = 0
-            for s, stock in enumerate(self.stocks[p]):
-                if stock:
-                    c = tops[s] = stock[-1]
-                    under = down[s] = len(stock) - 1
-                    known |= 1 << c
-                    if under:
-                        tall |= 1 << s
-                else:
-                    tops[s] = None
-                    down[s] = 0
-            self.known[p] = known
-            self._tall[p] = tall
+            stocks = self.stocks[p]
+            tops = self.tops[p]
+            down = self.down[p]
+            if list(map(len, stocks)) == sizes:  # a full layout (R3), the commonest
+                cards = [stock[-1] for stock in stocks]
+                tops[:] = cards
+                down[:] = full_down
+                known[p] = sum([1 << c for c in cards])  # (distinct bits)
+                tall[p] = full_tall
+                continue
+            tops[:] = [stock[-1] if stock else None for stock in stocks]
+            down[:] = [len(stock) - 1 if stock else 0 for stock in stocks]
+            known[p] = sum([1 << c for c in tops if c is not None])
+            tall[p] = sum([1 << s for s, under in enumerate(down) if under])
+        masks, pile_tops, pile_masks = self._masks, self.pile_tops, self._pile_masks
         for t, pile in enumerate(self.piles):
             if pile:
-                c = self.pile_tops[t] = pile[-1]
-                self._pile_masks[t] = masks[c]
+                c = pile_tops[t] = pile[-1]
+                pile_masks[t] = masks[c]
             else:
-                self.pile_tops[t] = None
-                self._pile_masks[t] = 0
+                pile_tops[t] = None
+                pile_masks[t] = 0
 
 
 def one_pile_takes(
