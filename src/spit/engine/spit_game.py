@@ -588,7 +588,12 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             return False  # (an illegal play: ``_refusal`` says why)
         if self._refusal(action) is not None:
             return False
-        self._carry_out(action, events)
+        if kind is _K_MOVE:  # the next commonest, straight to their rules too
+            self._move(p, s, events)
+        elif kind is _K_CALL:
+            self._call(p, events)
+        else:
+            self._carry_out(action, events)
         self.actions.append(action)
         return True
 
