@@ -558,19 +558,16 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def apply(self, action: Action) -> list[Event]:
         events: list[Event] = []
-        if not self._do(action, events):
+        if not self.step(action, events):
             reason = self._refusal(action)
             assert reason is not None
             raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
         return events
 
-    def step(self, action: Action) -> bool:
-        """``apply`` without events: nothing is built for them (the simulator's path)."""
-        return self._do(action, None)
-
-    def _do(self, action: Action, events: list[Event] | None) -> bool:
+    def step(self, action: Action, events: list[Event] | None = None) -> bool:
         """Carry out ``action`` if it is legal now (False, changing nothing, if not);
-        its events go to ``events`` (None: nobody listens, none is made).
+        its events go to ``events`` (None, the simulator's path: nobody listens,
+        none is made). ``apply`` calls it with a list.
 
         A legal play, the commonest action, is recognised here at once (what
         ``_refusal`` would find: in play, a stock's top that fits a pile in use,
@@ -597,7 +594,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.actions.append(action)
         return True
 
-    def _perform(self, action: Action) -> list[Event]:
+    def _perform(self, action: Action) -> list[Event]:  # (``Game.apply``'s; not used here)
         events: list[Event] = []
         self._carry_out(action, events)
         return events
