@@ -21,22 +21,17 @@ _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 #: shuffles of fewer than _LIMITED items draw from tables worked out once
 _LIMITED = 128
-#: _LOWEST_LIMIT[m]: the lowest of ``below``'s rejection bounds (the largest multiple
-#: of n not above 2**64) over a shuffle's ``m`` draws (bounds 2 to m + 1)
-_LOWEST_LIMIT = (
-    0,
-    *(min(_TWO64 - _TWO64 % n for n in range(2, m + 2)) for m in range(1, _LIMITED)),
-)
-
 # SplitMix64's outputs for many draws at once: each output is worked out in a
 # 128-bit lane of one big int (lane k holds the state after k + 1 steps), so a
 # shuffle costs a handful of big-int operations instead of a few per card. A
 # product of two 64-bit numbers fits its lane; each lane is cut back to 64 bits
 # (``& lanes``) before the next product, so no lane spills into the next.
 _LANE = 128
-_Packed = tuple[int, int, int, Callable[[bytes], tuple[int, ...]], int]
+_Packed = tuple[int, int, int, Callable[[bytes], tuple[int, ...]], int, int]
 #: _PACKED[m]: for ``m`` draws: the lane ones, the lane offsets (k + 1) * gamma,
-#: the lanes' 64-bit mask, how to read the lanes' low 64 bits back, and their bytes;
+#: the lanes' 64-bit mask, how to read the lanes' low 64 bits back, their bytes, and
+#: the lowest of ``below``'s rejection bounds (the largest multiple of n not above
+#: 2**64) over the draws' bounds n = 2 to m + 1;
 #: each worked out when first needed (``_packed``)
 _PACKED: list[_Packed | None] = [None] * _LIMITED
 
@@ -50,6 +45,7 @@ def _packed(m: int) -> _Packed:
         _MASK * ones,
         struct.Struct("<" + "Q8x" * m).unpack,
         _LANE // 8 * m,
+        min(_TWO64 - _TWO64 % n for n in range(2, m + 2)),
     )
     _PACKED[m] = entry
     return entry
@@ -57,7 +53,7 @@ def _packed(m: int) -> _Packed:
 
 def _draws(state: int, m: int) -> tuple[int, ...]:
     """The next ``m`` outputs of a generator in ``state`` (``next_u64`` ``m`` times), in order."""
-    ones, offsets, lanes, unpack, size = _PACKED[m] or _packed(m)
+    ones, offsets, lanes, unpack, size, _ = _PACKED[m] or _packed(m)
     z = (state * ones + offsets) & lanes
     z = ((z ^ (z >> 30)) & lanes) * _MIX1 & lanes
     z = ((z ^ (z >> 27)) & lanes) * _MIX2 & lanes
@@ -126,7 +122,7 @@ class Rng:
             self.state = _shuffle_from(items, m, state)
             return
         i = m
-        low = _LOWEST_LIMIT[m]
+        low = (_PACKED[m] or _packed(m))[5]
         for z in _draws(state, m):
             if z >= low and z >= _TWO64 - _TWO64 % (i + 1):  # rejected: draw one by one
                 self.state = _shuffle_from(items, i, (state + (m - i) * _GAMMA) & _MASK)

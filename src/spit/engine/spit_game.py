@@ -90,19 +90,22 @@ def _plays_of(player: int, key: int) -> tuple[Action, ...]:
     return plays
 
 
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+
 #: The events of the commonest actions, made once and shared (events are immutable):
 #: ``_PLAYED[p][s][t][c]`` is CardPlayed(p, s, t, c), ``_TURNED[p][s][c]`` CardTurnedUp(p, s, c).
 _PLAYED = tuple(
     tuple(
-        tuple(tuple(CardPlayed(p, s, t, c) for c in range(DECK_SIZE)) for t in (0, 1))
+        tuple(tuple(_new(CardPlayed, (p, s, t, c)) for c in range(DECK_SIZE)) for t in (0, 1))
         for s in range(5)
     )
     for p in PLAYERS
 )
 _TURNED = tuple(
-    tuple(tuple(CardTurnedUp(p, s, c) for c in range(DECK_SIZE)) for s in range(5)) for p in PLAYERS
+    tuple(tuple(_new(CardTurnedUp, (p, s, c)) for c in range(DECK_SIZE)) for s in range(5))
+    for p in PLAYERS
 )
-_SPAT = tuple(tuple(Spat(p, p, c) for c in range(DECK_SIZE)) for p in PLAYERS)
+_SPAT = tuple(tuple(_new(Spat, (p, p, c)) for c in range(DECK_SIZE)) for p in PLAYERS)
 _CALLED = (SpitCalled(0), SpitCalled(1))
 _STALEMATES = (Stalemate(False), Stalemate(True))
 
@@ -116,7 +119,6 @@ _K_MOVE, _K_CALL, _K_SLAP, _K_CHOOSE = Kind.MOVE, Kind.CALL, Kind.SLAP, Kind.CHO
 _K_CLOSE, _K_STALL, _K_FLIP = Kind.CLOSE, Kind.STALL, Kind.FLIP
 _BOTH = PLAYERS
 _ONE = ((0,), (1,))
-_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 _KIND_PLAY = Kind.PLAY
 
 _WAIT_REASON = {
