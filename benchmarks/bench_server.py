@@ -7,11 +7,15 @@ quick-pair and plays its match to the end with a computer of ``--level``.
 Meanwhile the server's status file is sampled for the matches held at once.
 
 The figures are the server's own, read from its status file once every player
-is done: the timer lateness is over every timer wake of every match of the
-run (how late a match's tick loop ran after the deadline it asked for), the
+is done: the timer lateness is over every deadline of every match of the run
+(how long after it came due the tick that handled it ran, by its timer or by
+an input's tick: how late a player's verdict or a timer's end was), the
 sign-in ramp, the waves and the ends of matches included; the time to pair is
-from the server receiving a player's queue request to the wave that paired
-them. (What each player saw, from sending ``queue`` to reading ``matched``,
+from the server receiving a player's queue request to their match being dealt
+and their lobby told, by the wave that paired them (one wave is ``--wave``
+seconds, 3 as ``spit server``'s default: a player who queued just after a wave
+waits for the next, so the goal p95 <= 1 wave needs waves on time and each
+wave dealt quickly). (What each player saw, from sending ``queue`` to reading ``matched``,
 is printed too: it adds this process's own delays.) Then a few plain-ssh
 sessions are opened (guests with a pty) and the resident memory of each
 door's game process is read.
@@ -272,7 +276,7 @@ async def run(args: argparse.Namespace) -> None:
         )
         print(
             f"matches held at once: {held}; timer lateness over all "
-            f"{final.get('lateness_wakes', 0)} wakes of the run: p99 {lateness:.1f} ms, "
+            f"{final.get('lateness_wakes', 0)} deadlines of the run: p99 {lateness:.1f} ms, "
             f"p99.9 {late_999:.1f} ms"
         )
         print(f"machine load (1 min) at the end: {load:.2f}")

@@ -74,3 +74,47 @@ def test_copy_is_independent() -> None:
     assert twin.next_u64() == rng.next_u64()
     twin.next_u64()
     assert twin.state != rng.state
+
+
+def test_shuffles_of_every_size_match_one_draw_at_a_time() -> None:
+    # The shuffle works its draws out all at once; ``below``, one by one, is the reference.
+    for size in (0, 1, 2, 3, 13, 26, 27, 52, 127, 128, 200):
+        for seed in (0, 1, 2**64 - 1, 0x9E3779B97F4A7C15, 12345):
+            rng, reference_rng = Rng(seed), Rng(seed)
+            items, reference = list(range(size)), list(range(size))
+            rng.shuffle(items)
+            for i in range(size - 1, 0, -1):
+                j = reference_rng.below(i + 1)
+                reference[i], reference[j] = reference[j], reference[i]
+            assert items == reference
+            assert rng.state == reference_rng.state
+
+
+def test_a_rejected_draw_in_a_shuffle_is_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A draw ``below`` rejects (about once in 2**58) cannot be met by chance: here the
+    # generator's stream gets one inserted before its 5th draw, in both the shuffle's
+    # all-at-once draws and ``next_u64``, which ``below`` (the reference) reads.
+    from spit.engine import rng as rng_module
+
+    rejected = 2**64 - 1
+    real_draws = rng_module._draws
+
+    def draws(state: int, m: int) -> tuple[int, ...]:
+        out = real_draws(state, m)
+        return (*out[:4], rejected, *out[4:])
+
+    monkeypatch.setattr(rng_module, "_draws", draws)
+    items = list(range(26))
+    Rng(77).shuffle(items)
+    reference_rng = Rng(77)
+    stream = [reference_rng.next_u64() for _ in range(60)]
+    stream.insert(4, rejected)
+    reference, k = list(range(26)), 0
+    for i in range(25, 0, -1):
+        n = i + 1
+        while stream[k] >= 2**64 - 2**64 % n:
+            k += 1
+        j = stream[k] % n
+        k += 1
+        reference[i], reference[j] = reference[j], reference[i]
+    assert items == reference

@@ -590,3 +590,35 @@ def test_a_told_liar_that_turns_honest_fits_again(caplog: pytest.LogCaptureFixtu
             match.tick(clock.now)
     assert not match.seats[1].told and match.seats[1].stamper.correction == 0
     assert any("fit its link again" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_due_deadline_an_inputs_tick_handles_counts_how_late_it_was_handled() -> None:
+    """The loop was busy past a press's deadline and another press came meanwhile: the
+    tick that press asked for handles the deadline before its timer runs. The deadline
+    counts in the host's lateness all the same (how late a player's verdict was), once."""
+    import asyncio
+    import time
+
+    from tests.support.net import LIMIT, Recorder, quick_host
+
+    async def body() -> list[float]:
+        game, first_play, second_play = race_position()
+        host = quick_host(game, remote_seats=(), window=0.02)
+        seats = [host.local_seat(0, Recorder()), host.local_seat(1, Recorder())]
+        run = asyncio.create_task(host.run())
+        try:
+            await asyncio.sleep(0.2)  # both seats in: the game runs
+            host.stats.lateness.clear()
+            seats[0].press(first_play, at=time.monotonic())
+            await asyncio.sleep(0)  # its tick sets the timer for its deadline
+            await asyncio.sleep(0)
+            time.sleep(0.08)  # a busy loop: the deadline comes due meanwhile
+            seats[1].press(second_play, at=time.monotonic())
+            await asyncio.sleep(0.2)
+            return list(host.stats.lateness)
+        finally:
+            run.cancel()
+
+    late = await asyncio.wait_for(body(), LIMIT)
+    assert [x for x in late if x >= 0.05], late  # the busy 80 ms, counted
+    assert len([x for x in late if x >= 0.05]) == 1, late  # and once

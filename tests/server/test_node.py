@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.support.net import LIMIT
@@ -189,3 +190,44 @@ async def test_a_node_on_postgresql_keeps_accounts_and_rates_a_match(tmp_path: P
             await drop_schema(store)
 
     await asyncio.wait_for(body(), LIMIT * 2)
+
+
+async def test_a_queue_request_reads_no_rating_until_one_changed_on_another_node(
+    node: ServerNode, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ratings read at sign-in serve the queue (a store read there waited behind a
+    burst of sign-ins and missed a wave); a result from another node reads them again."""
+
+    async def body() -> None:
+        ann = Player(tmp_path / "ann", "Ann")
+        await ann.connect(node)
+        await ann.lobby.wait_for(lambda m: m["t"] == "welcome")
+        reads: list[tuple[int, str]] = []
+        read = node.store.rating
+
+        async def counted(account: int, mode: str) -> Any:
+            reads.append((account, mode))
+            return await read(account, mode)
+
+        monkeypatch.setattr(node.store, "rating", counted)
+
+        async def queue_once() -> None:
+            ann.send("queue", mode="speed")
+            while not node.queue:
+                await asyncio.sleep(0.01)
+            assert (node.queue[next(iter(node.queue))].rating, len(node.queue)) == (1500.0, 1)
+            ann.send("unqueue")
+            while node.queue:
+                await asyncio.sleep(0.01)
+
+        await queue_once()
+        assert reads == []
+        player_id = next(iter(node.players))
+        result = {"t": "result", "text": "Ann won elsewhere."}
+        await node.bus.post(node.node_id, {"t": "deliver", "player": player_id, "msg": result})
+        await ann.lobby.wait_for(lambda m: m["t"] == "result")
+        await queue_once()
+        assert [mode for _, mode in reads] == ["speed"]
+        await ann.close()
+
+    await asyncio.wait_for(body(), LIMIT)

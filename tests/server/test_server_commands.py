@@ -132,3 +132,9 @@ def test_drain_and_undrain_reach_the_running_server(server: Server, tmp_path: Pa
         time.sleep(0.5)
     done = _spit("server", "--undrain", "--data-dir", str(data), home=tmp_path / "op")
     assert done.returncode == 0 and not (data / "drain").exists()
+
+
+def test_ping_every_is_checked(tmp_path: Path) -> None:
+    done = _spit("server", "--ping-every", "0.01", "--data-dir", str(tmp_path), home=tmp_path)
+    assert done.returncode == 2 and "--ping-every takes 0.1 to 5 seconds" in done.stderr
+    assert not (tmp_path / "status.json").exists()  # refused before starting

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import log
 
 from spit.engine.actions import Kind
 
@@ -48,8 +49,8 @@ class Reaction:
         if base < self.floor:  # max(floor, N(mu, sigma))
             base = self.floor
         tau = self.tau
-        if tau > 0:
-            base += rng.expovariate(1.0 / tau)
+        if tau > 0:  # ``rng.expovariate(1.0 / tau)``, its formula written out (the same draw)
+            base -= log(1.0 - rng.random()) / (1.0 / tau)
         if kind is _PLAY or kind is _MOVE:
             return base
         if kind is _CALL:

@@ -146,6 +146,14 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         help="seconds between quick-pair waves (default 3)",
     )
     server.add_argument(
+        "--ping-every",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds between a match's pings to each player once their clock is measured, "
+        "0.1 to 5 (default 0.25; more pings follow a changing link sooner, fewer cost less)",
+    )
+    server.add_argument(
         "--daily-level",
         default="medium",
         metavar="LEVEL",
@@ -265,6 +273,10 @@ def _cmd_server(args: argparse.Namespace) -> int:
         node_id=args.node,
         public_address=args.public_address,
     )
+    if args.ping_every is not None:
+        if not 0.1 <= args.ping_every <= 5.0:
+            return _fail("--ping-every takes 0.1 to 5 seconds")
+        settings.ping_every = args.ping_every
 
     async def main() -> int:
         try:

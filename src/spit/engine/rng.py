@@ -8,7 +8,8 @@ state is one 64-bit int, which makes copies and fingerprints trivial.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import struct
+from collections.abc import Callable
 from typing import Any
 
 from spit.engine.cards import DECK_SIZE
@@ -18,18 +19,64 @@ _TWO64 = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
-#: how many shuffle sizes keep their draws (``_steps``)
+#: shuffles of fewer than _LIMITED items draw from tables worked out once
 _LIMITED = 128
+# SplitMix64's outputs for many draws at once: each output is worked out in a
+# 128-bit lane of one big int (lane k holds the state after k + 1 steps), so a
+# shuffle costs a handful of big-int operations instead of a few per card. A
+# product of two 64-bit numbers fits its lane; each lane is cut back to 64 bits
+# (``& lanes``) before the next product, so no lane spills into the next.
+_LANE = 128
+_Packed = tuple[int, int, int, Callable[[bytes], tuple[int, ...]], int, int]
+#: _PACKED[m]: for ``m`` draws: the lane ones, the lane offsets (k + 1) * gamma,
+#: the lanes' 64-bit mask, how to read the lanes' low 64 bits back, their bytes, and
+#: the lowest of ``below``'s rejection bounds (the largest multiple of n not above
+#: 2**64) over the draws' bounds n = 2 to m + 1;
+#: each worked out when first needed (``_packed``)
+_PACKED: list[_Packed | None] = [None] * _LIMITED
 
 
-@lru_cache(maxsize=_LIMITED)
-def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
-    """A shuffle's draws for ``size`` items, in order: (index, bound, rejection limit).
+def _packed(m: int) -> _Packed:
+    """The entry ``_PACKED[m]``, worked out and kept."""
+    ones = sum(1 << (_LANE * k) for k in range(m))
+    entry = (
+        ones,
+        sum(((k + 1) * _GAMMA) << (_LANE * k) for k in range(m)),
+        _MASK * ones,
+        struct.Struct("<" + "Q8x" * m).unpack,
+        _LANE // 8 * m,
+        min(_TWO64 - _TWO64 % n for n in range(2, m + 2)),
+    )
+    _PACKED[m] = entry
+    return entry
 
-    Worked out at a size's first shuffle and kept (all sizes at import took
-    some 3 ms of every start-up, for the one or two sizes a game shuffles).
-    """
-    return tuple((i, i + 1, _TWO64 - _TWO64 % (i + 1)) for i in range(size - 1, 0, -1))
+
+def _draws(state: int, m: int) -> tuple[int, ...]:
+    """The next ``m`` outputs of a generator in ``state`` (``next_u64`` ``m`` times), in order."""
+    ones, offsets, lanes, unpack, size, _ = _PACKED[m] or _packed(m)
+    z = (state * ones + offsets) & lanes
+    z = ((z ^ (z >> 30)) & lanes) * _MIX1 & lanes
+    z = ((z ^ (z >> 27)) & lanes) * _MIX2 & lanes
+    return unpack((z ^ (z >> 31)).to_bytes(size, "little"))
+
+
+def _shuffle_from(items: list[Any], top: int, state: int) -> int:
+    """Fisher-Yates from index ``top`` down, one draw at a time from ``state``
+    (as ``below``); returns the generator's state afterwards."""
+    mask, gamma, mix1, mix2 = _MASK, _GAMMA, _MIX1, _MIX2
+    for i in range(top, 0, -1):
+        n = i + 1
+        limit = _TWO64 - _TWO64 % n
+        while True:
+            state = z = (state + gamma) & mask
+            z = ((z ^ (z >> 30)) * mix1) & mask
+            z = ((z ^ (z >> 27)) * mix2) & mask
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        items[i], items[j] = items[j], items[i]
+    return state
 
 
 class Rng:
@@ -61,24 +108,29 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list[Any]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates; same draws as ``below``)."""
+        """Shuffle ``items`` in place (Fisher-Yates; same draws as ``below``).
+
+        The draws are worked out all at once (``_draws``), then the swaps made;
+        a draw that ``below`` would reject (about once in 2**58) hands over to
+        ``_shuffle_from``, which draws one at a time.
+        """
+        m = len(items) - 1
+        if m <= 0:
+            return
         state = self.state
-        mask, gamma, mix1, mix2 = _MASK, _GAMMA, _MIX1, _MIX2
-        size = len(items)
-        steps = _steps(size)
-        for i, n, limit in steps:
-            state = z = (state + gamma) & mask
-            z = ((z ^ (z >> 30)) * mix1) & mask
-            z = ((z ^ (z >> 27)) * mix2) & mask
-            z ^= z >> 31
-            while z >= limit:  # rejected (about once in 2**58 draws): draw again
-                state = z = (state + gamma) & mask
-                z = ((z ^ (z >> 30)) * mix1) & mask
-                z = ((z ^ (z >> 27)) * mix2) & mask
-                z ^= z >> 31
-            j = z % n
+        if m >= _LIMITED:
+            self.state = _shuffle_from(items, m, state)
+            return
+        i = m
+        low = (_PACKED[m] or _packed(m))[5]
+        for z in _draws(state, m):
+            if z >= low and z >= _TWO64 - _TWO64 % (i + 1):  # rejected: draw one by one
+                self.state = _shuffle_from(items, i, (state + (m - i) * _GAMMA) & _MASK)
+                return
+            j = z % (i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = state
+            i -= 1
+        self.state = (state + m * _GAMMA) & _MASK
 
     def copy(self) -> Rng:
         """An independent generator in the same state."""

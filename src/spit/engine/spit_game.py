@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import ClassVar, NamedTuple
 
 from spit.engine.actions import (
@@ -65,6 +66,17 @@ _DEAL_PLACES: dict[int, tuple[tuple[int, ...], ...]] = {
     for n, order in DEAL_ORDER.items()
 }
 
+#: _FULL_LAYOUT[n]: a full layout's stock sizes, the cards face down under each
+#: top, and the stocks with a card face down as bits
+_FULL_LAYOUT = {
+    n: (
+        [len(p) for p in places],
+        [len(p) - 1 for p in places],
+        sum(1 << s for s, p in enumerate(places) if len(p) > 1),
+    )
+    for n, places in _DEAL_PLACES.items()
+}
+
 #: _PLAYS_OF[player][on0 | on1 << 5]: the R7 plays of the stocks in ``on0`` onto pile 1
 #: and of those in ``on1`` onto pile 2 (bit s: stock s), in stock order, pile 1 first;
 #: each worked out when first needed (``_plays_of``: building all at import costs more)
@@ -78,6 +90,25 @@ def _plays_of(player: int, key: int) -> tuple[Action, ...]:
     return plays
 
 
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+
+#: The events of the commonest actions, made once and shared (events are immutable):
+#: ``_PLAYED[p][s][t][c]`` is CardPlayed(p, s, t, c), ``_TURNED[p][s][c]`` CardTurnedUp(p, s, c).
+_PLAYED = tuple(
+    tuple(
+        tuple(tuple(_new(CardPlayed, (p, s, t, c)) for c in range(DECK_SIZE)) for t in (0, 1))
+        for s in range(5)
+    )
+    for p in PLAYERS
+)
+_TURNED = tuple(
+    tuple(tuple(_new(CardTurnedUp, (p, s, c)) for c in range(DECK_SIZE)) for s in range(5))
+    for p in PLAYERS
+)
+_SPAT = tuple(tuple(_new(Spat, (p, p, c)) for c in range(DECK_SIZE)) for p in PLAYERS)
+_CALLED = (SpitCalled(0), SpitCalled(1))
+_STALEMATES = (Stalemate(False), Stalemate(True))
+
 _CALLS = (call(0), call(1))
 _SLAPS = ((slap(0, 0), slap(0, 1)), (slap(1, 0), slap(1, 1)))
 _CHOOSES = ((choose(0, 0), choose(0, 1)), (choose(1, 0), choose(1, 1)))
@@ -88,7 +119,6 @@ _K_MOVE, _K_CALL, _K_SLAP, _K_CHOOSE = Kind.MOVE, Kind.CALL, Kind.SLAP, Kind.CHO
 _K_CLOSE, _K_STALL, _K_FLIP = Kind.CLOSE, Kind.STALL, Kind.FLIP
 _BOTH = PLAYERS
 _ONE = ((0,), (1,))
-_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__
 _KIND_PLAY = Kind.PLAY
 
 _WAIT_REASON = {
@@ -302,6 +332,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         m0, m1 = self._pile_masks
         fitting = m0 | m1
         known, tops, tall = self.known, self.tops, self._tall
+        if players is _BOTH:
+            return bool((known[0] | known[1]) & fitting) or bool(
+                (tall[0] and None in tops[0]) or (tall[1] and None in tops[1])
+            )
         for p in players:
             if known[p] & fitting:
                 return True
@@ -525,39 +559,44 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     # -------------------------------------------------------------- performing
 
     def apply(self, action: Action) -> list[Event]:
-        reason = self._refusal(action)
-        if reason is not None:
-            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
         events: list[Event] = []
-        kind = action[0]
-        if kind is _KIND_PLAY:  # the commonest actions, straight to their rule
-            self._play(action[1], action[2], action[3], events)
-        elif kind is _K_MOVE:
-            self._move(action[1], action[2], events)
+        if not self.step(action, events):
+            reason = self._refusal(action)
+            assert reason is not None
+            raise IllegalAction(reason if isinstance(reason, str) else self._misfit(*reason))
+        return events
+
+    def step(self, action: Action, events: list[Event] | None = None) -> bool:
+        """Carry out ``action`` if it is legal now (False, changing nothing, if not);
+        its events go to ``events`` (None, the simulator's path: nobody listens,
+        none is made). ``apply`` calls it with a list.
+
+        A legal play, the commonest action, is recognised here at once (what
+        ``_refusal`` would find: in play, a stock's top that fits a pile in use,
+        whose mask is 0 while it has no top) and goes straight to its rule.
+        """
+        kind, p, s, t = action
+        if kind is _KIND_PLAY and self.phase is _PLAYING and (p == 0 or p == 1):
+            tops = self.tops[p]
+            if 0 <= s < len(tops) and (t == 0 or t == 1):
+                c = tops[s]
+                if c is not None and self._pile_masks[t] >> c & 1:
+                    self._play(p, s, t, c, tops, events)
+                    self.actions.append(action)
+                    return True
+            return False  # (an illegal play: ``_refusal`` says why)
+        if self._refusal(action) is not None:
+            return False
+        if kind is _K_MOVE:  # the next commonest, straight to their rules too
+            self._move(p, s, events)
         elif kind is _K_CALL:
-            self._call(action[1], events)
+            self._call(p, events)
         else:
             self._carry_out(action, events)
         self.actions.append(action)
-        return events
-
-    def step(self, action: Action) -> bool:
-        """``apply`` without events: nothing is built for them (the simulator's path)."""
-        if self._refusal(action) is not None:
-            return False
-        kind, p, s, t = action
-        if kind is _KIND_PLAY:
-            self._play(p, s, t, None)
-        elif kind is _K_MOVE:
-            self._move(p, s, None)
-        elif kind is _K_CALL:
-            self._call(p, None)
-        else:
-            self._carry_out(action, None)
-        self.actions.append(action)
         return True
 
-    def _perform(self, action: Action) -> list[Event]:
+    def _perform(self, action: Action) -> list[Event]:  # (``Game.apply``'s; not used here)
         events: list[Event] = []
         self._carry_out(action, events)
         return events
@@ -566,7 +605,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """Carry out a checked action; its events go to ``events`` (None: nobody listens)."""
         kind, p, s, t = action
         if kind is _KIND_PLAY:
-            self._play(p, s, t, events)
+            self._play(p, s, t, self.tops[p][s], self.tops[p], events)
         elif kind is _K_MOVE:
             self._move(p, s, events)
         elif kind is _K_CALL:
@@ -594,35 +633,46 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         called = self.called
         called[p] = True
         if events is not None:
-            events.append(_new(SpitCalled, (p,)))
+            events.append(_CALLED[p])
         spit = self.spit
         if (called[0] or not spit[0]) and (called[1] or not spit[1]):
             self._spit(events)
 
-    def _play(self, p: int, s: int, t: int, events: list[Event] | None) -> None:
-        """R7: the stock's top card onto spit pile ``t``; R9 turns the next one up."""
+    def _play(
+        self,
+        p: int,
+        s: int,
+        t: int,
+        c: int | None,
+        tops: list[int | None],
+        events: list[Event] | None,
+    ) -> None:
+        """R7: the stock's top card ``c`` onto spit pile ``t``; R9 turns the next one up.
+        (``tops`` is the player's ``self.tops[p]``.)"""
+        assert c is not None
         stock = self.stocks[p][s]
-        c = stock.pop()
+        stock.pop()
         self.piles[t].append(c)
         self.pile_tops[t] = c
-        self._pile_masks[t] = self._masks[c]
+        pile_masks = self._pile_masks
+        pile_masks[t] = self._masks[c]
         self.progress_count += 1
-        tops = self.tops[p]
+        known = self.known
         if stock:
             top = tops[s] = stock[-1]  # R9
             down = self.down[p]
-            if down[s] == 1:
+            under = down[s] = down[s] - 1
+            if not under:
                 self._tall[p] ^= 1 << s
-            down[s] -= 1
-            self.known[p] ^= (1 << c) | (1 << top)
+            known[p] ^= (1 << c) | (1 << top)
             if events is not None:
-                events += (_new(CardPlayed, (p, s, t, c)), _new(CardTurnedUp, (p, s, top)))
+                events += (_PLAYED[p][s][t][c], _TURNED[p][s][top])
         else:
             tops[s] = None
-            self.known[p] ^= 1 << c
             if events is not None:
-                events.append(_new(CardPlayed, (p, s, t, c)))
-            if not self.known[p]:  # every stock is empty (an empty one has no top)
+                events.append(_PLAYED[p][s][t][c])
+            known[p] ^= 1 << c
+            if not known[p]:  # every stock is empty (an empty one has no top)
                 self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
                 return
         if not self._can_act(_BOTH):
@@ -666,7 +716,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 pile_masks[p] = masks[c]
                 self.progress_count += 1
                 if events is not None:
-                    events.append(_new(Spat, (p, p, c)))
+                    events.append(_SPAT[p][c])
         self.called = [False, False]
         self._set_phase(events, _PLAYING)
         if not self._can_act(_BOTH):
@@ -674,7 +724,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
         if events is not None:
-            events.append(_new(Stalemate, (stalled,)))
+            events.append(_STALEMATES[stalled])
         if self.spit[0] or self.spit[1]:
             self.called = [False, False]
             self._set_phase(events, _STALEMATE)  # R13, R14
@@ -717,49 +767,51 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _collect(self, events: list[Event] | None, takes: list[int | None]) -> None:
         """R17, R19, R20: take piles, gather, check for a winner, deal again."""
-        gathered: list[list[int]] = [[], []]
-        for p in PLAYERS:
-            cards = gathered[p]
-            for s in self.stocks[p]:
-                cards.extend(s)
-            cards.extend(self.spit[p])
-            pile = takes[p]
-            if pile is None:
-                if events is not None:
-                    events.append(_new(PileTaken, (p, None, 0)))
-            else:
-                cards.extend(self.piles[pile])
-                if events is not None:
-                    events.append(_new(PileTaken, (p, pile, len(self.piles[pile]))))
-        self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
-        self.spit = [[], []]
-        self.piles = [[], []]
+        stocks, spit, piles = self.stocks, self.spit, self.piles
+        t0, t1 = takes
+        gathered = [
+            list(chain(*stocks[0], spit[0], () if t0 is None else piles[t0])),
+            list(chain(*stocks[1], spit[1], () if t1 is None else piles[t1])),
+        ]
+        if events is not None:
+            events += (
+                PileTaken(0, t0, 0 if t0 is None else len(piles[t0])),
+                PileTaken(1, t1, 0 if t1 is None else len(piles[t1])),
+            )
         self.chooser = None
         self.slaps = []
-        self.gathered = gathered
-        winner = next((p for p in PLAYERS if not gathered[p]), None)
+        winner = 0 if not gathered[0] else 1 if not gathered[1] else None
         at_limit = self.round_no >= self.config.round_limit
         if winner is not None:
             if events is not None:
                 events.append(GameWon(winner, Result.NO_CARDS_LEFT))
             if not self.config.scoring:
-                self._seen_again()
+                self._gather(gathered)
                 self._finish(events, winner, Result.NO_CARDS_LEFT)
                 return
             self.games_won[winner] += 1
             if at_limit:
-                self._seen_again()
+                self._gather(gathered)
                 self._finish(events, None, Result.ROUND_LIMIT)  # H4
                 return
             self._deal_round(events, self._fresh_packets())  # V4: fresh deal (R2)
             return
         if at_limit:
-            self._seen_again()
+            self._gather(gathered)
             self._finish(events, None, Result.ROUND_LIMIT)  # H4
             return
-        for p in PLAYERS:
-            self.rng.shuffle(gathered[p])
+        shuffle = self.rng.shuffle
+        shuffle(gathered[0])
+        shuffle(gathered[1])
         self._deal_round(events, gathered)
+
+    def _gather(self, gathered: list[list[int]]) -> None:
+        """The game ends with every card gathered (none dealt again)."""
+        self.stocks = [[[] for _ in range(self.n_stocks)] for _ in PLAYERS]
+        self.spit = [[], []]
+        self.piles = [[], []]
+        self.gathered = gathered
+        self._seen_again()
 
     def _fresh_packets(self) -> list[list[int]]:
         """R2: shuffle the deck and deal 26 cards to each player."""
@@ -768,18 +820,20 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def _deal_round(self, events: list[Event] | None, packets: Sequence[Sequence[int]]) -> None:
         """R3, R4, R17, R18: deal both layouts and open the round (R5)."""
         self.round_no += 1
+        n = self.n_stocks
+        stocks0, spit0 = deal_layout(packets[0], n)
+        stocks1, spit1 = deal_layout(packets[1], n)
+        self.stocks = [stocks0, stocks1]
+        self.spit = [spit0, spit1]
         self.piles = [[], []]
-        self.stocks = [[], []]
-        self.spit = [[], []]
-        for p in PLAYERS:
-            stocks, spit = deal_layout(packets[p], self.n_stocks)
-            self.stocks[p] = stocks
-            self.spit[p] = spit
-            if events is not None:
-                events.append(_new(Dealt, (p, tuple(map(len, stocks)), len(spit))))
+        if events is not None:
+            events += (
+                Dealt(0, tuple(map(len, stocks0)), len(spit0)),
+                Dealt(1, tuple(map(len, stocks1)), len(spit1)),
+            )
         self._seen_again()
         self.gathered = [[], []]
-        self.pile_used = [bool(self.spit[0]), bool(self.spit[1])]
+        self.pile_used = [bool(spit0), bool(spit1)]
         self.called = [False, False]
         self.slaps = []
         self.chooser = None
@@ -788,29 +842,31 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def _seen_again(self) -> None:
         """Work the visible state (``tops``, ``down``, ``known``, ``pile_tops``) out
         afresh from the cards, in place (after the cards were gathered or dealt)."""
-        masks = self._masks
+        known, tall, n = self.known, self._tall, self.n_stocks
+        sizes, full_down, full_tall = _FULL_LAYOUT[n]
         for p in PLAYERS:
-            tops, down = self.tops[p], self.down[p]
-            known = tall = 0
-            for s, stock in enumerate(self.stocks[p]):
-                if stock:
-                    c = tops[s] = stock[-1]
-                    under = down[s] = len(stock) - 1
-                    known |= 1 << c
-                    if under:
-                        tall |= 1 << s
-                else:
-                    tops[s] = None
-                    down[s] = 0
-            self.known[p] = known
-            self._tall[p] = tall
+            stocks = self.stocks[p]
+            tops = self.tops[p]
+            down = self.down[p]
+            if list(map(len, stocks)) == sizes:  # a full layout (R3), the commonest
+                cards = [stock[-1] for stock in stocks]
+                tops[:] = cards
+                down[:] = full_down
+                known[p] = sum([1 << c for c in cards])  # (distinct bits)
+                tall[p] = full_tall
+                continue
+            tops[:] = [stock[-1] if stock else None for stock in stocks]
+            down[:] = [len(stock) - 1 if stock else 0 for stock in stocks]
+            known[p] = sum([1 << c for c in tops if c is not None])
+            tall[p] = sum([1 << s for s, under in enumerate(down) if under])
+        masks, pile_tops, pile_masks = self._masks, self.pile_tops, self._pile_masks
         for t, pile in enumerate(self.piles):
             if pile:
-                c = self.pile_tops[t] = pile[-1]
-                self._pile_masks[t] = masks[c]
+                c = pile_tops[t] = pile[-1]
+                pile_masks[t] = masks[c]
             else:
-                self.pile_tops[t] = None
-                self._pile_masks[t] = 0
+                pile_tops[t] = None
+                pile_masks[t] = 0
 
 
 def one_pile_takes(

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +37,7 @@ from spit.store.settings import same_name
 from spit.store.writer import Writer
 
 if TYPE_CHECKING:
-    from spit.net.resume import Earlier
+    from spit.net.resume import Earlier, TailMark
     from spit.store.replays import ReplayMeta
 
 log = logging.getLogger("spit.net")
@@ -76,14 +76,16 @@ class Limits:
 
 @dataclass(slots=True)
 class HostStats:
-    """Timer lateness of the tick loop (for the benchmark)."""
+    """Timer lateness of the tick loop (for the benchmark): how long after each deadline
+    came due the tick that handled it ran (by its timer, or sooner by an input's tick;
+    each deadline once)."""
 
     lateness: list[float] = field(default_factory=list)
     #: also told each lateness (``spit server`` counts every match's in one place)
     sink: Callable[[float], None] | None = None
 
     def late(self, seconds: float) -> None:
-        """The tick loop woke ``seconds`` after the deadline it asked for."""
+        """A due deadline was handled ``seconds`` after it came due."""
         self.lateness.append(seconds)
         if self.sink is not None:
             self.sink(seconds)
@@ -198,6 +200,8 @@ class _Conn:
         self.pings: dict[float, None] = {}
         self.heard = host.clock()
         self._out: list[bytes] = []
+        #: a flush waits for the host's held output (``Host.hold_output``)
+        self._waiting = False
         #: the seat's own player (spit server): a computer holding the seat makes way
         self.takes_back = False
 
@@ -210,6 +214,12 @@ class _Conn:
         self._out.append(data)
 
     def _flush(self) -> None:
+        held = self.host.held_output
+        if held is not None:
+            if not self._waiting:
+                self._waiting = True
+                held.add_done_callback(self._released)
+            return
         data, self._out = b"".join(self._out), []
         if self.closed or not data:
             return
@@ -221,6 +231,10 @@ class _Conn:
         if self.process.channel.get_write_buffer_size() > self.host.limits.max_buffer:
             log.warning("%s is not reading its messages: closed", self.peer)
             self.close("not reading")
+
+    def _released(self, _held: object) -> None:
+        self._waiting = False
+        self._flush()
 
     def close(self, reason: str, tell: bool = False) -> None:
         """Close the channel (after what is queued, and the reason if ``tell``)."""
@@ -324,14 +338,19 @@ class Host:
         self.on_handed_back: Callable[[int], None] | None = None
         #: called (on the loop) after each tick that applied an action: when to checkpoint
         self.on_applied: Callable[[], None] | None = None
+        #: the output to the guests waits for these writes (``hold_output``)
+        self._holding: set[asyncio.Future[Any]] = set()
+        self._held: asyncio.Future[None] | None = None
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._final_replay: dict[str, Any] | None = None
         self._server: asyncssh.SSHAcceptor | None = None
-        #: the running ``run``'s end, its next timer, and whether a tick is due soon
+        #: the running ``run``'s end, its next timer, the deadline that timer is for,
+        #: and the tick asked for soon (an input came)
         self._done: asyncio.Future[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self._soon = False
+        self._due: float | None = None
+        self._soon: asyncio.Handle | None = None
         self._conns: set[_Conn] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bots: dict[int, BotDriver] = {}
@@ -360,7 +379,9 @@ class Host:
         self.earlier: Earlier | None = None
 
     @classmethod
-    def resumed(cls, data: Mapping[str, Any] | str | bytes, **host_kwargs: Any) -> Host:
+    def resumed(
+        cls, data: Mapping[str, Any] | str | bytes, finished: bool = False, **host_kwargs: Any
+    ) -> Host:
         """A host that carries on the match checkpointed in ``data`` (``replay_data()``
         of an earlier host, or its JSON text), in the position it stopped in.
 
@@ -369,11 +390,12 @@ class Host:
         fumble rule (H8) whatever ``timing`` says. Each seat then has the rejoin
         window to connect, as after a drop. ``replay_data()`` gives the whole
         game, the earlier part first. Raises ``CheckpointError`` (one line) for
-        data that is malformed, edited, hostile or of a finished game.
+        data that is malformed, edited, hostile or (unless ``finished``) of a
+        game already over: such a host only gives its replay, it never plays.
         """
         from spit.net.resume import read_checkpoint
 
-        earlier = read_checkpoint(data)
+        earlier = read_checkpoint(data, finished)
         host_kwargs.setdefault("names", earlier.names)
         host_kwargs.setdefault("remote_seats", earlier.remote_seats)
         host_kwargs["timing"] = earlier.timing(host_kwargs.get("timing") or Timing())
@@ -462,34 +484,46 @@ class Host:
         finally:
             self._done = None
             self._set_timer(None)
+            if self._soon is not None:
+                self._soon.cancel()
+                self._soon = None
         await asyncio.sleep(0)
 
     def _wake_soon(self) -> None:
         """The schedule may have changed (a new input, a seat back): tick soon."""
-        if self._done is None or self._soon:
+        if self._done is None or self._soon is not None:
             return
-        self._soon = True
-        asyncio.get_running_loop().call_soon(self._tick_soon)
+        self._soon = asyncio.get_running_loop().call_soon(self._tick_soon)
 
     def _tick_soon(self) -> None:
-        self._soon = False
+        self._soon = None
         self._tick()
 
-    def _tick_due(self, deadline: float) -> None:
-        """The timer of ``deadline`` ran: count how late, then tick."""
+    def _tick_due(self) -> None:
+        """The timer of the next deadline ran: tick."""
         self._timer = None
-        self.stats.late(self.clock() - deadline)
         self._tick()
 
     def _tick(self) -> None:
-        """Tick now and set the timer for the next deadline (or end ``run``)."""
+        """Tick now and set the timer for the next deadline (or end ``run``).
+
+        Whichever way the tick came (its timer, or an input's), a deadline that
+        came due before it counts how late it was handled (``HostStats``), once.
+        """
         done = self._done
         if done is None or done.done():
             return
+        if self._soon is not None:  # this tick is the one asked for
+            self._soon.cancel()
+            self._soon = None
         match = self.match
+        now = self.clock()
+        if self._due is not None and now >= self._due:
+            self.stats.late(now - self._due)
+            self._due = None
         try:
             if not match.finished:
-                match.tick(self.clock())
+                match.tick(now)
             if match.finished:
                 self._set_timer(None)
                 done.set_result(None)
@@ -500,12 +534,16 @@ class Host:
             done.set_exception(exc)
 
     def _set_timer(self, deadline: float | None) -> None:
+        """Wait for ``deadline`` (host clock; None: for nothing) with one timer."""
+        if self._timer is not None and deadline is not None and deadline == self._due:
+            return  # the timer already set for this deadline stays
+        self._due = deadline
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         if deadline is not None:
             delay = max(0.0, deadline - self.clock())
-            self._timer = asyncio.get_running_loop().call_later(delay, self._tick_due, deadline)
+            self._timer = asyncio.get_running_loop().call_later(delay, self._tick_due)
 
     async def close(self, reason: str = "the host closed the game") -> None:
         """Keep an unfinished game, tell everyone, close every connection, stop listening."""
@@ -713,7 +751,10 @@ class Host:
             # for the tick loop to be scheduled. (Pings and pongs change nothing the
             # tick loop does not already wait for: no tick for them.)
             if moved:
-                self.match.tick(self.clock())
+                if self._done is not None:
+                    self._tick()  # the tick the input asked for, now (and the next timer)
+                else:
+                    self.match.tick(self.clock())
             if len(buffer) >= proto.MAX_LINE:
                 log.warning("%s sent a message over %d bytes: closed", conn.peer, proto.MAX_LINE)
                 conn.close("message too long", tell=True)
@@ -863,6 +904,95 @@ class Host:
         driver.handle({"t": "bye", "reason": "the player is back"})
         self.match.drop(seat, self.clock(), why="handed back")
 
+    @property
+    def held_output(self) -> asyncio.Future[None] | None:
+        """While writes given to ``hold_output`` run: the future of their end, else None."""
+        held = self._held
+        return held if held is not None and not held.done() else None
+
+    def hold_output(self, write: asyncio.Future[Any], timeout: float) -> None:
+        """Keep every message to the guests and spectators back until ``write`` is
+        done, or ``timeout`` seconds have passed (then say so in the log).
+
+        A node of ``spit server`` holds the messages a tick made until that
+        tick's actions are kept where another node can read them, so nothing
+        a player saw can be lost with this node.
+        """
+        if self._held is None or self._held.done():
+            self._held = asyncio.get_running_loop().create_future()
+        held = self._held
+        self._holding.add(write)
+
+        def done(_write: object = None) -> None:
+            if write not in self._holding:
+                return
+            self._holding.discard(write)
+            if not self._holding and not held.done():
+                held.set_result(None)
+
+        def too_slow() -> None:
+            if write in self._holding:
+                log.warning("a write the messages wait for took over %.0f ms", timeout * 1000)
+                done()
+
+        write.add_done_callback(done)
+        asyncio.get_running_loop().call_later(timeout, too_slow)
+
+    def tail_since(self, mark: TailMark) -> tuple[dict[str, Any], TailMark]:
+        """What the game gained since ``mark``, as a checkpoint's tail entry
+        (``spit.net.resume.extend_checkpoint`` adds it to a checkpoint), and the
+        mark after it. Presses not judged yet come again in the next entry."""
+        game = self.game
+        times = self._times()
+        actions = game.actions
+        first = min(mark.actions, len(actions))
+        presses = self._judged_presses(mark.presses)
+        fumbles = self._fumble_notes(mark.fumbles)
+        unjudged = next((i for i, p in enumerate(presses) if p.judged is None), len(presses))
+        entry = {
+            "seq": mark.seq,
+            "actions": [first, [a.to_json() for a in actions[first:]]],
+            "times": [first, [round(float(t), 4) for t in times[first:]]],
+            "presses": [mark.presses, [p.to_json() for p in presses]],
+            "fumbles": [mark.fumbles, [f.to_json() for f in fumbles]],
+        }
+        after = replace(
+            mark,
+            seq=mark.seq + 1,
+            actions=len(actions),
+            presses=mark.presses + unjudged,
+            fumbles=mark.fumbles + len(fumbles),
+        )
+        return entry, after
+
+    def tail_mark(self) -> TailMark:
+        """The mark of the game as it is now (a tail starts here, after a checkpoint)."""
+        from spit.net.resume import TailMark
+
+        earlier = self.earlier.h8 if self.earlier is not None else None
+        fumbles = (len(earlier.fumbles) if earlier is not None else 0) + (
+            len(self.match.arbiter.fumbles) if self.match.arbiter.timing.fumble_time > 0 else 0
+        )
+        presses = self._judged_presses(0)
+        unjudged = next((i for i, p in enumerate(presses) if p.judged is None), len(presses))
+        return TailMark(actions=len(self.game.actions), presses=unjudged, fumbles=fumbles)
+
+    def _judged_presses(self, first: int) -> list[Any]:
+        """The race audit's presses from index ``first`` on (as the replay keeps them)."""
+        session = self.match.presses
+        if self.earlier is None:
+            return list(session[first:])
+        return self.earlier.presses(session)[first:]
+
+    def _fumble_notes(self, first: int) -> list[Any]:
+        """The fumble record's notes (H8) from index ``first`` on."""
+        earlier = self.earlier.h8 if self.earlier is not None else None
+        before = len(earlier.fumbles) if earlier is not None else 0
+        if before + len(self.match.arbiter.fumbles) <= first:
+            return []  # none since (the usual case: no need to build the record)
+        h8 = (self._archiver.meta if self._archiver is not None else self._meta()).h8
+        return [] if h8 is None else list(h8.fumbles[first:])
+
     def replay_data(self) -> dict[str, Any]:
         """The game so far in the replay format (what ``spit replay`` reads); a new
         dict each call (its top level may be changed)."""
@@ -900,8 +1030,6 @@ class Host:
     def _meta(self) -> ReplayMeta:
         """The replay metadata without an archiver: a resumed match keeps its date
         and earlier fumbles (H8)."""
-        from dataclasses import replace
-
         from spit.store.replays import h8_record, new_meta
 
         arbiter = self.match.arbiter

@@ -1,13 +1,14 @@
 """What a node measures of its own load: timer lateness and time to pair, as histograms.
 
-Every timer wake of every match (how late its tick loop ran after the
-deadline it asked for) and every quick-pair wait (from the queue request to
-the pairing) is counted, none left out: a count per bucket, so adding one is
-cheap and a quantile over all of them reads the buckets, never a sorted
-list. The buckets are 0.1 ms wide up to 20 ms, then 1 ms up to 200 ms, 10 ms
-up to 2 s, 100 ms up to 20 s and 1 s up to 300 s; a quantile is the upper edge of its bucket
-(never below the true figure). ``spit server --status`` and
-``benchmarks/bench_server.py`` read them from the status file (``StatusFile``).
+Every due deadline of every match (how long after it came due the tick that
+handled it ran, by its timer or by an input's tick, each deadline once) and
+every quick-pair wait (from the queue request to the pairing) is counted, none
+left out: a count per bucket, so adding one is cheap and a quantile over all
+of them reads the buckets, never a sorted list. The buckets are 0.1 ms wide up
+to 20 ms, then 1 ms up to 200 ms, 10 ms up to 2 s, 100 ms up to 20 s and 1 s
+up to 300 s; a quantile is the upper edge of its bucket (never below the true
+figure). ``spit server --status`` and ``benchmarks/bench_server.py`` read them
+from the status file (``StatusFile``).
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ class LoadStats:
         self._recent_from = now
 
     def timer_late(self, seconds: float) -> None:
-        """A match's tick loop woke ``seconds`` after the deadline it asked for."""
+        """A match handled a due deadline ``seconds`` after it came due."""
         self.lateness.add(seconds)
         self._recent.add(seconds)
 
