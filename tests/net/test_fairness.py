@@ -459,7 +459,7 @@ async def test_a_pong_that_arrived_behind_another_message_is_no_sample() -> None
 
 def test_an_honest_press_slower_than_usual_is_judged_at_most_the_slack_late() -> None:
     """80 ± 10 ms: the reach is the 95% quantile of the delays less the slack (about
-    5 ms over the median, not the 11 ms of the 90% quantile plus 3 ms), so a press
+    7 ms over the median, not the 11 ms of the 90% quantile plus 3 ms), so a press
     slower than the median by up to that is judged when it was made, and one as slow
     as 19 in 20 pings at most the slack late."""
     clock = FakeClock()
@@ -470,7 +470,7 @@ def test_an_honest_press_slower_than_usual_is_judged_at_most_the_slack_late() ->
     assert stamper.delay is not None and stamper.allowance is not None
     q95 = delays[int(REACH * len(delays))]
     assert stamper.allowance == pytest.approx(q95 - SLACK)
-    assert 0.003 < stamper.allowance - stamper.delay < 0.006
+    assert 0.005 < stamper.allowance - stamper.delay < 0.008
     assert match.window == pytest.approx(stamper.allowance)  # W: the largest reach
     arrival = clock.now
     slow = stamper.judge(arrival - stamper.allowance + 0.0005 + GUEST_OFFSET, arrival)
@@ -562,7 +562,7 @@ def test_lost_packets_and_held_pongs_widen_the_reach_no_further_than_the_spread(
 
 def test_R11_a_jittery_guest_leading_by_5ms_wins_with_a_slow_press() -> None:
     """80 ± 10 ms: the guest presses 5 ms before the host's keyboard, and its press
-    takes as long as the slowest 1 in 20 of its pings. Judged at most the slack (4 ms)
+    takes as long as the slowest 1 in 20 of its pings. Judged at most the slack (2 ms)
     late, it wins."""
     clock = FakeClock()
     rng = random.Random(12)
@@ -679,7 +679,7 @@ def test_a_picky_liar_claiming_far_fetched_presses_is_suspect_and_gains_nothing(
 def test_a_careful_liar_gains_at_most_the_reach_over_its_delay() -> None:
     """80 ± 10 ms, 10 ms early on one press in five: its lies look like slow honest
     presses (only those that travelled fast look far-fetched), so the reach is what
-    bounds them: about 5 ms
+    bounds them: about 7 ms
     over the median delay (the old rule: 10 ms, all of the lie). The median over its
     200 lies (over 40, it is ±1.6 ms by chance alone)."""
     clock = FakeClock()
@@ -687,7 +687,7 @@ def test_a_careful_liar_gains_at_most_the_reach_over_its_delay() -> None:
     stamper = jittery_match(clock, rng).seats[1].stamper
     gains = sorted(lies(stamper, clock, rng, 0.010, 1000))
     assert stamper.allowance is not None and stamper.delay is not None
-    assert gains[len(gains) // 2] <= min(0.006, stamper.allowance - stamper.delay + 0.001)
+    assert gains[len(gains) // 2] <= min(0.008, stamper.allowance - stamper.delay + 0.001)
 
 
 def test_lost_packets_make_no_honest_guest_suspect() -> None:

@@ -25,30 +25,34 @@ slack late unless it travelled slower than 19 in 20 of its guest's pings
 (so a lead of more than the slack wins 95% of races), and a lie gains at
 most the 95% quantile less the slack over the median on a press of median
 delay: on a ±10 ms link (95% quantile 9 ms over the median) that is
-``9 ms - SLACK``. On a link jittering by more than about ±15 ms the spread
-caps the reach, and honest presses slower than the median plus 10 ms are
-judged late.
+``9 ms - SLACK``, 7 ms. The slack also takes up what the press's own path
+adds over a pong's (about 2 ms at the median in
+``benchmarks/bench_fairness.py``). On a link jittering by more than about
+±15 ms the spread caps the reach, and honest presses slower than the median
+plus 10 ms are judged late.
 
 Two statistics over a guest's presses see liars that lie often. The *shift*:
-an honest guest's presses claim, on average, the earliness its pings
-measure; a liar's claim more. Over the guest's last ``SHIFT_SPAN`` presses
-the host compares the mean claimed earliness (each taken between the 5%
-quantile of the delays and the reach, so neither a lost packet nor a press
-claimed late weighs more than an honest one can) with the mean of the pings'
-delays taken the same way. Whatever that shift exceeds ``ERRORS`` standard
-errors of its mean by (the spread of the pings over the square root of the
-presses so far; at least ``TOLERANCE``), every press is judged that much
-later (never after its arrival): a liar claiming the same lie on every press
-is caught within a few presses. The *far-fetched* presses: a press claiming
-more than the reach plus the spread is honest only when its own packet was
-lost (the messages that waited behind a lost one arrive in the same read as
-it, and are not counted), about as often as pings travel that slowly. A
-guest whose last ``FETCHED_SPAN`` presses hold more far-fetched ones than
-that (see ``Stamper.suspect``; a liar claiming a second early on one press
-in five is suspect within about 30 presses) has every press judged at least
-its reach over its median delay later, so a lie gains nothing at the median.
-What neither sees is a liar who lies rarely (only the close races), or by
-little (as much as a slow honest press claims): the reach is what bounds it.
+an honest guest's presses claim, on average, the earliness its pings measure;
+a liar's claim more. Over the guest's last ``SHIFT_SPAN`` presses the host
+compares the mean claimed earliness (each taken between the 5% quantile of the
+delays and the reach, so neither a lost packet nor a press claimed late weighs
+more than an honest one can) with the mean of the pings' delays taken the same
+way (a press that arrived behind another message, which may have waited behind
+a lost one, counts at most that mean). Whatever that shift exceeds ``ERRORS``
+standard errors of its mean by (the spread of the pings over the square root
+of the presses so far; at least ``TOLERANCE``), every press is judged that
+much later (never after its arrival): a liar claiming the same lie on every
+press is caught within a few presses. The *far-fetched* presses: a press
+claiming more than the reach plus the spread is honest only when its own
+packet was lost (the messages that waited behind a lost one arrive in the same
+read as it, and are not counted), about as often as pings travel that slowly.
+A guest whose last ``FETCHED_SPAN`` presses hold more far-fetched ones than
+that (see ``Stamper.suspect``; a liar claiming a second early on one press in
+five is suspect within about 30 presses) has every press judged at least its
+reach over its median delay later, so a lie gains nothing at the median. What
+neither sees is a liar who lies rarely (only the close races), or by little
+(as much as a slow honest press claims): the reach is what bounds it.
+
 The host's own seats (its keyboard, a computer on the host) are *trusted*:
 their stamps come from the host's own code, so they are never clamped below
 ``cap`` nor shifted, and the lag of each press (key event to the game loop)
@@ -75,7 +79,7 @@ SAMPLES = 128
 REACH = 0.95
 #: ... less this many seconds: an honest press is judged at most this much later than it
 #: was made unless it travelled slower than the ``REACH`` quantile of the pings.
-SLACK = 0.004
+SLACK = 0.002
 #: The reach is never less than this many seconds over the median delay (a link that
 #: hardly jitters: what the host's and the guest's event loops add) ...
 MARGIN = 0.003
@@ -329,7 +333,10 @@ class Stamper:
             measured = self._measured()
             assert measured is not None
             low, reach = measured[0], measured[1]
-            self._claims.append(min(reach, max(low, arrival - claimed)))
+            earliness = min(reach, max(low, arrival - claimed))
+            # a press that may have waited behind a lost message counts no more than
+            # the pings' mean towards the shift
+            self._claims.append(min(earliness, measured[2]) if behind else earliness)
             self._fetched.append(not behind and arrival - claimed > reach + SPREAD)
             stamp = min(arrival, max(arrival - reach, claimed) + self.correction)
         return Stamp(stamp, claimed, max(0.0, stamp - claimed))
