@@ -24,14 +24,17 @@ Measured:
   players receives; and the resuming node's log line); the client of a
   player whose lobby was on the killed node signs in on another by itself;
 - results: every match paired must end with exactly one row in the store's
-  ``matches`` table (lost: none; duplicated: more than one).
+  ``matches`` table (lost: none; duplicated: more than one);
+- moves lost: for the killed node's matches, the moves their players had been
+  told of there that the finished replay does not hold in that place.
 
 Run: ``python benchmarks/bench_cluster.py [--clients 200] [--timeout 420]``.
 Bounded: at most ``--clients`` players (400 at most), ``--timeout`` seconds
 for the cluster run. Needs PostgreSQL and Redis (``--postgres``, ``--redis``;
 the environment's ``SPIT_TEST_POSTGRES`` / ``SPIT_TEST_REDIS`` by default).
 The last line is ``cluster: pair_p50_s=… pair_p95_s=… matches_held=…
-store_writes_per_s=… resume_max_s=… lost_results=… duplicate_results=…``.
+store_writes_per_s=… resume_max_s=… lost_results=… duplicate_results=…
+lost_moves=…``.
 """
 
 from __future__ import annotations
@@ -114,6 +117,10 @@ class Bot:
     stale_notices: int = 0  #: "matched" for its match, not resumed, after losing it
     relogged: bool = False  #: its client signed in on another node (its own died)
     over: bool = False
+    #: every move its match's node told it of (the "events" messages), in order
+    moves: list[Any] = field(default_factory=list)
+    #: the moves it had been told of when it learnt its match resumed elsewhere
+    moves_before: list[Any] | None = None
     failure: str | None = None
     done: bool = False
 
@@ -176,6 +183,7 @@ async def player(bot: Bot, run: Run) -> None:
             if msg is None or msg.get("t") != "matched" or msg.get("match") != match_id:
                 continue
             if msg.get("resumed"):
+                bot.moves_before = list(bot.moves)
                 bot.resumed_at = time.monotonic()
                 bot.resumed_address = str(msg.get("address"))
                 return msg
@@ -185,6 +193,8 @@ async def player(bot: Bot, run: Run) -> None:
     def seen(msg: dict[str, Any]) -> None:
         if msg.get("t") == "over":
             bot.over = True
+        elif msg.get("t") == "events" and bot.moves_before is None:
+            bot.moves.append(msg.get("action"))
 
     try:
         while True:
@@ -322,6 +332,38 @@ def store_rows(pg: str, schema: str) -> tuple[dict[str, int], dict[str, int], di
         into = unfinished if left == "true" else finished
         into[str(match_id)] = into.get(str(match_id), 0) + 1
     return finished, unfinished, {str(k): str(v) for k, v in owners.items()}
+
+
+def replayed_moves(pg: str, schema: str, matches: set[str]) -> dict[str, list[Any]]:
+    """The moves of each of ``matches`` as its result row's replay keeps them."""
+    if not matches:
+        return {}
+    with psycopg.connect(pg, autocommit=True) as conn:
+        rows = conn.execute(
+            f"SELECT replay::json->'server'->>'match', replay::json->'actions'"
+            f' FROM "{schema}".matches'
+        ).fetchall()
+    return {str(m): list(actions or []) for m, actions in rows if str(m) in matches}
+
+
+def lost_moves(bots: list[Bot], replays: dict[str, list[Any]]) -> tuple[int, int]:
+    """Moves a player of a resumed match was told of on the killed node that its
+    replay does not hold at that place (summed over the matches: the most any one
+    of its players lost), and how many such moves the players had been told of."""
+    lost: dict[str, int] = {}
+    told = 0
+    for b in bots:
+        if b.match is None or b.moves_before is None or b.match not in replays:
+            continue
+        kept = replays[b.match]
+        before = b.moves_before
+        same = next(
+            (i for i, (x, y) in enumerate(zip(before, kept, strict=False)) if x != y),
+            min(len(before), len(kept)),
+        )
+        lost[b.match] = max(lost.get(b.match, 0), len(before) - same)
+        told += len(before)
+    return sum(lost.values()), told
 
 
 def drop_schema(pg: str, schema: str) -> None:
@@ -582,12 +624,19 @@ async def cluster(args: argparse.Namespace, root: Path, pg: str, schema: str, pr
             print(f"node log problems ({len(problems)}), e.g.:")
             for line in problems[:5]:
                 print("  " + line)
+        replays = await asyncio.to_thread(replayed_moves, pg, schema, dead_matches)
+        moves_lost, moves_told = lost_moves(dead_bots, replays)
+        print(
+            f"  moves the players of resumed matches were told of on the killed node:"
+            f" {moves_told}; missing from their replays: {moves_lost}"
+        )
         resume_max = max(notice, default=float("nan"))
         print(
             f"cluster: pair_p50_s={_quantile(cross, 0.5):.2f}"
             f" pair_p95_s={_quantile(cross, 0.95):.2f}"
             f" matches_held={held} store_writes_per_s={per_s:.1f} resume_max_s={resume_max:.2f}"
             f" lost_results={len(lost)} duplicate_results={len(dupes)}"
+            f" lost_moves={moves_lost}"
         )
     finally:
         stop(children)

@@ -391,3 +391,29 @@ async def test_the_join_form_never_shows_around_a_large_board() -> None:
                 assert "Enter: join" not in shot and "Join a game" not in shot
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_too_small_terminal_in_a_network_game_says_the_game_goes_on() -> None:
+    """The host runs the game: a guest's small terminal cannot pause it, and the note
+    says so (it said "the game is paused" and "ctrl+q saves the game")."""
+
+    async def body() -> None:
+        async with hosted(new_game("spit", (), 5)) as host:
+            app = joining_app(host)
+            async with running(app) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                board = app.screen
+                assert isinstance(board, NetGameScreen)
+                await until(pilot, lambda: board.live)
+                await pilot.resize_terminal(60, 20)
+                await pilot.pause()
+                note = str(board.query_one("#too-small").render())
+                assert "needs at least 80x24" in note
+                assert "goes on at the host" in note and "paused" not in note
+                assert "saves the game" not in note
+                assert not host.match.arbiter.paused
+                await pilot.resize_terminal(80, 24)
+                await pilot.pause()
+                assert not board.query_one("#too-small").display
+
+    await asyncio.wait_for(body(), LIMIT)

@@ -44,6 +44,21 @@ async def test_a_bus_lists_live_nodes_and_forgets_a_withdrawn_one(bus: LocalBus 
     assert [s.node for s in await bus.everyone()] == ["one"]
 
 
+async def test_a_bus_keeps_each_nodes_tail_of_a_match_apart(bus: LocalBus | RedisBus) -> None:
+    """Tail entries (``spit.net.resume``) by match and owner: kept, read back, some
+    dropped once a checkpoint holds them, then all; another owner's stay."""
+    for seq in range(3):
+        await bus.keep_tail("m1", "north-1", seq, {"seq": seq, "n": [seq]})
+    await bus.keep_tail("m1", "south-2", 0, {"seq": 0, "other": True})
+    assert sorted(e["seq"] for e in await bus.tail("m1", "north-1")) == [0, 1, 2]
+    await bus.drop_tail("m1", "north-1", [0, 1])
+    assert await bus.tail("m1", "north-1") == [{"seq": 2, "n": [2]}]
+    await bus.drop_tail("m1", "north-1")
+    assert await bus.tail("m1", "north-1") == []
+    assert await bus.tail("m1", "south-2") == [{"seq": 0, "other": True}]
+    assert await bus.tail("m2", "north-1") == []
+
+
 async def test_a_dead_nodes_snapshot_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
     import spit.server.bus as bus_module
 

@@ -100,3 +100,21 @@ async def test_a_dead_nodes_match_taken_by_two_nodes_at_once_goes_to_one(nodes: 
     # the new owner ends it: the result is kept and the checkpoint gone, in one step
     await b.record_match(record, checkpoint=("m1", winner))
     assert await a.checkpoint_owners() == {}
+
+
+async def test_a_round_of_checkpoints_never_brings_back_a_match_that_ended(nodes: Nodes) -> None:
+    """A node's round captured a match's checkpoint just before the match ended; its
+    result (which drops the checkpoint) is kept first: the round's late write must not
+    leave a checkpoint behind (another node would resume a finished match), nor count
+    the match as taken over; a match another node owns is refused."""
+    a, b = nodes
+    assert await a.keep_checkpoint("m1", "north/1", '{"v": 1}', NOW)
+    assert await a.keep_checkpoint("m2", "north/1", '{"v": 1}', NOW)
+    assert await b.keep_checkpoint("m3", "south/2", '{"v": 1}', NOW)
+    record = MatchRecord("spit", (Side(None, "A"), Side(None, "B")), 1, False, NOW, NOW, "{}")
+    await a.record_match(record, checkpoint=("m1", "north/1"))
+    rows = [("m1", '{"v": 2}'), ("m2", '{"v": 2}'), ("m3", '{"v": 2}')]
+    assert await a.keep_checkpoints("north/1", rows, NOW) == ["m3"]
+    assert await a.checkpoint_owners() == {"m2": "north/1", "m3": "south/2"}
+    assert await a.take_checkpoint("m2", "north/1", "east/3") == '{"v": 2}'
+    assert await b.take_checkpoint("m3", "south/2", "east/3") == '{"v": 1}'

@@ -185,8 +185,9 @@ def _free_port() -> int:
 
 
 async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: Path) -> None:
-    """``kill -9`` the node hosting a match: another node carries it on from its checkpoint,
-    both players' clients follow it there by themselves, the result is kept once."""
+    """``kill -9`` the node hosting a match just after a move: another node carries it on
+    from its checkpoint and the tail on the bus, with every move the players saw; both
+    players' clients follow it there by themselves, the result is kept once."""
     schema, prefix = fresh_schema(), fresh_prefix()
     port = _free_port()
     env = dict(os.environ, SPIT_DATA_DIR=str(tmp_path / "south-data"), HOME=str(tmp_path))
@@ -196,7 +197,7 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
             sys.executable, "-m", "spit", "server", "--port", str(port),
             "--data-dir", str(tmp_path / "south"), "--node", "south",
             "--store", f"{postgres_url()}?schema={schema}", "--bus", redis_url(),
-            "--bus-prefix", prefix, "--wave", "0.5", "--checkpoint", "0.25",
+            "--bus-prefix", prefix, "--wave", "0.5", "--checkpoint", "600",
         ],
         stderr=subprocess.DEVNULL,
         env=env,
@@ -253,14 +254,18 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
                 )
                 for p, m in ((ann, ma), (bob, mb))
             ]  # fmt: skip
-            # a few moves are applied (and checkpointed) on south, then it dies
+            # a few moves are applied on south (its one checkpoint is the deal: the rest is
+            # in the tail), and it dies the moment Ann is told of the sixth
             await ann.match.wait_for(
                 lambda m: m["t"] == "events" and len(ann.match.of("events")) >= 6, timeout=LIMIT
             )
-            await asyncio.sleep(0.6)  # the last move's checkpoint is written (--checkpoint 0.25)
             killed_at = time.monotonic()
             south.send_signal(signal.SIGKILL)
             south.wait(LIMIT)
+            await asyncio.sleep(0.1)  # what south wrote before it died has arrived
+            seen = [
+                [m["action"] for m in p.match.of("events")] for p in (ann, bob)
+            ]  # every move either player saw on south
             again = await ann.lobby.wait_for(
                 lambda m: m["t"] == "matched" and m.get("resumed"), timeout=LIMIT
             )
@@ -283,6 +288,10 @@ async def test_a_match_on_a_node_killed_mid_game_finishes_on_another(tmp_path: P
             assert raw is not None
             replay = parse_replay(raw)
             assert replay.final.over
+            actions = [a.to_json() for a in replay.final.actions]
+            assert len(seen[0]) >= 6
+            for moves in seen:  # nothing either player saw was lost with south
+                assert actions[: len(moves)] == moves
             for p in (ann, bob):
                 await p.close()
         finally:

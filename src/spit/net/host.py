@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +37,7 @@ from spit.store.settings import same_name
 from spit.store.writer import Writer
 
 if TYPE_CHECKING:
-    from spit.net.resume import Earlier
+    from spit.net.resume import Earlier, TailMark
     from spit.store.replays import ReplayMeta
 
 log = logging.getLogger("spit.net")
@@ -198,6 +198,8 @@ class _Conn:
         self.pings: dict[float, None] = {}
         self.heard = host.clock()
         self._out: list[bytes] = []
+        #: a flush waits for the host's held output (``Host.hold_output``)
+        self._waiting = False
         #: the seat's own player (spit server): a computer holding the seat makes way
         self.takes_back = False
 
@@ -210,6 +212,12 @@ class _Conn:
         self._out.append(data)
 
     def _flush(self) -> None:
+        held = self.host.held_output
+        if held is not None:
+            if not self._waiting:
+                self._waiting = True
+                held.add_done_callback(self._released)
+            return
         data, self._out = b"".join(self._out), []
         if self.closed or not data:
             return
@@ -221,6 +229,10 @@ class _Conn:
         if self.process.channel.get_write_buffer_size() > self.host.limits.max_buffer:
             log.warning("%s is not reading its messages: closed", self.peer)
             self.close("not reading")
+
+    def _released(self, _held: object) -> None:
+        self._waiting = False
+        self._flush()
 
     def close(self, reason: str, tell: bool = False) -> None:
         """Close the channel (after what is queued, and the reason if ``tell``)."""
@@ -324,6 +336,9 @@ class Host:
         self.on_handed_back: Callable[[int], None] | None = None
         #: called (on the loop) after each tick that applied an action: when to checkpoint
         self.on_applied: Callable[[], None] | None = None
+        #: the output to the guests waits for these writes (``hold_output``)
+        self._holding: set[asyncio.Future[Any]] = set()
+        self._held: asyncio.Future[None] | None = None
         self._watch_links: dict[_Conn, Any] = {}
         self._archiver: Any = None
         self._final_replay: dict[str, Any] | None = None
@@ -360,7 +375,9 @@ class Host:
         self.earlier: Earlier | None = None
 
     @classmethod
-    def resumed(cls, data: Mapping[str, Any] | str | bytes, **host_kwargs: Any) -> Host:
+    def resumed(
+        cls, data: Mapping[str, Any] | str | bytes, finished: bool = False, **host_kwargs: Any
+    ) -> Host:
         """A host that carries on the match checkpointed in ``data`` (``replay_data()``
         of an earlier host, or its JSON text), in the position it stopped in.
 
@@ -369,11 +386,12 @@ class Host:
         fumble rule (H8) whatever ``timing`` says. Each seat then has the rejoin
         window to connect, as after a drop. ``replay_data()`` gives the whole
         game, the earlier part first. Raises ``CheckpointError`` (one line) for
-        data that is malformed, edited, hostile or of a finished game.
+        data that is malformed, edited, hostile or (unless ``finished``) of a
+        game already over: such a host only gives its replay, it never plays.
         """
         from spit.net.resume import read_checkpoint
 
-        earlier = read_checkpoint(data)
+        earlier = read_checkpoint(data, finished)
         host_kwargs.setdefault("names", earlier.names)
         host_kwargs.setdefault("remote_seats", earlier.remote_seats)
         host_kwargs["timing"] = earlier.timing(host_kwargs.get("timing") or Timing())
@@ -863,6 +881,95 @@ class Host:
         driver.handle({"t": "bye", "reason": "the player is back"})
         self.match.drop(seat, self.clock(), why="handed back")
 
+    @property
+    def held_output(self) -> asyncio.Future[None] | None:
+        """While writes given to ``hold_output`` run: the future of their end, else None."""
+        held = self._held
+        return held if held is not None and not held.done() else None
+
+    def hold_output(self, write: asyncio.Future[Any], timeout: float) -> None:
+        """Keep every message to the guests and spectators back until ``write`` is
+        done, or ``timeout`` seconds have passed (then say so in the log).
+
+        A node of ``spit server`` holds the messages a tick made until that
+        tick's actions are kept where another node can read them, so nothing
+        a player saw can be lost with this node.
+        """
+        if self._held is None or self._held.done():
+            self._held = asyncio.get_running_loop().create_future()
+        held = self._held
+        self._holding.add(write)
+
+        def done(_write: object = None) -> None:
+            if write not in self._holding:
+                return
+            self._holding.discard(write)
+            if not self._holding and not held.done():
+                held.set_result(None)
+
+        def too_slow() -> None:
+            if write in self._holding:
+                log.warning("a write the messages wait for took over %.0f ms", timeout * 1000)
+                done()
+
+        write.add_done_callback(done)
+        asyncio.get_running_loop().call_later(timeout, too_slow)
+
+    def tail_since(self, mark: TailMark) -> tuple[dict[str, Any], TailMark]:
+        """What the game gained since ``mark``, as a checkpoint's tail entry
+        (``spit.net.resume.extend_checkpoint`` adds it to a checkpoint), and the
+        mark after it. Presses not judged yet come again in the next entry."""
+        game = self.game
+        times = self._times()
+        actions = game.actions
+        first = min(mark.actions, len(actions))
+        presses = self._judged_presses(mark.presses)
+        fumbles = self._fumble_notes(mark.fumbles)
+        unjudged = next((i for i, p in enumerate(presses) if p.judged is None), len(presses))
+        entry = {
+            "seq": mark.seq,
+            "actions": [first, [a.to_json() for a in actions[first:]]],
+            "times": [first, [round(float(t), 4) for t in times[first:]]],
+            "presses": [mark.presses, [p.to_json() for p in presses]],
+            "fumbles": [mark.fumbles, [f.to_json() for f in fumbles]],
+        }
+        after = replace(
+            mark,
+            seq=mark.seq + 1,
+            actions=len(actions),
+            presses=mark.presses + unjudged,
+            fumbles=mark.fumbles + len(fumbles),
+        )
+        return entry, after
+
+    def tail_mark(self) -> TailMark:
+        """The mark of the game as it is now (a tail starts here, after a checkpoint)."""
+        from spit.net.resume import TailMark
+
+        earlier = self.earlier.h8 if self.earlier is not None else None
+        fumbles = (len(earlier.fumbles) if earlier is not None else 0) + (
+            len(self.match.arbiter.fumbles) if self.match.arbiter.timing.fumble_time > 0 else 0
+        )
+        presses = self._judged_presses(0)
+        unjudged = next((i for i, p in enumerate(presses) if p.judged is None), len(presses))
+        return TailMark(actions=len(self.game.actions), presses=unjudged, fumbles=fumbles)
+
+    def _judged_presses(self, first: int) -> list[Any]:
+        """The race audit's presses from index ``first`` on (as the replay keeps them)."""
+        session = self.match.presses
+        if self.earlier is None:
+            return list(session[first:])
+        return self.earlier.presses(session)[first:]
+
+    def _fumble_notes(self, first: int) -> list[Any]:
+        """The fumble record's notes (H8) from index ``first`` on."""
+        earlier = self.earlier.h8 if self.earlier is not None else None
+        before = len(earlier.fumbles) if earlier is not None else 0
+        if before + len(self.match.arbiter.fumbles) <= first:
+            return []  # none since (the usual case: no need to build the record)
+        h8 = (self._archiver.meta if self._archiver is not None else self._meta()).h8
+        return [] if h8 is None else list(h8.fumbles[first:])
+
     def replay_data(self) -> dict[str, Any]:
         """The game so far in the replay format (what ``spit replay`` reads); a new
         dict each call (its top level may be changed)."""
@@ -900,8 +1007,6 @@ class Host:
     def _meta(self) -> ReplayMeta:
         """The replay metadata without an archiver: a resumed match keeps its date
         and earlier fumbles (H8)."""
-        from dataclasses import replace
-
         from spit.store.replays import h8_record, new_meta
 
         arbiter = self.match.arbiter

@@ -147,6 +147,11 @@ class Bus(Protocol):
     async def put_room(self, code: str, room: dict[str, Any]) -> None: ...
     async def take_room(self, code: str) -> dict[str, Any] | None: ...
     async def drop_room(self, code: str) -> None: ...
+    async def keep_tail(self, match: str, owner: str, seq: int, entry: dict[str, Any]) -> None: ...
+    async def tail(self, match: str, owner: str) -> list[dict[str, Any]]: ...
+    async def drop_tail(
+        self, match: str, owner: str, seqs: Sequence[int] | None = None
+    ) -> None: ...
 
 
 class LocalBus:
@@ -159,6 +164,7 @@ class LocalBus:
         self._inboxes: dict[str, list[dict[str, Any]]] = {}
         self._seats: dict[str, dict[str, Any]] = {}
         self._rooms: dict[str, dict[str, Any]] = {}
+        self._tails: dict[tuple[str, str], dict[int, str]] = {}
 
     async def open(self) -> None:
         """Nothing to connect to."""
@@ -239,6 +245,25 @@ class LocalBus:
     async def drop_room(self, code: str) -> None:
         """Close the room ``code``."""
         self._rooms.pop(code, None)
+
+    async def keep_tail(self, match: str, owner: str, seq: int, entry: dict[str, Any]) -> None:
+        """Keep entry ``seq`` of the tail ``owner`` writes for ``match`` (what the game
+        gained since its checkpoint: ``spit.net.resume``)."""
+        self._tails.setdefault((match, owner), {})[seq] = json.dumps(entry)
+
+    async def tail(self, match: str, owner: str) -> list[dict[str, Any]]:
+        """Every entry of ``owner``'s tail of ``match`` (in no particular order)."""
+        kept = self._tails.get((match, owner), {})
+        return [e for e in map(_json_object, kept.values()) if e is not None]
+
+    async def drop_tail(self, match: str, owner: str, seqs: Sequence[int] | None = None) -> None:
+        """Forget entries ``seqs`` of the tail (a checkpoint holds them now), or all of it."""
+        if seqs is None:
+            self._tails.pop((match, owner), None)
+            return
+        kept = self._tails.get((match, owner), {})
+        for seq in seqs:
+            kept.pop(seq, None)
 
 
 #: Take every given player out of the queue hash, or none (KEYS[1] the hash; ARGV the ids).
@@ -418,6 +443,31 @@ class RedisBus:
     async def drop_room(self, code: str) -> None:
         """Close the room ``code``."""
         await self._r.delete(f"{self.prefix}room:{code}")
+
+    def _tail_key(self, match: str, owner: str) -> str:
+        return f"{self.prefix}tail:{match}:{owner}"
+
+    async def keep_tail(self, match: str, owner: str, seq: int, entry: dict[str, Any]) -> None:
+        """Keep entry ``seq`` of the tail ``owner`` writes for ``match`` (what the game
+        gained since its checkpoint: ``spit.net.resume``); the tail lasts as a match can."""
+        key = self._tail_key(match, owner)
+        pipe = self._r.pipeline(transaction=False)
+        pipe.hset(key, str(seq), json.dumps(entry, separators=(",", ":")))
+        pipe.expire(key, SEAT_TTL)
+        await pipe.execute()
+
+    async def tail(self, match: str, owner: str) -> list[dict[str, Any]]:
+        """Every entry of ``owner``'s tail of ``match`` (in no particular order)."""
+        raw = await self._r.hgetall(self._tail_key(match, owner))
+        return [e for e in map(_json_object, raw.values()) if e is not None]
+
+    async def drop_tail(self, match: str, owner: str, seqs: Sequence[int] | None = None) -> None:
+        """Forget entries ``seqs`` of the tail (a checkpoint holds them now), or all of it."""
+        key = self._tail_key(match, owner)
+        if seqs is None:
+            await self._r.delete(key)
+        elif seqs:
+            await self._r.hdel(key, *map(str, seqs))
 
 
 def open_bus(url: str | None, prefix: str = "spit:") -> Bus:

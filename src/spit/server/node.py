@@ -45,6 +45,7 @@ from spit.net import lobbywire as wire
 from spit.net import protocol as proto
 from spit.net.codes import key_fingerprint, load_or_make_host_key
 from spit.net.host import CIPHERS, Host, Limits
+from spit.net.resume import CheckpointError, TailMark, extend_checkpoint
 from spit.net.runner import host_game
 from spit.realtime.arbiter import Timing
 from spit.server.backends import open_store
@@ -107,10 +108,14 @@ class ServerSettings:
     grace: float = 15.0  #: seconds before a computer holds a dropped player's seat
     rejoin: float = 60.0  #: seconds a dropped player may come back in
     #: seconds between two rounds of checkpoints (each running match with a new move in
-    #: it, all in one transaction): at most this much play is lost when a node dies.
-    #: None: 1 s with other nodes to carry matches on (a shared bus), 5 s alone (for a
+    #: it, all in one transaction). Alone, at most this much play is lost when the node
+    #: dies; None: 1 s with other nodes to carry matches on (a shared bus), 5 s alone (for a
     #: restart after a crash: each checkpoint rebuilds the match's save on the loop)
+    #: (with a shared bus the tail on the bus keeps each tick between two checkpoints)
     checkpoint_seconds: float | None = None
+    #: with a shared bus, the most seconds a tick's messages wait for its actions to be
+    #: kept on the bus (``Host.hold_output``); a slower bus is logged, the game goes on
+    tail_wait: float = 0.05
     #: seconds a dealt match waits for both players to come before it is called off
     no_show: float = 30.0
     #: seconds a match whose owner was never seen on the bus waits before another node
@@ -328,6 +333,10 @@ class ServerMatch:
     homes: tuple[str | None, str | None] = (None, None)
     #: each seat's secret: a client that opens ``spit:<match>/<token>`` plays that seat
     tokens: tuple[str, str] = ("", "")
+    #: how far the tail on the bus has got (what the game gained since its checkpoint)
+    tail: TailMark = field(default_factory=TailMark)
+    #: the tail's entries on the bus that no checkpoint holds yet
+    tail_seqs: list[int] = field(default_factory=list)
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat ``player_id`` sits in, if any."""
@@ -1163,10 +1172,43 @@ class ServerNode:
 
         def applied() -> None:
             match.dirty = True
+            if self.keeps_tail:
+                self._extend_tail(match)
 
         match.host.on_applied = applied
-        match.dirty = True  # the next round of checkpoints writes it
+        if self.keeps_tail:
+            match.tail = match.host.tail_mark()  # the tail follows the first checkpoint
+        # the first checkpoint is written before play (the rounds only bring it up to
+        # date, so a match that ended never gets one again)
+        await self._keep_checkpoint(match)
         match.task = self._spawn(self._run_match(match))
+
+    @property
+    def keeps_tail(self) -> bool:
+        """True with a shared bus: each applied tick is kept there before the players
+        see it, so a match resumed on another node loses nothing (``spit.net.resume``)."""
+        return bool(self.settings.bus_url)
+
+    def _extend_tail(self, match: ServerMatch) -> None:
+        """Keep what ``match`` gained in its last tick on the bus; the messages of that
+        tick wait for the write (at most ``tail_wait`` seconds)."""
+        entry, match.tail = match.host.tail_since(match.tail)
+        seq = int(entry["seq"])
+        match.tail_seqs.append(seq)
+        write = self._spawn(self._write_tail(match, seq, entry))
+        match.host.hold_output(write, self.settings.tail_wait)
+
+    async def _drop_tail(self, match: ServerMatch) -> None:
+        """The match is over (its result kept): its tail is of no more use."""
+        if self.keeps_tail:
+            match.tail_seqs.clear()
+            await self._bus_quietly(self.bus.drop_tail(match.id, self.owner))
+
+    async def _write_tail(self, match: ServerMatch, seq: int, entry: dict[str, Any]) -> None:
+        try:
+            await self.bus.keep_tail(match.id, self.owner, seq, entry)
+        except Exception as exc:  # the bus's own errors too: the game goes on
+            log.warning(event("tail_not_kept", match=match.id, why=exc))
 
     async def _seat_everyone(self, match: ServerMatch, **extra: Any) -> None:
         """Tell each player of ``match`` where to connect (through their own node)."""
@@ -1201,13 +1243,27 @@ class ServerNode:
     async def _keep_checkpoint(self, match: ServerMatch) -> bool:
         """Write ``match``'s checkpoint now; False if another node took the match over."""
         text = self._checkpoint_text(match)
+        covered = list(match.tail_seqs)
         try:
             kept = await self.store.keep_checkpoint(match.id, self.owner, text, _now_iso())
         except (StoreError, OSError) as exc:
             log.error(event("checkpoint_failed", match=match.id, why=exc))
             return True
         self.checkpoint_writes += 1
+        if kept:
+            await self._trim_tail(match, covered)
         return kept
+
+    async def _trim_tail(self, match: ServerMatch, covered: list[int]) -> None:
+        """A checkpoint now holds the tail entries ``covered``: drop them from the bus."""
+        if not covered:
+            return
+        done = set(covered)
+        match.tail_seqs = [s for s in match.tail_seqs if s not in done]
+        try:
+            await self.bus.drop_tail(match.id, self.owner, covered)
+        except Exception as exc:  # left over, they expire; a resume skips what it has
+            log.warning(event("tail_not_trimmed", match=match.id, why=exc))
 
     async def _checkpoint_writer(self) -> None:
         """Checkpoint the running matches as they go: every ``checkpoint_seconds``, each
@@ -1218,8 +1274,10 @@ class ServerNode:
             if not due:
                 continue
             rows = []
+            covered: dict[str, list[int]] = {}
             for match in due:
                 match.dirty = False
+                covered[match.id] = list(match.tail_seqs)
                 rows.append((match.id, self._checkpoint_text(match)))
                 await asyncio.sleep(0)  # the matches tick between two checkpoints
             try:
@@ -1230,6 +1288,9 @@ class ServerNode:
                     match.dirty = True
                 continue
             self.checkpoint_writes += len(rows) - len(refused)
+            for match in due:
+                if match.id not in refused:
+                    await self._trim_tail(match, covered[match.id])
             for match_id in refused:
                 moved = self.matches.get(match_id)
                 if moved is not None:
@@ -1268,22 +1329,50 @@ class ServerNode:
         text = await self.store.take_checkpoint(match_id, owner, self.owner)
         if text is None:
             return None  # another node took it first
+        text, tail = await self._with_tail(match_id, owner, text)
         try:
             match = self._match_from_checkpoint(text)
         except (ValueError, KeyError, TypeError, IndexError) as exc:  # CheckpointError too
             log.error(event("resume_failed", match=match_id, why=exc))
             await self.store.drop_checkpoint(match_id, self.owner)
             return None
-        await self._launch(match)
-        log.info(event("match_resumed", match=match_id, node=self.node_id, was=owner))
+        if match.host.game.over:
+            # the node died after the last move and before it kept the result: keep it
+            log.info(event("match_resumed", match=match_id, node=self.node_id, was=owner, over=1))
+            await self._finish(match)
+            await self._bus_quietly(self.bus.drop_tail(match_id, owner))
+            return match
+        await self._launch(match)  # its checkpoint now holds the old node's tail
+        if tail:
+            await self._bus_quietly(self.bus.drop_tail(match_id, owner))
+        log.info(event("match_resumed", match=match_id, node=self.node_id, was=owner, tail=tail))
         await self._seat_everyone(match, resumed=True)
         return match
+
+    async def _with_tail(self, match_id: str, owner: str, text: str) -> tuple[str, int]:
+        """Checkpoint ``text`` with the tail ``owner`` kept on the bus after it, and how
+        many tail entries there were (the checkpoint alone if the tail cannot be read)."""
+        try:
+            entries = await self.bus.tail(match_id, owner)
+        except Exception as exc:  # the bus's own errors too: the checkpoint alone, then
+            log.warning(event("tail_unreadable", match=match_id, why=exc))
+            return text, 0
+        if not entries:
+            return text, 0
+        try:
+            data = json.loads(text)
+            data["replay"] = extend_checkpoint(data["replay"], entries)
+        except (CheckpointError, ValueError, KeyError, TypeError) as exc:
+            log.warning(event("tail_refused", match=match_id, why=exc))
+            return text, 0
+        return json.dumps(data, separators=(",", ":")), len(entries)
 
     def _match_from_checkpoint(self, text: str) -> ServerMatch:
         data = json.loads(text)
         server = data["server"]
         host = Host.resumed(
             data["replay"],
+            finished=True,  # a tail may hold the last move: the result is then kept
             names=(str(server["names"][0]), str(server["names"][1])),
             remote_seats=tuple(n for n in range(2) if server["seats"][n] is not None),
             key=self.key,
@@ -1501,6 +1590,7 @@ class ServerNode:
         if not game.over:
             with contextlib.suppress(StoreError, OSError):
                 await self.store.drop_checkpoint(match.id, self.owner)
+            await self._drop_tail(match)
             for seat, player_id in enumerate(match.seats):
                 if player_id is not None:  # free to play again, wherever their lobby is
                     ended = {"t": "result", "text": "The match ended without a result."}
@@ -1527,6 +1617,7 @@ class ServerNode:
             return
         except (StoreError, OSError) as exc:
             log.error(event("result_not_kept", match=match.id, why=exc))
+        await self._drop_tail(match)
         if match.daily is not None:
             for seat, account in enumerate(match.accounts):
                 if account is not None:

@@ -477,17 +477,27 @@ class SqlStore(ABC):
         return _streak([str(r[0]) for r in rows], day)
 
     async def keep_checkpoint(self, match_id: str, owner: str, data: str, at: str) -> bool:
-        """Write a running match's checkpoint; False if another node process owns it now.
+        """Write a running match's checkpoint (the first one too); False if another
+        node process owns it now.
 
         One statement: a node that lost a match (it was resumed elsewhere while
         this node was cut off) can never write over the new owner's checkpoint.
         """
-        return not await self.keep_checkpoints(owner, [(match_id, data)], at)
+        async with self.transaction() as tx:
+            changed = await tx.run(
+                "INSERT INTO checkpoints (match_id, owner, data, updated) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (match_id) DO UPDATE SET data = excluded.data,"
+                " updated = excluded.updated WHERE checkpoints.owner = excluded.owner",
+                (match_id, owner, data, at),
+            )
+        return changed == 1
 
     async def keep_checkpoints(
         self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
     ) -> list[str]:
-        """Write several matches' checkpoints (match id, data) in one transaction.
+        """Bring several matches' checkpoints (match id, data) up to date in one
+        transaction. Only a checkpoint ``owner`` holds is written: one whose match
+        ended meanwhile (its result dropped it) is never written again.
 
         Returns the matches another node process owns now (not written).
         """
@@ -495,13 +505,15 @@ class SqlStore(ABC):
         async with self.transaction() as tx:
             for match_id, data in checkpoints:
                 changed = await tx.run(
-                    "INSERT INTO checkpoints (match_id, owner, data, updated) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (match_id) DO UPDATE SET data = excluded.data,"
-                    " updated = excluded.updated WHERE checkpoints.owner = excluded.owner",
-                    (match_id, owner, data, at),
+                    "UPDATE checkpoints SET data = ?, updated = ? WHERE match_id = ? AND owner = ?",
+                    (data, at, match_id, owner),
                 )
                 if changed != 1:
-                    refused.append(match_id)
+                    row = await tx.one(
+                        "SELECT owner FROM checkpoints WHERE match_id = ?", (match_id,)
+                    )
+                    if row is not None:
+                        refused.append(match_id)
         return refused
 
     async def drop_checkpoint(self, match_id: str, owner: str) -> None:

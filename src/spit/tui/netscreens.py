@@ -154,6 +154,11 @@ class NetGameScreen(GameScreen):
         """Nothing to save here: the host keeps the game (and saves it if it stops)."""
         return False
 
+    #: a network game runs on at its host while this terminal is too small
+    SMALL_TEXT = (
+        "the game goes on at the host meanwhile, and shows again when it fits.\n\n"
+        "ctrl+q leaves (the host keeps your seat for a while)."
+    )
     #: what leaving a running game means, asked before Esc leaves it
     LEAVE_TEXT = "The host keeps the game for a while: join again with the same line to carry on."
     #: said on the terminal when the app quits (ctrl+q, a signal) during a live game
@@ -215,6 +220,10 @@ class HostScreen(NetGameScreen):
     QUIT_TEXT = (
         "spit: you stopped hosting; the game ended for the other player too. "
         "It is saved here: 'spit resume' carries on with it."
+    )
+    SMALL_TEXT = (
+        "the game goes on for the other player meanwhile, and shows again when it fits.\n\n"
+        "ctrl+q stops hosting (the game is saved here)."
     )
 
     def __init__(self, options: argparse.Namespace, dealer: Dealer) -> None:

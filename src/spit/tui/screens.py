@@ -478,6 +478,9 @@ class GameScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.check_size()
 
+    #: what a too-small terminal means for this game (after "Make the window bigger:")
+    SMALL_TEXT = "the game is paused and goes on when it fits.\n\nctrl+q saves the game and quits."
+
     def check_size(self) -> None:
         """Show a message instead of a broken board when the terminal is too small."""
         width, height = self.app.size
@@ -490,8 +493,7 @@ class GameScreen(Screen[None]):
         if small:
             note.update(
                 f"The terminal is {width}x{height}; Spit needs at least "
-                f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: the game is paused "
-                "and goes on when it fits.\n\nctrl+q saves the game and quits."
+                f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake the window bigger: {self.SMALL_TEXT}"
             )
         if small != ("size" in self._pauses_now()):
             self._set_paused("size", small)
