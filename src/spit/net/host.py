@@ -826,7 +826,7 @@ class Host:
                     proto.encode("verdict", id=msg["id"], ok=False, reason="spectators cannot play")
                 )
                 return
-            self.match.receive_action(conn.seat, msg, now)
+            self.match.receive_action(conn.seat, msg, now, behind)
         elif kind == "decide":
             problem = self.match.decide(conn.seat, msg["what"], now)
             if problem:

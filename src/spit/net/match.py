@@ -302,8 +302,11 @@ class Match:
 
     # ------------------------------------------------------------------ input
 
-    def receive_action(self, number: int, msg: dict[str, Any], arrival: float) -> None:
-        """A checked ``action`` message from seat ``number`` that arrived at ``arrival``."""
+    def receive_action(
+        self, number: int, msg: dict[str, Any], arrival: float, behind: bool = False
+    ) -> None:
+        """A checked ``action`` message from seat ``number`` that arrived at ``arrival``
+        (``behind``: in the same read as another message)."""
         seat = self.seats[number]
         msg_id = msg["id"]
         try:
@@ -324,7 +327,7 @@ class Match:
         if len(seat.pending) >= MAX_PENDING:
             self._verdict(seat, msg_id, False, "too many moves at once")
             return
-        judged = seat.stamper.judge(float(msg["at"]), arrival)
+        judged = seat.stamper.judge(float(msg["at"]), arrival, behind)
         stamp = max(judged.stamp, self.arbiter.start_time)
         self._watch_clamps(seat, judged.claimed, judged.clamp, arrival)
         record = None
@@ -347,7 +350,8 @@ class Match:
 
     def _watch_clamps(self, seat: Seat, claimed: float, clamp: float, arrival: float) -> None:
         """Log a clamped press; tell a seat whose presses claim more earliness than its
-        link allows (its shift, see ``spit.net.stamping``), and warn the host."""
+        link allows (its shift, or too many far-fetched presses: see
+        ``spit.net.stamping``), and warn the host."""
         stamper = seat.stamper
         if clamp > 0:
             log.info(
@@ -362,15 +366,17 @@ class Match:
         if stamper.trusted:
             return
         correction = stamper.correction
-        if not seat.told and correction > TOLD:
+        if not seat.told and (correction > TOLD or stamper.suspect):
             seat.told = True
             log.warning(
                 "seat %d (%s) claims earlier presses than its link allows, again and again "
-                "(%.1f ms more than its pings measure, over its last presses): its "
-                "presses are judged %.1f ms later",
+                "(%.1f ms more than its pings measure, over its last presses; %d of them "
+                "claimed more than any ping but a lost one took): its presses are judged "
+                "%.1f ms later",
                 seat.number + 1,
                 seat.name,
                 stamper.shift * 1000,
+                stamper.far_fetched,
                 correction * 1000,
             )
             self._notice(

@@ -14,28 +14,44 @@ With the offset, every pong also measures the one-way delay towards the host
 (the direction presses travel): ``r - (c - offset)``. A press is judged at the
 guest's reading of it turned into host time, clamped: never after its
 arrival, and never earlier than the arrival minus that guest's own *reach*:
-the ``REACH`` quantile (90%) of its measured delays, but at most ``SPREAD``
-(15 ms) over their median, plus ``MARGIN`` (3 ms). So an honest press is
-judged as made unless it travelled slower than 9 in 10 of the guest's pings
-plus the margin (on a link jittering by more than ±15 ms, slower than its
-median plus 18 ms).
+the ``REACH`` quantile (95%) of its measured delays less ``SLACK``, but at
+least ``MARGIN`` (3 ms) and at most ``SPREAD`` (10 ms) over their median.
 
 No single press carries evidence of its own delay that its sender could not
-fake, so what a liar gains on one press is bounded only by the reach. What
-gives a liar away is the *shift*: an honest guest's presses claim, on
-average, the earliness its pings measure; a liar's claim more. Over the
-guest's last ``SHIFT_SPAN`` presses the host compares the mean claimed
-earliness (each taken between the 5% quantile of the delays and the reach,
-so neither a lost packet nor a press claimed late weighs more than an honest
-one can) with the mean of the pings' delays taken the same way. Whatever
-that shift exceeds ``ERRORS`` standard errors of its mean by (the spread of
-the pings over the square root of the presses so far; at least
-``TOLERANCE``), every press is judged that much later (never after its
-arrival). A liar claiming the same lie on every press is caught within a few
-presses and then gains about 1.5 standard errors (1.5 ms on a ±10 ms link once
-its presses fill the span); a liar who lies only on some presses (the races
-that matter) spreads its shift over the others and gains up to the reach on
-those, as any rule must allow an honest press that travelled as slowly.
+fake, so the reach is the trade between the two kinds of press: an honest
+press is judged ``max(0, delay - reach)`` late, a lying one gains at most
+``reach - delay``. With this reach an honest press is judged at most the
+slack late unless it travelled slower than 19 in 20 of its guest's pings
+(so a lead of more than the slack wins 95% of races), and a lie gains at
+most the 95% quantile less the slack over the median on a press of median
+delay: on a ±10 ms link (95% quantile 9 ms over the median) that is
+``9 ms - SLACK``, 7 ms. The slack also takes up what the press's own path
+adds over a pong's (about 2 ms at the median in
+``benchmarks/bench_fairness.py``). On a link jittering by more than about
+±15 ms the spread caps the reach, and honest presses slower than the median
+plus 10 ms are judged late.
+
+Two statistics over a guest's presses see liars that lie often. The *shift*:
+an honest guest's presses claim, on average, the earliness its pings measure;
+a liar's claim more. Over the guest's last ``SHIFT_SPAN`` presses the host
+compares the mean claimed earliness (each taken between the 5% quantile of the
+delays and the reach, so neither a lost packet nor a press claimed late weighs
+more than an honest one can) with the mean of the pings' delays taken the same
+way (a press that arrived behind another message, which may have waited behind
+a lost one, counts at most that mean). Whatever that shift exceeds ``ERRORS``
+standard errors of its mean by (the spread of the pings over the square root
+of the presses so far; at least ``TOLERANCE``), every press is judged that
+much later (never after its arrival): a liar claiming the same lie on every
+press is caught within a few presses. The *far-fetched* presses: a press
+claiming more than the reach plus the spread is honest only when its own
+packet was lost (the messages that waited behind a lost one arrive in the same
+read as it, and are not counted), about as often as pings travel that slowly.
+A guest whose last ``FETCHED_SPAN`` presses hold more far-fetched ones than
+that (see ``Stamper.suspect``; a liar claiming a second early on one press in
+five is suspect within about 30 presses) has every press judged at least its
+reach over its median delay later, so a lie gains nothing at the median. What
+neither sees is a liar who lies rarely (only the close races), or by little
+(as much as a slow honest press claims): the reach is what bounds it.
 
 The host's own seats (its keyboard, a computer on the host) are *trusted*:
 their stamps come from the host's own code, so they are never clamped below
@@ -60,13 +76,17 @@ ROUNDING = 1e-9
 
 #: Pings kept per connection (four a second once settled: about half a minute).
 SAMPLES = 128
-#: The quantile of a guest's measured one-way delays a press may claim to have taken.
-REACH = 0.9
-#: ... but never more than this many seconds over the median (a lost packet, a busy
-#: moment or pongs held back on purpose widen the spread no further).
-SPREAD = 0.015
-#: Seconds added to that quantile: the reach.
+#: The quantile of a guest's measured one-way delays the reach is read from ...
+REACH = 0.95
+#: ... less this many seconds: an honest press is judged at most this much later than it
+#: was made unless it travelled slower than the ``REACH`` quantile of the pings.
+SLACK = 0.002
+#: The reach is never less than this many seconds over the median delay (a link that
+#: hardly jitters: what the host's and the guest's event loops add) ...
 MARGIN = 0.003
+#: ... and never more than this many seconds over it (a lost packet, a busy moment or
+#: pongs held back on purpose widen it no further).
+SPREAD = 0.010
 #: A guest's last presses the shift is measured over.
 SHIFT_SPAN = 32
 #: The shift tolerated: this many standard errors of the mean over the presses so far ...
@@ -79,6 +99,17 @@ TOLD = 0.003
 LOW = 0.05
 #: The jitter is the spread of the measured delays from the fastest to this quantile.
 QUANTILE = 0.9
+#: A press is *far-fetched* if it claims more than its reach plus ``SPREAD`` and did not
+#: arrive behind another message: an honest one is when its own packet was lost, as
+#: often as pongs travel that slowly (the messages that waited behind a lost one arrive
+#: together with it, and count once). A guest is *suspect* while its last
+#: ``FETCHED_SPAN`` presses hold at least ``FETCHED`` far-fetched ones and more than its
+#: pongs predict (taken as at least ``LOSS``: 128 pings may have seen no lost packet) by
+#: ``SIGMAS`` standard deviations (plus one).
+FETCHED_SPAN = 64
+FETCHED = 6
+LOSS = 0.02
+SIGMAS = 3.0
 
 
 class Stamp(NamedTuple):
@@ -119,9 +150,11 @@ class Stamper:
         self._lags: deque[float] = deque(maxlen=SAMPLES)
         #: the earliness each of the last presses claimed, within ``_range``
         self._claims: deque[float] = deque(maxlen=SHIFT_SPAN)
+        #: whether each of the last presses was far-fetched
+        self._fetched: deque[bool] = deque(maxlen=FETCHED_SPAN)
         self._offset: float | None = None
         self._delays: list[float] | None = None
-        self._measure: tuple[float, float, float, float] | None = None
+        self._measure: tuple[float, float, float, float, float, float] | None = None
 
     @classmethod
     def local(cls, cap: float = DEFAULT_CAP) -> Stamper:
@@ -200,33 +233,36 @@ class Stamper:
         delays = self.delays()
         return _quantile(delays, QUANTILE) - min(delays) if delays else 0.0
 
-    def _measured(self) -> tuple[float, float, float, float] | None:
-        """(low end, reach, the pings' mean delay within them and its standard
-        deviation), None before any ping."""
-        if self._measure is None:  # every change of the samples or lags clears it
+    def _measured(self) -> tuple[float, float, float, float, float, float] | None:
+        """(low end, reach, the pings' mean delay within them, its standard deviation,
+        the median delay, the share of pings slower than the reach plus ``SPREAD``),
+        None before any ping."""
+        if self._measure is None or self.trusted:  # every change of the samples clears it
             delays = self.delays()
             if not delays:
                 return None
-            # one sort for the median and both quantiles; the spread in floats (the
+            # one sort for the median and the quantiles; the spread in floats (the
             # statistics module's exact sums cost ~0.5 ms a call with 128 samples)
             ordered = sorted(delays)
             median = statistics.median(ordered)
-            spread = min(SPREAD, _pick(ordered, REACH) - median)
-            reach = min(self.cap, median + spread + self.margin)
+            over = min(SPREAD, max(self.margin, _pick(ordered, REACH) - SLACK - median))
+            reach = min(self.cap, median + over)
             low = min(reach, _pick(ordered, LOW))
             # each delay taken within [low, reach]: in order, the ends are runs of both
             first, last = bisect.bisect_right(ordered, low), bisect.bisect_left(ordered, reach)
             within = [low] * first + ordered[first:last] + [reach] * (len(ordered) - last)
             mean = math.fsum(within) / len(within)
             deviation = math.sqrt(math.fsum([(d - mean) ** 2 for d in within]) / len(within))
-            self._measure = (low, reach, mean, deviation)
+            slow = len(ordered) - bisect.bisect_right(ordered, reach + SPREAD)
+            self._measure = (low, reach, mean, deviation, min(reach, median), slow / len(ordered))
         return self._measure
 
     @property
     def allowance(self) -> float | None:
         """The most one press may be judged earlier than it arrived (None: not measured
-        yet): the reach, the ``REACH`` quantile of the measured delays (at most
-        ``SPREAD`` over their median) plus the margin, never above the cap."""
+        yet): the reach, the ``REACH`` quantile of the measured delays less ``SLACK``,
+        at least the margin and at most ``SPREAD`` over their median, never above the
+        cap."""
         measured = self._measured()
         return None if measured is None else measured[1]
 
@@ -240,25 +276,52 @@ class Stamper:
         return statistics.fmean(self._claims) - measured[2]
 
     @property
+    def far_fetched(self) -> int:
+        """How many of the last ``FETCHED_SPAN`` presses were far-fetched."""
+        return sum(self._fetched)
+
+    @property
+    def suspect(self) -> bool:
+        """True while more of the last presses are far-fetched (claim more than the
+        reach plus ``SPREAD``, not behind another message) than the pings can explain:
+        at least ``FETCHED`` of them, and more than the share of pings that slow (at
+        least ``LOSS``) predicts by ``SIGMAS`` standard deviations plus one (False for
+        a trusted seat)."""
+        measured = self._measured()
+        if self.trusted or measured is None or not self._fetched:
+            return False
+        count, share = self.far_fetched, max(LOSS, measured[5])
+        expected = len(self._fetched) * share
+        return count >= FETCHED and count > (
+            expected + SIGMAS * math.sqrt(expected * (1 - share)) + 1
+        )
+
+    @property
     def correction(self) -> float:
-        """How much later than claimed the next press is judged for the shift (seconds):
-        whatever the shift exceeds ``ERRORS`` standard errors of its mean by (at least
+        """How much later than claimed the next press is judged (seconds): for the
+        shift, whatever it exceeds ``ERRORS`` standard errors of its mean by (at least
         ``TOLERANCE``; the pings' spread taken as at least the margin), so an honest
-        guest is seldom judged later, and then by little."""
+        guest is seldom judged later, and then by little; and while the guest is
+        ``suspect``, at least its reach over its median delay (a lie is then judged
+        no earlier than the median delay allows)."""
         measured = self._measured()
         if self.trusted or measured is None or not self._claims:
             return 0.0
         spread = max(self.margin, measured[3])  # a link that seems not to jitter at all
         tolerance = max(TOLERANCE, ERRORS * spread / math.sqrt(len(self._claims)))
-        return max(0.0, self.shift - tolerance)
+        shifted = max(0.0, self.shift - tolerance)
+        return max(shifted, measured[1] - measured[4]) if self.suspect else shifted
 
     def forget_presses(self) -> None:
-        """Start the shift afresh (a new game on the same connection)."""
+        """Start the shift and the count of far-fetched presses afresh (a new game on
+        the same connection)."""
         self._claims.clear()
+        self._fetched.clear()
 
-    def judge(self, their_press: float, arrival: float) -> Stamp:
+    def judge(self, their_press: float, arrival: float, behind: bool = False) -> Stamp:
         """How a press the other side made at ``their_press`` (its own clock) that
-        arrived at ``arrival`` (ours) is judged."""
+        arrived at ``arrival`` (ours) is judged; ``behind``: it came in the same read
+        as another message (it may have waited behind a lost one)."""
         offset = self.offset
         if offset is None:
             return Stamp(arrival, arrival, 0.0)  # nothing known yet: plain arrival order
@@ -273,10 +336,14 @@ class Stamper:
             measured = self._measured()
             assert measured is not None
             low, reach = measured[0], measured[1]
-            self._claims.append(min(reach, max(low, arrival - claimed)))
+            earliness = min(reach, max(low, arrival - claimed))
+            # a press that may have waited behind a lost message counts no more than
+            # the pings' mean towards the shift
+            self._claims.append(min(earliness, measured[2]) if behind else earliness)
+            self._fetched.append(not behind and arrival - claimed > reach + SPREAD)
             stamp = min(arrival, max(arrival - reach, claimed) + self.correction)
         return Stamp(stamp, claimed, max(0.0, stamp - claimed))
 
-    def stamp(self, their_press: float, arrival: float) -> float:
+    def stamp(self, their_press: float, arrival: float, behind: bool = False) -> float:
         """The host-clock stamp of a press (``judge`` without the details)."""
-        return self.judge(their_press, arrival).stamp
+        return self.judge(their_press, arrival, behind).stamp
