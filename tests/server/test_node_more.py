@@ -38,8 +38,10 @@ async def test_a_dropped_seat_is_held_by_a_computer_and_handed_back(
 ) -> None:
     async def body() -> None:
         ann, bob = await signed_in(node, tmp_path, "Ann", "Bob")
-        ann.send("queue", mode="spit")
-        bob.send("queue", mode="spit")
+        # Speed: a game that ends soon (a long Spit game of two computers once ran out
+        # of the test's time on a busy machine)
+        ann.send("queue", mode="speed")
+        bob.send("queue", mode="speed")
         ma = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
         mb = await bob.lobby.wait_for(lambda m: m["t"] == "matched")
         match = node.matches[ma["match"]]

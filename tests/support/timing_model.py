@@ -293,11 +293,12 @@ def check_fumbles(case: Case, run: Run) -> None:
             continue
         made = o.time if o.stamped is None else o.stamped
         start = made - timing.race_margin
-        # the positions standing from ``start`` on (before the start: the first one)
-        before = [h for h in history if h[0] <= start]
+        # the positions standing from ``start`` on, one replaced at that very instant
+        # too (before the start: the first one)
+        before = [h for h in history if h[0] < start]
         if not before and not case.game().actions:
             before = history[:1]  # before the start of a fresh game: its first position
-        window = [*before[-1:], *(h for h in history if h[0] > start)]
+        window = [*before[-1:], *(h for h in history if h[0] >= start)]
         # a window reaching back before a game the arbiter took over: no fumble
         fitted = not before or any(a in h[1 + p] for h in window)
         if fitted:

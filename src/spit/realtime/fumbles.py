@@ -117,12 +117,14 @@ class FumbleJudge:
     def _first_in_window(self, action: Action, start: float) -> int | None:
         """The action count of the earliest position standing from ``start`` on, if
         ``action`` was refused in every one of them; None if it fitted in one (or
-        the window reaches back before the kept positions: the benefit of the doubt)."""
+        the window reaches back before the kept positions: the benefit of the doubt).
+        A position replaced at the very instant ``start`` stood then too: a computer
+        that planned on the position of that instant never fumbles."""
         first_player = action.player == 0
         for entry in reversed(self._history):
             if action in (entry[2] if first_player else entry[3]):
                 return None  # it fitted a moment ago: a lost race, not a fumble
-            if entry[0] <= start:
+            if entry[0] < start:
                 return entry[1]
         if self._pruned:
             return None
