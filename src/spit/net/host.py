@@ -943,16 +943,16 @@ class Host:
         (``spit.net.resume.extend_checkpoint`` adds it to a checkpoint), and the
         mark after it. Presses not judged yet come again in the next entry."""
         game = self.game
-        times = self._times()
         actions = game.actions
         first = min(mark.actions, len(actions))
+        times = self._times_from(first)
         presses = self._judged_presses(mark.presses)
         fumbles = self._fumble_notes(mark.fumbles)
         unjudged = next((i for i, p in enumerate(presses) if p.judged is None), len(presses))
         entry = {
             "seq": mark.seq,
             "actions": [first, [a.to_json() for a in actions[first:]]],
-            "times": [first, [round(float(t), 4) for t in times[first:]]],
+            "times": [first, [round(float(t), 4) for t in times]],
             "presses": [mark.presses, [p.to_json() for p in presses]],
             "fumbles": [mark.fumbles, [f.to_json() for f in fumbles]],
         }
@@ -976,6 +976,21 @@ class Host:
         presses = self._judged_presses(0)
         unjudged = next((i for i, p in enumerate(presses) if p.judged is None), len(presses))
         return TailMark(actions=len(self.game.actions), presses=unjudged, fumbles=fumbles)
+
+    def _times_from(self, first: int) -> list[float]:
+        """The times of the game's actions from index ``first`` on, as ``_replay_json``
+        keeps them, reading only the arbiter's new log entries (a tick's tail needs
+        a few, not the whole game's)."""
+        log = self.match.arbiter.log
+        before = len(self.game.actions) - len(log)  # actions the arbiter did not apply
+        if self._archiver is not None or first < before:
+            times = self._times()
+            times = [0.0] * (len(self.game.actions) - len(times)) + times
+            return times[first:]
+        from spit.store.replays import times_from_log
+
+        offset = self.earlier.offset if self.earlier is not None else 0.0
+        return times_from_log(log[first - before :], self.match.arbiter.start_time, offset)
 
     def _judged_presses(self, first: int) -> list[Any]:
         """The race audit's presses from index ``first`` on (as the replay keeps them)."""
