@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from tests.net.test_host_resume import node_dies, resumed_host, until
-from tests.support.net import LIMIT, bot_guest, quick_host
+from tests.support.net import LIMIT, bot_guest, quick_host, tail_of_local_play
 
 from spit.bots.sim import new_game
 from spit.net.host import Host
@@ -153,30 +153,10 @@ async def test_messages_wait_for_the_tail_and_go_when_it_is_kept() -> None:
 def _played_checkpoint(actions: int) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
     """A checkpoint of a game's start, and tail entries of its next ``actions``
     moves one tick at a time (through the host's own arbiter, no network)."""
-    from spit.engine import SYSTEM
-
     game = new_game("spit", (), 11)
     host = quick_host(game)
     checkpoint = host.replay_data()
-    mark = host.tail_mark()
-    arbiter = host.match.arbiter
-    entries: list[dict[str, Any]] = []
-    rng = random.Random(4)
-    now = arbiter.start_time
-    arbiter.resume(now)  # a host waits for its guests; here nobody has to come
-    for _ in range(actions * 20):
-        if len(game.actions) >= actions or game.over:
-            break
-        now += 0.5
-        before = len(game.actions)
-        legal = [a for a in game.legal_actions() if a.player != SYSTEM]
-        if legal:
-            arbiter.submit(rng.choice(legal), at=now)
-        arbiter.tick(now + 0.2)
-        now += 0.2
-        if len(game.actions) > before:
-            entry, mark = host.tail_since(mark)
-            entries.append(entry)
+    entries = tail_of_local_play(host, 4, lambda: len(game.actions) >= actions)
     assert len(game.actions) >= actions
     return checkpoint, entries, game
 

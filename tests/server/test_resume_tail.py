@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from pathlib import Path
 from typing import Any
 
-from tests.support.net import LIMIT, quick_host
+from tests.support.net import LIMIT, quick_host, tail_of_local_play
 from tests.support.server import quick_settings
 from tests.support.services import drop_schema, fresh_prefix, fresh_schema, postgres_url, redis_url
 
 from spit.bots.sim import new_game
-from spit.engine import SYSTEM
 from spit.server.node import ServerNode
 from spit.server.postgres_store import PostgresStore
 from spit.store.replays import parse_replay
@@ -27,25 +25,7 @@ def played_to_the_end(seed: int) -> tuple[dict[str, Any], list[dict[str, Any]], 
     game = new_game("speed", (), seed)
     host = quick_host(game, names=("Ann", "Bob"))
     checkpoint = host.replay_data()
-    mark = host.tail_mark()
-    arbiter = host.match.arbiter
-    rng = random.Random(seed)
-    now = arbiter.start_time
-    arbiter.resume(now)
-    entries: list[dict[str, Any]] = []
-    for _ in range(5000):
-        if game.over:
-            break
-        now += 0.3
-        before = len(game.actions)
-        legal = [a for a in game.legal_actions() if a.player != SYSTEM]
-        if legal:
-            arbiter.submit(rng.choice(legal), at=now)
-        now += 0.2
-        arbiter.tick(now)
-        if len(game.actions) > before:
-            entry, mark = host.tail_since(mark)
-            entries.append(entry)
+    entries = tail_of_local_play(host, seed, lambda: game.over)
     assert game.over
     return checkpoint, entries, game
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from spit.bots import make_bot
 from spit.bots.reaction import Reaction
 from spit.bots.sim import new_game
-from spit.engine import Action, Game, Kind, Phase, call
+from spit.engine import SYSTEM, Action, Game, Kind, Phase, call
 from spit.net.botseat import BotDriver
 from spit.net.client import Guest
 from spit.net.host import Host, Limits
@@ -127,3 +128,31 @@ def race_position(mode: str = "speed") -> tuple[Game, Action, Action]:
                 if not first.is_legal(b) and not second.is_legal(a):
                     return game, a, b
     raise AssertionError("no race position found")
+
+
+def tail_of_local_play(
+    host: Host, seed: int, done: Callable[[], bool], ticks: int = 5000
+) -> list[dict[str, Any]]:
+    """Random legal moves through ``host``'s own arbiter (no network, nobody to wait
+    for), one tick each, until ``done()`` (at most ``ticks`` ticks): the tail entries
+    (``Host.tail_since``) of the ticks that applied something, from the host's mark."""
+    game, arbiter = host.game, host.match.arbiter
+    mark = host.tail_mark()
+    rng = random.Random(seed)
+    now = arbiter.start_time
+    arbiter.resume(now)
+    entries: list[dict[str, Any]] = []
+    for _ in range(ticks):
+        if done() or game.over:
+            break
+        now += 0.3
+        before = len(game.actions)
+        legal = [a for a in game.legal_actions() if a.player != SYSTEM]
+        if legal:
+            arbiter.submit(rng.choice(legal), at=now)
+        now += 0.2
+        arbiter.tick(now)
+        if len(game.actions) > before:
+            entry, mark = host.tail_since(mark)
+            entries.append(entry)
+    return entries
