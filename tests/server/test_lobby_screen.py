@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 from tests.support.net import LIMIT
@@ -186,6 +187,105 @@ async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_pa
                 assert mine_moved() or board.remote.game.over
                 bob.cancel()
                 await other.close()
+        finally:
+            await north.shutdown()  # south was shut down above
+            await drop_schema(nodes[0].store)
+
+    await asyncio.wait_for(body(), LIMIT * 3)
+
+
+async def test_a_watchers_board_finds_its_match_again_on_the_node_that_carries_it_on(
+    tmp_path: Path,
+) -> None:
+    """The node running a watched match stops: the watcher's board is told to wait, asks
+    the lobby where the match went once it is listed again, and watches it there."""
+    from tests.server.test_three_nodes import SLOWISH
+    from tests.support.services import drop_schema, fresh_prefix, fresh_schema
+
+    from spit.net.online import play_as_bot
+
+    async def body() -> None:
+        schema, prefix = fresh_schema(), fresh_prefix()
+        nodes = await start_cluster(tmp_path, ("north", "south"), schema, prefix)
+        north, south = nodes
+        try:
+            app = lobby_app(north, tmp_path / "me", name="Zed")
+            async with running(app) as pilot:
+                await until(
+                    pilot,
+                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
+                    LOBBY_WAIT,
+                )
+                lobby = app.screen
+                assert isinstance(lobby, LobbyScreen)
+                ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
+                for p in (ann, bob):
+                    await p.connect(north)
+                    await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+                await asyncio.sleep(0.5)
+                for p in (ann, bob):
+                    p.send("delays", ms={"north": 50, "south": 5})
+                await pilot.pause(0.3)
+                for p in (ann, bob):
+                    p.send("queue", mode="spit")
+                matched = [
+                    await p.lobby.wait_for(lambda m: m["t"] == "matched") for p in (ann, bob)
+                ]
+                assert matched[0]["address"] == south.address
+                match_id = matched[0]["match"]
+
+                def follower(p: Player) -> Any:
+                    async def next_matched(match_id: str) -> dict[str, Any] | None:
+                        return await p.lobby.wait_for(
+                            lambda m: m["t"] == "matched" and m.get("resumed") is True, LIMIT
+                        )
+
+                    return next_matched
+
+                plays = [
+                    asyncio.create_task(
+                        play_as_bot(
+                            p.client,  # type: ignore[arg-type]
+                            m,
+                            "easy",
+                            reaction=SLOWISH,
+                            on_message=p.match,
+                            next_matched=follower(p),
+                        )
+                    )
+                    for p, m in zip((ann, bob), matched, strict=True)
+                ]
+                await ann.match.wait_for(lambda m: m["t"] == "events", timeout=LIMIT)
+                # the lobby lists the match (from south's snapshot on the bus): watch it
+                await until(
+                    pilot,
+                    lambda: "Live matches: 1" in str(lobby.query_one("#lobby-online").render()),
+                    LOBBY_WAIT,
+                )
+                lobby.send("watch", match=match_id)
+                await until(pilot, lambda: isinstance(app.screen, NetGameScreen), LOBBY_WAIT)
+                board = app.screen
+                assert isinstance(board, NetGameScreen) and board.remote.seat is None
+                await until(pilot, lambda: board.remote.started, LOBBY_WAIT)
+                await south.shutdown()  # north is up: the match is handed over, not saved
+                await until(pilot, lambda: board.remote.ended is not None, LIMIT)
+                assert "another node carries the match on" in str(board.remote.ended)
+                await until(pilot, lambda: match_id in north.matches, LIMIT)
+                # the board came back by itself and shows the match going on, on north
+                await until(pilot, lambda: board.remote.ended is None, LIMIT)
+                host = north.matches[match_id].host
+                await until(pilot, lambda: not board.remote.link.paused, LIMIT)
+                seen = board.remote.version
+                await until(
+                    pilot,
+                    lambda: board.remote.version > seen or host.game.over,
+                    LIMIT,
+                )
+                assert app.screen is board
+                for task in plays:
+                    task.cancel()
+                for p in (ann, bob):
+                    await p.close()
         finally:
             await north.shutdown()  # south was shut down above
             await drop_schema(nodes[0].store)

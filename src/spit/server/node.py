@@ -465,15 +465,17 @@ class ServerNode:
                 await self._keep_checkpoint(match)
                 match.moved = True
                 text = "This server node is restarting: your match carries on on another node."
+                why = f"{reason}: another node carries the match on"
                 log.info(event("match_handed_over", match=match.id))
             else:
                 if await self._checkpoint(match):
                     saved += 1
                 text = "The server is restarting: your match was saved."
+                why = f"{reason}; the match was saved"
             for seat, player_id in enumerate(match.seats):
                 if player_id is not None:
                     await self.tell(match.homes[seat], player_id, {"t": "info", "text": text})
-            await match.host.close(f"{reason}; the match was saved")
+            await match.host.close(why)
             if match.task is not None:
                 match.task.cancel()
         for player in list(self.players.values()):

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 
     from spit.tui.dealer import Dealer
 
+#: how long a watcher whose match's node died looks for the match on another node
+REFIND_SECONDS = 60.0
+#: how often it asks the lobby where the match is now
+REFIND_EVERY = 2.0
+
 
 class AskScreen(ModalScreen[str | None]):
     """One line of text: a name, a room code, a player to challenge."""
@@ -166,6 +171,10 @@ class LobbyScreen(Screen[None]):
         #: the match id the board shows, and its connection
         self._board_match: str | None = None
         self._board_guest: Guest | None = None
+        #: the board only watches (it has no seat)
+        self._board_watches = False
+        #: a watched match whose node died: (its id, look until, last asked)
+        self._refind: tuple[str, float, float] | None = None
         self._last_lobby: dict[str, Any] = {}
         self._lists: dict[str, Any] = {}
 
@@ -181,7 +190,7 @@ class LobbyScreen(Screen[None]):
         self.note(f"Connecting to {escape(self.address)}:{self.port}...")
         self.query_one("#lobby-menu", OptionList).focus()
         self.run_worker(self._connect(), exclusive=True)
-        self.set_interval(1.0, self._tick_waiting)
+        self.set_interval(1.0, self._each_second)
 
     def note(self, text: str) -> None:
         """Say something under the menu (markup)."""
@@ -279,6 +288,10 @@ class LobbyScreen(Screen[None]):
     def _on_queued(self, msg: dict[str, Any]) -> None:
         self.waiting = (msg["mode"], time.monotonic())
         self._tick_waiting()
+
+    def _each_second(self) -> None:
+        self._tick_waiting()
+        self._look_for_watched_match()
 
     def _tick_waiting(self) -> None:
         if self.waiting is None or not self.is_mounted:
@@ -423,6 +436,8 @@ class LobbyScreen(Screen[None]):
         self.board = screen
         self._board_match = msg["match"]
         self._board_guest = guest
+        self._board_watches = watch
+        self._refind = None
         names = " v ".join(str(n) for n in msg["names"])
         self.note(f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}...")
         await self.app.push_screen(screen)
@@ -434,9 +449,15 @@ class LobbyScreen(Screen[None]):
 
         async def watch_end() -> None:
             await guest.done.wait()
+            if self._board_guest is not guest:
+                return  # the board follows a newer connection already
             reason = guest.ended or "the match ended"
             if client is not None and client.nodes and not screen.remote.game.over:
-                reason += " (if another node of the server carries it on, it comes back here)"
+                reason += " (wait: another node may carry it on)"
+                if self._board_watches:
+                    # a player is told where the match went; a watcher asks
+                    now = time.monotonic()
+                    self._refind = (str(self._board_match), now + REFIND_SECONDS, now)
             screen.ended(reason)
 
         self.run_worker(watch_end(), exclusive=False)
@@ -449,9 +470,12 @@ class LobbyScreen(Screen[None]):
         try:
             guest = await client.open_matched(msg, on_message=screen.deliver)
         except JoinError as exc:
-            screen.ended(f"the match could not be picked up again: {exc}")
+            if self._refind is not None:
+                return  # a watcher asks again (the lobby may still list the dead node)
+            screen.ended(f"the match could not be picked up again: {exc}", replace=True)
             return
         self._board_guest = guest
+        self._refind = None
         screen.remote.carry_on()
         if msg["seat"] is not None:
             screen.remote.connect(guest.action)
@@ -463,6 +487,25 @@ class LobbyScreen(Screen[None]):
 
         screen.set_leave(leave)
         self._watch_end(screen, guest)
+
+    def _look_for_watched_match(self) -> None:
+        """A watcher's match lost its node: ask where it is once the lobby lists it
+        again (the answer is a "matched" notice, which the board follows)."""
+        if self._refind is None:
+            return
+        match_id, until, asked = self._refind
+        board = self.board
+        now = time.monotonic()
+        if board is None or not board.showing or board.remote.game.over:
+            self._refind = None
+        elif now > until:
+            self._refind = None
+            board.ended("the match did not come back", replace=True)
+        elif now - asked >= REFIND_EVERY and any(
+            m.get("id") == match_id for m in self._last_lobby.get("matches", [])
+        ):
+            self._refind = (match_id, until, now)
+            self.send("watch", match=match_id)
 
     # ------------------------------------------------------------ the menu
 
