@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
+import pytest
 from tests.support.net import LIMIT
 from tests.support.pilot import running, until
 from tests.support.server import Player, quick_settings, start_cluster
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 
 from spit.net.online import KnownServers
 from spit.server.node import ServerNode
@@ -291,3 +292,57 @@ async def test_a_watchers_board_finds_its_match_again_on_the_node_that_carries_i
             await drop_schema(nodes[0].store)
 
     await asyncio.wait_for(body(), LIMIT * 3)
+
+
+async def test_the_title_menu_opens_a_servers_lobby_and_esc_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Play online from the title: a bad address is said and nothing opens; the server's
+    address opens its lobby, signed in with a key spit made (0600), and Esc goes back
+    to the title menu, not out of spit."""
+    from spit.tui.online import AskScreen
+    from spit.tui.title import TitleScreen
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.ssh key: spit makes one
+    monkeypatch.setenv("SPIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SPIT_CONFIG", str(tmp_path / "config.toml"))
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server"))
+        await node.start()
+        try:
+            app = SpitApp(deps=AppDependencies(record=False))
+            async with running(app) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, TitleScreen), LOBBY_WAIT)
+                menu = app.screen.query_one("#menu", OptionList)
+                ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+                menu.highlighted = ids.index("online")
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, AskScreen), LOBBY_WAIT)
+                app.screen.query_one("#ask-input", Input).value = "127.0.0.1:99999"
+                await pilot.press("enter")
+                await pilot.pause()
+                # refused: asked again, saying why, and nothing opened
+                assert isinstance(app.screen, AskScreen)
+                assert "bad port" in str(app.screen.query_one("#ask-note", Static).render())
+                app.screen.query_one("#ask-input", Input).value = f"127.0.0.1:{node.settings.port}"
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, AskScreen), LOBBY_WAIT)
+                assert "Choose your name" in str(app.screen.query_one(".hint", Static).render())
+                app.screen.query_one("#ask-input", Input).value = "Quinn"
+                await pilot.press("enter")
+                await until(
+                    pilot,
+                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Quinn" in note(app),
+                    LOBBY_WAIT,
+                )
+                key_file = next((tmp_path / "data").glob("*key*"))
+                assert key_file.stat().st_mode & 0o777 == 0o600
+                await pilot.press("escape")
+                await until(pilot, lambda: isinstance(app.screen, TitleScreen), LOBBY_WAIT)
+                assert app.is_running
+                assert await node.store.account_named("Quinn") is not None
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT * 2)

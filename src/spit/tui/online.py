@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from spit.engine import get_mode, mode_names
 from spit.net.client import Guest, JoinError
+from spit.net.defaults import DEFAULT_BOT_AFTER
 from spit.net.online import KnownServers, OnlineClient
 from spit.net.view import RemoteSession
 from spit.tui.confirm import ConfirmScreen
@@ -151,10 +152,13 @@ class LobbyScreen(Screen[None]):
         name: str = "",
         pin: str | None = None,
         door_token: str | None = None,
-        bot_after: float | None = 60.0,
+        bot_after: float | None = DEFAULT_BOT_AFTER,
+        from_menu: bool = False,
     ) -> None:
         super().__init__()
         self.dealer = dealer
+        #: opened from the title menu: leaving goes back there (else it ends spit)
+        self.from_menu = from_menu
         self.address = address
         self.port = port
         self.key = key
@@ -575,10 +579,14 @@ class LobbyScreen(Screen[None]):
         self.action_leave()
 
     def action_leave(self) -> None:
-        """Leave the server (and this screen)."""
+        """Leave the server (and this screen: back to the title menu, or out of spit
+        when ``spit online`` opened it)."""
         if self.client is not None:
             self.client.close_now()
-        self.app.exit()
+        if self.from_menu:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
 
     def on_unmount(self) -> None:
         """The app is closing (ctrl+q, a signal): say goodbye to the server."""
