@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from spit.net.online import KnownServers
 from spit.server.node import ServerNode
 from spit.tui.app import AppDependencies, Opening, SpitApp
+from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import Dealer
 from spit.tui.netscreens import NetGameScreen
 from spit.tui.online import LobbyScreen
@@ -88,8 +89,13 @@ async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
                 await other.match.wait_for(
                     lambda m: m["t"] == "events" and m.get("by") == mine, timeout=LIMIT
                 )
-                await pilot.press("escape")  # leave the board: asked first
-                await pilot.pause(0.2)
+                await pilot.press("escape")  # leave the board: asked first, in the server's words
+                await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LOBBY_WAIT)
+                shot = app.export_screenshot().replace("&#160;", " ")
+                assert "The server keeps your seat" in shot and "same line" not in shot
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen), LOBBY_WAIT)
+                assert "Back in the lobby" in note(app)  # no longer "Playing Zed v Bob..."
                 await other.close()
         finally:
             await node.shutdown()

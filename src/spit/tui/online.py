@@ -134,6 +134,19 @@ def _menu() -> list[tuple[str, str]]:
     return items
 
 
+class ServerMatchScreen(NetGameScreen):
+    """A server match's board (the lobby opens it): the server's words for leaving."""
+
+    LEAVE_TEXT = (
+        "The server keeps your seat for a while (a computer plays it for you "
+        "meanwhile): come back to the lobby soon to carry on."
+    )
+    QUIT_TEXT = (
+        "spit: you left the server match; the server keeps your seat for a while "
+        "(a computer plays it meanwhile): sign in again soon to carry on."
+    )
+
+
 class LobbyScreen(Screen[None]):
     """The server's lobby."""
 
@@ -181,6 +194,9 @@ class LobbyScreen(Screen[None]):
         self._refind: tuple[str, float, float] | None = None
         self._last_lobby: dict[str, Any] = {}
         self._lists: dict[str, Any] = {}
+        #: what the note says now, and what it said when the last board opened
+        self._note = ""
+        self._board_note: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -198,7 +214,14 @@ class LobbyScreen(Screen[None]):
 
     def note(self, text: str) -> None:
         """Say something under the menu (markup)."""
+        self._note = text
         self.query_one("#lobby-note", Static).update(text)
+
+    def on_screen_resume(self) -> None:
+        """Back from a match's board: the note no longer says a match is on (a result
+        or anything said since stays)."""
+        if self._note == self._board_note and self.board is not None and not self.board.showing:
+            self.note("Back in the lobby. Choose what to play.")
 
     # ------------------------------------------------------------ connection
 
@@ -426,7 +449,7 @@ class LobbyScreen(Screen[None]):
             with contextlib.suppress(Exception):
                 await guest.close()
 
-        screen = NetGameScreen(session, self.dealer, leave=leave)
+        screen = ServerMatchScreen(session, self.dealer, leave=leave)
         screen.keep_replays = False  # the server keeps every match: spit online --replays
         watch = msg["seat"] is None
         try:
@@ -443,7 +466,10 @@ class LobbyScreen(Screen[None]):
         self._board_watches = watch
         self._refind = None
         names = " v ".join(str(n) for n in msg["names"])
-        self.note(f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}...")
+        self._board_note = (
+            f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}..."
+        )
+        self.note(self._board_note)
         await self.app.push_screen(screen)
         self._watch_end(screen, guest)
 
