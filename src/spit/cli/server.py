@@ -403,7 +403,7 @@ def _online_key(args: argparse.Namespace) -> Any:
             return asyncssh.read_private_key(args.key)
         except (OSError, asyncssh.KeyImportError) as exc:
             raise ValueError(f"cannot read the key {args.key}: {exc}") from None
-    return player_key(data_dir())
+    return player_key(data_dir())  # ValueError: said by the caller
 
 
 def _cmd_online(args: argparse.Namespace, tui: Handler) -> int:
