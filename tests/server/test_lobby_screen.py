@@ -352,3 +352,30 @@ async def test_the_title_menu_opens_a_servers_lobby_and_esc_comes_back(
             await node.shutdown()
 
     await asyncio.wait_for(body(), LIMIT * 2)
+
+
+async def test_in_a_small_terminal_the_menu_scrolls_and_the_note_stays_in_sight(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server"))
+        await node.start()
+        try:
+            app = lobby_app(node, tmp_path / "me", name="Zed")
+            async with running(app, size=(50, 15)) as pilot:
+                await until(
+                    pilot,
+                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
+                    LOBBY_WAIT,
+                )
+                await pilot.pause(0.2)
+                menu = app.screen.query_one("#lobby-menu", OptionList)
+                assert menu.max_scroll_y > 0  # it scrolls
+                for part in ("#lobby-note", ".hint"):
+                    assert app.screen.query_one(part).region.bottom <= 15
+                shot = app.export_screenshot().replace("&#160;", " ")
+                assert "Welcome, Zed" in shot and "Esc: stop waiting" in shot
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT * 2)

@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -27,6 +28,7 @@ from spit.net.client import Guest, JoinError
 from spit.net.defaults import DEFAULT_BOT_AFTER
 from spit.net.online import KnownServers, OnlineClient
 from spit.net.view import RemoteSession
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.netscreens import NetGameScreen
 
@@ -43,6 +45,8 @@ REFIND_EVERY = 2.0
 
 class AskScreen(ModalScreen[str | None]):
     """One line of text: a name, a room code, a player to challenge."""
+
+    CSS_PATH = MENUS_CSS_PATH
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
 
@@ -73,6 +77,8 @@ class AskScreen(ModalScreen[str | None]):
 
 class ListScreen(ModalScreen[str | None]):
     """A list to read (a leaderboard, recent games) or to pick from (a match to watch)."""
+
+    CSS_PATH = MENUS_CSS_PATH
 
     BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
 
@@ -150,6 +156,8 @@ class ServerMatchScreen(NetGameScreen):
 class LobbyScreen(Screen[None]):
     """The server's lobby."""
 
+    CSS_PATH = MENUS_CSS_PATH
+
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "back", "Stop waiting / leave"),
     ]
@@ -216,6 +224,23 @@ class LobbyScreen(Screen[None]):
         """Say something under the menu (markup)."""
         self._note = text
         self.query_one("#lobby-note", Static).update(text)
+        self.call_after_refresh(self.fit_menu)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_menu()
+
+    def fit_menu(self) -> None:
+        """Cap the menu to the lines the title, the note and the hint leave (it scrolls
+        then), so what the lobby says stays in sight in a small terminal."""
+        if not self.is_mounted:
+            return
+        others = sum(
+            w.outer_size.height
+            for w in self.query_one("#lobby-box").children
+            if w.id != "lobby-menu"
+        )
+        menu = self.query_one("#lobby-menu", OptionList)
+        menu.styles.max_height = max(3, self.app.size.height - others)
 
     def on_screen_resume(self) -> None:
         """Back from a match's board: the note no longer says a match is on (a result
