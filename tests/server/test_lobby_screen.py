@@ -46,6 +46,17 @@ def note(app: SpitApp) -> str:
     return str(app.screen.query_one("#lobby-note", Static).render())
 
 
+async def welcomed(pilot: Any, app: SpitApp, name: str) -> LobbyScreen:
+    """The lobby, once it has welcomed ``name`` (signed in)."""
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, LobbyScreen) and f"Welcome, {name}" in note(app),
+        LOBBY_WAIT,
+    )
+    assert isinstance(app.screen, LobbyScreen)
+    return app.screen
+
+
 async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
     tmp_path: Path,
 ) -> None:
@@ -71,11 +82,7 @@ async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
                 )
                 app.screen.query_one("#ask-input", Input).value = "Zed"
                 await pilot.press("enter")
-                await until(
-                    pilot,
-                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
-                    LOBBY_WAIT,
-                )
+                await welcomed(pilot, app, "Zed")
                 other = Player(tmp_path / "bob", "Bob")
                 await other.connect(node)
                 await other.lobby.wait_for(lambda m: m["t"] == "welcome")
@@ -130,13 +137,8 @@ async def test_the_board_follows_its_match_to_the_node_that_carries_it_on(tmp_pa
         try:
             app = lobby_app(north, tmp_path / "me", name="Zed")
             async with running(app) as pilot:
-                await until(
-                    pilot,
-                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
-                    LOBBY_WAIT,
-                )
-                lobby = app.screen
-                assert isinstance(lobby, LobbyScreen) and lobby.client is not None
+                lobby = await welcomed(pilot, app, "Zed")
+                assert lobby.client is not None
                 await until(pilot, lambda: bool(lobby.client and lobby.client.delays), 10)
                 lobby.client.send("delays", ms={"north": 50, "south": 5})
                 other = Player(tmp_path / "bob", "Bob")
@@ -218,13 +220,7 @@ async def test_a_watchers_board_finds_its_match_again_on_the_node_that_carries_i
         try:
             app = lobby_app(north, tmp_path / "me", name="Zed")
             async with running(app) as pilot:
-                await until(
-                    pilot,
-                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
-                    LOBBY_WAIT,
-                )
-                lobby = app.screen
-                assert isinstance(lobby, LobbyScreen)
+                lobby = await welcomed(pilot, app, "Zed")
                 ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
                 for p in (ann, bob):
                     await p.connect(north)
@@ -337,11 +333,7 @@ async def test_the_title_menu_opens_a_servers_lobby_and_esc_comes_back(
                 assert "Choose your name" in str(app.screen.query_one(".hint", Static).render())
                 app.screen.query_one("#ask-input", Input).value = "Quinn"
                 await pilot.press("enter")
-                await until(
-                    pilot,
-                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Quinn" in note(app),
-                    LOBBY_WAIT,
-                )
+                await welcomed(pilot, app, "Quinn")
                 key_file = next((tmp_path / "data").glob("*key*"))
                 assert key_file.stat().st_mode & 0o777 == 0o600
                 await pilot.press("escape")
@@ -363,11 +355,7 @@ async def test_in_a_small_terminal_the_menu_scrolls_and_the_note_stays_in_sight(
         try:
             app = lobby_app(node, tmp_path / "me", name="Zed")
             async with running(app, size=(50, 15)) as pilot:
-                await until(
-                    pilot,
-                    lambda: isinstance(app.screen, LobbyScreen) and "Welcome, Zed" in note(app),
-                    LOBBY_WAIT,
-                )
+                await welcomed(pilot, app, "Zed")
                 await pilot.pause(0.2)
                 menu = app.screen.query_one("#lobby-menu", OptionList)
                 assert menu.max_scroll_y > 0  # it scrolls
