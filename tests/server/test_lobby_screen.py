@@ -272,7 +272,8 @@ async def test_a_watchers_board_finds_its_match_again_on_the_node_that_carries_i
                 await until(pilot, lambda: board.remote.started, LOBBY_WAIT)
                 await south.shutdown()  # north is up: the match is handed over, not saved
                 await until(pilot, lambda: board.remote.ended is not None, LIMIT)
-                assert "another node carries the match on" in str(board.remote.ended)
+                # the host says so as it stops, or (if its words were lost) the lobby does
+                assert "another node" in str(board.remote.ended)
                 await until(pilot, lambda: match_id in north.matches, LIMIT)
                 # the board came back by itself and shows the match going on, on north
                 await until(pilot, lambda: board.remote.ended is None, LIMIT)
