@@ -675,7 +675,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if not known[p]:  # every stock is empty (an empty one has no top)
                 self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
                 return
-        if not self._can_act(_BOTH):
+        # R12: a face-up card that fits a pile settles it at once (the commonest
+        # case, without a call); otherwise ``_can_act`` looks for an R10 move too.
+        if not (known[0] | known[1]) & (pile_masks[0] | pile_masks[1]) and not self._can_act(_BOTH):
             self._stalemate(events, stalled=False)
 
     def _move(self, p: int, s: int, events: list[Event] | None) -> None:
@@ -691,11 +693,13 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if down[s] == 1:
             self._tall[p] ^= 1 << s
         down[s] -= 1
-        self.known[p] |= 1 << top
+        known = self.known
+        known[p] |= 1 << top
         self.progress_count += 1
         if events is not None:
-            events += (_new(CardMoved, (p, s, slot, c)), _new(CardTurnedUp, (p, s, top)))
-        if not self._can_act(_BOTH):
+            events += (_new(CardMoved, (p, s, slot, c)), _TURNED[p][s][top])
+        masks = self._pile_masks  # R12, as in ``_play``: a fitting card settles it
+        if not (known[0] | known[1]) & (masks[0] | masks[1]) and not self._can_act(_BOTH):
             self._stalemate(events, stalled=False)
 
     def _spit(self, events: list[Event] | None) -> None:
