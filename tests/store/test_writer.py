@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import pytest
 
@@ -66,3 +67,16 @@ def test_an_unused_writer_starts_no_thread() -> None:
     writer = Writer()
     assert writer.flush(timeout=1) and writer.close(timeout=1)
     assert threading.active_count() == before
+
+
+def test_a_settling_writer_starts_each_job_no_sooner_than_settle_after_its_submit() -> None:
+    writer = Writer(settle=0.05)
+    started: list[tuple[int, float]] = []
+    submitted: list[float] = []
+    for i in range(3):
+        submitted.append(time.monotonic())
+        writer.submit(lambda i=i: started.append((i, time.monotonic())))
+    assert writer.flush(timeout=10)
+    assert [i for i, _ in started] == [0, 1, 2]
+    assert all(at - submitted[i] >= 0.05 for i, at in started)
+    writer.close(timeout=10)

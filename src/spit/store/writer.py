@@ -6,6 +6,12 @@ takes such jobs off the loop: ``submit`` queues a job and returns at once,
 one thread runs the jobs in the order they came, and ``flush`` waits for
 them (at exit, in tests). A job that raises is logged, never re-raised:
 jobs report their own problems (``spit.store.archive``).
+
+``settle``: a job starts no sooner than this long after it was submitted.
+The app's writer waits a little (``UI_SETTLE``), so that a save made due by
+a key press starts after that key's frame is on the screen: the save's own
+Python work (turning the game into JSON) would otherwise take the
+interpreter's lock from the event loop while the frame is being made.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 
 log = logging.getLogger("spit.store")
@@ -20,13 +27,19 @@ log = logging.getLogger("spit.store")
 #: a job; what it returns is not used
 Job = Callable[[], object]
 
+#: the app's writer: how long a job waits after its submit before it starts (a key's
+#: frame is on the screen within some 5-15 ms of the key)
+UI_SETTLE = 0.025
+
 
 class Writer:
     """Runs submitted jobs one by one on its own thread (started on the first job)."""
 
-    def __init__(self, name: str = "spit-writer") -> None:
+    def __init__(self, name: str = "spit-writer", settle: float = 0.0) -> None:
         self.name = name
-        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self.settle = settle
+        #: each job with the time it was submitted (None: stop)
+        self._jobs: queue.Queue[tuple[Job, float] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._closed = False
@@ -39,7 +52,7 @@ class Writer:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
-        self._jobs.put(job)
+        self._jobs.put((job, time.monotonic()))
 
     @property
     def idle(self) -> bool:
@@ -52,7 +65,7 @@ class Writer:
         with self._lock:
             if self._thread is None:
                 return True
-        self._jobs.put(done.set)
+        self._jobs.put((done.set, 0.0))  # (a flush need not settle)
         return done.wait(timeout)
 
     def close(self, timeout: float | None = None) -> bool:
@@ -68,10 +81,14 @@ class Writer:
 
     def _run(self) -> None:
         while True:
-            job = self._jobs.get()
+            item = self._jobs.get()
             try:
-                if job is None:
+                if item is None:
                     return
+                job, submitted = item
+                wait = submitted + self.settle - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
                 job()
             except Exception:
                 log.exception("a background write failed")

@@ -432,9 +432,9 @@ class Dealer:
     def writer(self) -> Writer:
         """The background writer (the app's own unless the dependencies give one)."""
         if self._writer is None:
-            from spit.store.writer import Writer
+            from spit.store.writer import UI_SETTLE, Writer
 
-            self._writer = Writer()
+            self._writer = Writer(settle=UI_SETTLE)
             self._own_writer = True
         return self._writer
 

@@ -105,8 +105,11 @@ def run(app: SpitApp) -> int:
         print(f"spit: {problem}", file=sys.stderr)
         return EXIT_NO_TERMINAL
     # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
-    # wants the key's effect on screen sooner. Idle costs nothing either way.
-    os.environ.setdefault("TEXTUAL_FPS", "120")
+    # wants the key's effect on screen sooner. Idle costs nothing either way. After
+    # any frame, Textual's next one waits for its frame timer (one to two periods): at
+    # 240 a key pressed just after a wake-up's frame (the clock, an effect's end)
+    # waits at most 8 ms for its own, not 17 ms as at 120.
+    os.environ.setdefault("TEXTUAL_FPS", "240")
     # Everything loaded so far (modules, the app) lives as long as the program: the
     # cyclic collector need not go over it again on every full collection, which
     # otherwise stops the game for tens of milliseconds now and then. What the app

@@ -19,6 +19,7 @@ from typing import NamedTuple, Protocol
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
+from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 from textual import events
 from textual.color import Color
@@ -171,6 +172,8 @@ class Board(Widget):
         self._styles_for: object = None
         self._style_filters: tuple[LineFilter, ...] = ()  # the app's, for the styles made
         self._background = Color(0, 0, 0)  # the board's background, for the filters
+        self._ansi_colours: TerminalTheme | None = None  # the app's, set by _check_styles
+        self._blank: Strip | None = None  # a blank row, made once per look
         # The board's texts hold no links: without this (Textual's default is on)
         # every row would be checked for links to style on hover.
         self.auto_links = False
@@ -210,9 +213,21 @@ class Board(Widget):
         width = self._cols
         if len(old) != len(new):
             return (Region(0, top, width, area.spec.rows(self.scale)),)
-        # a line whose runs did not change is the very line made before (``_make_lines``)
-        pairs = enumerate(zip(old, new, strict=True))
-        return [Region(0, top + y, width, 1) for y, (a, b) in pairs if a is not b]
+        # a line whose runs did not change is the very line made before (``_make_lines``);
+        # changed rows next to each other are one region
+        regions: list[Region] = []
+        start = None
+        for y, (a, b) in enumerate(zip(old, new, strict=True)):
+            if a is not b:
+                if start is None:
+                    start = y
+                continue
+            if start is not None:
+                regions.append(Region(0, top + start, width, y - start))
+                start = None
+        if start is not None:
+            regions.append(Region(0, top + start, width, len(new) - start))
+        return regions
 
     # -------------------------------------------------------------- the layout
 
@@ -259,7 +274,10 @@ class Board(Widget):
             if line < len(lines):
                 return lines[line]
         self._check_styles(self.visual_style)
-        return Strip.blank(self._cols, self._on_board(None))
+        blank = self._blank
+        if blank is None or blank.cell_length != self._cols:
+            blank = self._blank = Strip.blank(self._cols, self._on_board(None))
+        return blank
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """None: the board's styles come with the app's filters applied, once each, as
@@ -272,11 +290,10 @@ class Board(Widget):
 
     def _area_lines(self, area: Area) -> list[Strip]:
         """``area``'s lines at the board's width, colours and filters (made once per text)."""
-        base = self.visual_style
-        filters = self._app_filters()
-        made_for = (self._cols, self._indent, self.scale, base, filters)
+        self._check_styles(self.visual_style)
+        # the board's width, indent, scale and look (colours, theme, filters)
+        made_for = (self._cols, self._indent, self.scale, self._styles_for)
         if area.stale or area.made_for != made_for:
-            self._check_styles(base)
             runs = self._text_runs(area.text)
             # a line drawn as before (same runs, same board) is the line made before
             old = area.runs if area.made_for == made_for else ()
@@ -339,14 +356,28 @@ class Board(Widget):
         return tuple(out) or (("", ()),)
 
     def _check_styles(self, base: TextualStyle) -> None:
-        """Forget the converted styles if the board's colours, the theme or the app's
-        line filters changed."""
-        made_for = (base, self.app.ansi_theme, self._app_filters())
+        """Forget the converted styles (and the blank line) if the board's colours, the
+        theme or the app's line filters changed.
+
+        The theme is read as the app's reactives that decide its ANSI colours (the
+        theme's name, the dark and light ANSI themes): ``App.ansi_theme`` itself looks
+        the theme up by name on every call, and this check runs for every line made.
+        """
+        app = self.app
+        made_for = (
+            base,
+            app.theme,
+            app.ansi_theme_dark,
+            app.ansi_theme_light,
+            self._app_filters(),
+        )
         if self._styles_for != made_for:
             self._styles.clear()
             self._styles_for = made_for
-            self._style_filters = made_for[2]
+            self._style_filters = made_for[-1]
+            self._ansi_colours = app.ansi_theme
             self._background = self.background_colors[1]
+            self._blank = None
 
     def _on_board(self, style: Style | None) -> Style:
         """``style`` on the board's colours, through the app's line filters, as a Rich
@@ -359,7 +390,7 @@ class Board(Widget):
         if done is None:
             base = self.visual_style
             if style is not None:
-                base = base + TextualStyle.from_rich_style(style, self.app.ansi_theme)
+                base = base + TextualStyle.from_rich_style(style, self._ansi_colours)
             done = base.rich_style
             for line_filter in self._style_filters:
                 (segment,) = line_filter.apply([Segment(" ", done)], self._background)
