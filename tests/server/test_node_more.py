@@ -357,3 +357,47 @@ async def test_a_waves_matches_are_kept_in_batched_writes_before_anyone_is_told(
             await node.shutdown()
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_checkpoint_round_writes_its_matches_a_chunk_a_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round brings each changed match's checkpoint up to date, ``CHECKPOINT_CHUNK``
+    matches a transaction (a wave's new matches wait for one chunk, not the round)."""
+    from spit.server import node as node_module
+    from spit.server.node import Seated
+
+    async def body() -> None:
+        node = ServerNode(
+            quick_settings(tmp_path / "server", wave_seconds=3600.0, checkpoint_seconds=0.05)
+        )
+        await node.start()
+        try:
+            monkeypatch.setattr(node_module, "CHECKPOINT_CHUNK", 2)
+            matches = []
+            for i in range(3):
+                sides = (
+                    Seated(f"g{2 * i}", f"P{2 * i}", None, node.node_id),
+                    Seated(f"g{2 * i + 1}", f"P{2 * i + 1}", None, node.node_id),
+                )
+                matches.append(await node.start_match("speed", sides))
+            assert all(m.host.limits.ping_every == node_module.SERVER_PING_EVERY for m in matches)
+            rounds: list[list[str]] = []
+            keep = node.store.keep_checkpoints
+
+            async def counted(owner: str, rows: Any, at: str) -> list[str]:
+                rounds.append([match_id for match_id, _ in rows])
+                return await keep(owner, rows, at)
+
+            monkeypatch.setattr(node.store, "keep_checkpoints", counted)
+            for match in matches:
+                match.dirty = True
+            while sum(len(r) for r in rounds) < 3:
+                await asyncio.sleep(0.02)
+            assert [len(r) for r in rounds] == [2, 1]
+            assert sorted(m for r in rounds for m in r) == sorted(m.id for m in matches)
+            assert not any(m.dirty for m in matches)
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT)

@@ -74,6 +74,12 @@ log = logging.getLogger("spit.server")
 DEFAULT_SERVER_PORT = 7790
 #: Room codes: easy to read aloud (no 0/O, 1/I/L).
 ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: Seconds between a server match's pings to each player once their clock is measured:
+#: four times fewer than ``spit host``'s (``Limits.ping_every``). The pings and their
+#: answers were about a third of a loaded server's SSH packets; the press stamps read
+#: the same 128 kept pings, which then span about two minutes instead of half of one
+#: (docs/server.md: what that costs in fairness).
+SERVER_PING_EVERY = 1.0
 
 
 def event(kind: str, /, **fields: object) -> str:
@@ -144,8 +150,8 @@ class ServerSettings:
     #: how fast a computer holding a seat (or an opponent from the queue) reacts (None: its level)
     bot_reaction: Reaction | None = None
     #: seconds between a match's pings to each player once the clock estimate settled
-    #: (``spit host``'s; fewer pings cost less but follow a changing link more slowly)
-    ping_every: float = Limits().ping_every
+    #: (``SERVER_PING_EVERY``; fewer pings cost less but follow a changing link more slowly)
+    ping_every: float = SERVER_PING_EVERY
 
     @property
     def store_path(self) -> Path:
@@ -173,6 +179,9 @@ class ServerSettings:
         return self.data_dir / "drain"
 
 
+#: Running matches whose checkpoints one transaction of a checkpoint round brings up
+#: to date (a round of 200 in one held the store's write lock for up to 1.6 s).
+CHECKPOINT_CHUNK = 32
 #: New matches of one wave whose first checkpoints are written together (the first
 #: batch's players are told after this many deals, not after the whole wave's).
 DEAL_BATCH = 16
@@ -1353,7 +1362,9 @@ class ServerNode:
 
     async def _checkpoint_writer(self) -> None:
         """Checkpoint the running matches as they go: every ``checkpoint_seconds``, each
-        match that applied a move since (``Host.on_applied``), all in one transaction."""
+        match that applied a move since (``Host.on_applied``), ``CHECKPOINT_CHUNK``
+        matches a transaction (a wave's new matches wait for the store's write lock
+        no longer than one of them)."""
         while True:
             await asyncio.sleep(self.checkpoint_seconds)
             due = [m for m in self.matches.values() if m.dirty and not m.host.match.finished]
@@ -1366,15 +1377,22 @@ class ServerNode:
                 covered[match.id] = list(match.tail_seqs)
                 rows.append((match.id, self._checkpoint_text(match)))
                 await asyncio.sleep(0)  # the matches tick between two checkpoints
-            try:
-                refused = await self.store.keep_checkpoints(self.owner, rows, _now_iso())
-            except (StoreError, OSError) as exc:
-                log.error(event("checkpoint_failed", matches=len(rows), why=exc))
-                for match in due:
-                    match.dirty = True
-                continue
-            self.checkpoint_writes += len(rows) - len(refused)
-            for match in due:
+            refused: list[str] = []
+            written: list[ServerMatch] = []
+            for start in range(0, len(rows), CHECKPOINT_CHUNK):
+                chunk = due[start : start + CHECKPOINT_CHUNK]
+                try:
+                    refused += await self.store.keep_checkpoints(
+                        self.owner, rows[start : start + CHECKPOINT_CHUNK], _now_iso()
+                    )
+                except (StoreError, OSError) as exc:
+                    log.error(event("checkpoint_failed", matches=len(chunk), why=exc))
+                    for match in chunk:
+                        match.dirty = True
+                    continue
+                written += chunk
+            self.checkpoint_writes += len(written) - len(refused)
+            for match in written:
                 if match.id not in refused:
                     await self._trim_tail(match, covered[match.id])
             for match_id in refused:
