@@ -181,7 +181,7 @@ class ServerSettings:
 
 
 #: Running matches whose checkpoints one transaction of a checkpoint round brings up
-#: to date (a round of 200 in one held the store's write lock for up to 1.6 s).
+#: to date (a round of 80-200 in one held the store's write lock for up to 1.6 s under load).
 CHECKPOINT_CHUNK = 32
 #: New matches of one wave whose first checkpoints are written together (the first
 #: batch's players are told after this many deals, not after the whole wave's).
