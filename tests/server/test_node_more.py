@@ -7,6 +7,7 @@ import json
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -300,6 +301,102 @@ async def test_the_servers_variants_are_dealt_in_every_match(tmp_path: Path) -> 
             assert getattr(config, get_mode("spit").variants["V3"]) is True
             for p in (ann, bob):
                 await p.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_waves_matches_are_kept_in_batched_writes_before_anyone_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wave deals its matches in batches: each batch's first checkpoints are one
+    store write (one each waited behind the checkpoint rounds), and each player is
+    told of a match only once its checkpoint is kept."""
+    import time
+
+    from spit.server import node as node_module
+    from spit.server.bus import QueueEntry
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server", wave_seconds=3600.0))
+        await node.start()
+        try:
+            monkeypatch.setattr(node_module, "DEAL_BATCH", 2)
+            writes: list[list[str]] = []
+            put = node.store.put_checkpoints
+
+            async def counted(owner: str, rows: Any, at: str) -> list[str]:
+                writes.append([match_id for match_id, _ in rows])
+                return await put(owner, rows, at)
+
+            monkeypatch.setattr(node.store, "put_checkpoints", counted)
+            told: list[tuple[str, bool]] = []
+            tell = node.tell
+
+            async def telling(where: str | None, player: str, message: dict[str, Any]) -> None:
+                if message["t"] == "matched":
+                    kept = await node.store.checkpoint_owners()
+                    told.append((player, message["match"] in kept))
+                await tell(where, player, message)
+
+            monkeypatch.setattr(node, "tell", telling)
+            now = time.time()
+            for i in range(6):
+                entry = QueueEntry(f"g{i}", node.node_id, "speed", 1500.0, 350.0, now - i)
+                await node.bus.enqueue(entry)
+            await node.run_wave()
+            assert len(node.matches) == 3
+            assert [len(w) for w in writes] == [2, 1]
+            assert sorted(m for w in writes for m in w) == sorted(node.matches)
+            assert sorted(p for p, _ in told) == [f"g{i}" for i in range(6)]
+            assert all(kept for _, kept in told)
+            assert "g5" in {p for p, _ in told[:2]}  # the longest waiter first
+            assert len(node.load.pairing.counts) and node.load.pairing.total == 6
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_a_checkpoint_round_writes_its_matches_a_chunk_a_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round brings each changed match's checkpoint up to date, ``CHECKPOINT_CHUNK``
+    matches a transaction (a wave's new matches wait for one chunk, not the round)."""
+    from spit.server import node as node_module
+    from spit.server.node import Seated
+
+    async def body() -> None:
+        node = ServerNode(
+            quick_settings(tmp_path / "server", wave_seconds=3600.0, checkpoint_seconds=0.05)
+        )
+        await node.start()
+        try:
+            monkeypatch.setattr(node_module, "CHECKPOINT_CHUNK", 2)
+            matches = []
+            for i in range(3):
+                sides = (
+                    Seated(f"g{2 * i}", f"P{2 * i}", None, node.node_id),
+                    Seated(f"g{2 * i + 1}", f"P{2 * i + 1}", None, node.node_id),
+                )
+                matches.append(await node.start_match("speed", sides))
+            assert all(m.host.limits.ping_every == node_module.SERVER_PING_EVERY for m in matches)
+            rounds: list[list[str]] = []
+            keep = node.store.keep_checkpoints
+
+            async def counted(owner: str, rows: Any, at: str) -> list[str]:
+                rounds.append([match_id for match_id, _ in rows])
+                return await keep(owner, rows, at)
+
+            monkeypatch.setattr(node.store, "keep_checkpoints", counted)
+            for match in matches:
+                match.dirty = True
+            while sum(len(r) for r in rounds) < 3:
+                await asyncio.sleep(0.02)
+            assert [len(r) for r in rounds] == [2, 1]
+            assert sorted(m for r in rounds for m in r) == sorted(m.id for m in matches)
+            assert not any(m.dirty for m in matches)
         finally:
             await node.shutdown()
 

@@ -27,6 +27,15 @@ def test_the_closest_ratings_are_paired_first() -> None:
     assert {frozenset(p) for p in wave.pairs} == {frozenset("ac"), frozenset("bd")}
 
 
+def test_the_pairs_come_in_the_order_to_deal_them_the_longest_waiter_first() -> None:
+    """A wave of a hundred matches takes a while to deal: those who waited longest
+    are dealt first, whichever pair was chosen first."""
+    queue = [_w("a", 1500, since=5.0), _w("b", 1500, since=5.0)]
+    queue += [_w("c", 1800, since=0.0), _w("d", 1850, since=4.0)]
+    wave = run_wave(queue, now=6.0)
+    assert [frozenset(p) for p in wave.pairs] == [frozenset("cd"), frozenset("ab")]
+
+
 def test_a_wide_gap_waits_until_the_allowed_gap_has_grown() -> None:
     rules = PairingRules(base_gap=100, gap_per_second=10, rd_weight=0)
     queue = [_w("a", 1500, since=0.0), _w("b", 1800, since=0.0)]

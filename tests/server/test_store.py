@@ -256,3 +256,57 @@ async def test_bans_by_key_and_address(store: SqlStore) -> None:
     assert await store.unban("key", "SHA256:bad")
     assert not await store.unban("key", "SHA256:bad")
     assert await store.banned("key", "SHA256:bad") is None
+
+
+async def test_a_waves_checkpoints_are_written_together_but_never_over_another_owner(
+    store: SqlStore,
+) -> None:
+    assert await store.keep_checkpoint("m3", "south/2", '{"v": 1}', NOW)
+    rows = [("m1", '{"v": 1}'), ("m2", '{"v": 1}'), ("m3", '{"v": 9}')]
+    assert await store.put_checkpoints("north/1", rows, NOW) == ["m3"]
+    assert await store.checkpoint_owners() == {"m1": "north/1", "m2": "north/1", "m3": "south/2"}
+    # written again (brought up to date) by their owner; m3 still the other node's
+    assert await store.put_checkpoints("north/1", [("m1", '{"v": 2}')], NOW) == []
+    assert await store.take_checkpoint("m1", "north/1", "east/3") == '{"v": 2}'
+    assert await store.take_checkpoint("m3", "south/2", "east/3") == '{"v": 1}'
+    assert await store.put_checkpoints("north/1", [], NOW) == []
+
+
+async def test_a_failed_transaction_is_undone_and_the_store_goes_on(store: SqlStore) -> None:
+    await store.create_account("Ann", "SHA256:a", NOW)
+    with pytest.raises(KeyTaken):  # the account row went in before the key broke the rule
+        await store.create_account("Bob", "SHA256:a", NOW)
+    assert await store.account_named("Bob") is None
+    async with store.transaction(write=False):
+        pass  # a transaction with no statement: nothing to begin or end
+    assert (await store.account_for_key("SHA256:a")) is not None
+
+
+async def test_a_transaction_cancelled_mid_statement_leaves_the_store_usable(
+    tmp_path: Path,
+) -> None:
+    """The SQLite store begins a transaction in the job of its first statement: a
+    caller cancelled while that job runs must not leave the transaction open."""
+    store = SqliteStore(tmp_path / "s.db")
+    await store.open()
+    try:
+        started = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        async def slow() -> None:
+            async with store.transaction() as tx:
+                await tx.one(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+                    " WHERE i < 3000000) SELECT count(*) FROM n"
+                )
+
+        task = asyncio.create_task(slow())
+        loop.call_later(0.05, started.set)
+        await started.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        account = await asyncio.wait_for(store.create_account("Ann", "SHA256:a", NOW), 10)
+        assert await store.account_for_key("SHA256:a") == account
+    finally:
+        await store.close()

@@ -152,7 +152,7 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         default=None,
         metavar="S",
         help="seconds between a match's pings to each player once their clock is measured, "
-        "0.1 to 5 (default 0.25; more pings follow a changing link sooner, fewer cost less)",
+        "0.1 to 5 (default 1; more pings follow a changing link sooner, fewer cost less)",
     )
     server.add_argument(
         "--daily-level",

@@ -29,7 +29,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -75,6 +75,12 @@ log = logging.getLogger("spit.server")
 DEFAULT_SERVER_PORT = defaults.DEFAULT_SERVER_PORT
 #: Room codes: easy to read aloud (no 0/O, 1/I/L).
 ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: Seconds between a server match's pings to each player once their clock is measured:
+#: four times fewer than ``spit host``'s (``Limits.ping_every``). The pings and their
+#: answers were about a third of a loaded server's SSH packets; the press stamps read
+#: the same 128 kept pings, which then span about two minutes instead of half of one
+#: (docs/server.md: what that costs in fairness).
+SERVER_PING_EVERY = 1.0
 
 
 def event(kind: str, /, **fields: object) -> str:
@@ -145,8 +151,8 @@ class ServerSettings:
     #: how fast a computer holding a seat (or an opponent from the queue) reacts (None: its level)
     bot_reaction: Reaction | None = None
     #: seconds between a match's pings to each player once the clock estimate settled
-    #: (``spit host``'s; fewer pings cost less but follow a changing link more slowly)
-    ping_every: float = Limits().ping_every
+    #: (``SERVER_PING_EVERY``; fewer pings cost less but follow a changing link more slowly)
+    ping_every: float = SERVER_PING_EVERY
 
     @property
     def store_path(self) -> Path:
@@ -172,6 +178,14 @@ class ServerSettings:
     def drain_path(self) -> Path:
         """While this file exists the node takes no new matches (``spit server --drain``)."""
         return self.data_dir / "drain"
+
+
+#: Running matches whose checkpoints one transaction of a checkpoint round brings up
+#: to date (a round of 80-200 in one held the store's write lock for up to 1.6 s under load).
+CHECKPOINT_CHUNK = 32
+#: New matches of one wave whose first checkpoints are written together (the first
+#: batch's players are told after this many deals, not after the whole wave's).
+DEAL_BATCH = 16
 
 
 def _now_iso() -> str:
@@ -1032,7 +1046,19 @@ class ServerNode:
         wave = await asyncio.to_thread(run_wave, waiting, now, self.settings.pairing, ANCHORS)
         live = self._live_nodes()
         slices = Slices()
-        for a, b in wave.pairs:
+        # the matches dealt here go in batches: each batch's first checkpoints are one
+        # write (a write each, behind the checkpoint rounds, took 15-400 ms a match)
+        batch: list[ServerMatch] = []
+        waited: list[float] = []  # when each player of the batch asked to queue (wall)
+
+        async def open_batch() -> None:
+            await self._open(batch)
+            for since in waited:
+                self.load.paired(time.time() - since)  # dealt and told just now
+            batch.clear()
+            waited.clear()
+
+        for a, b in wave.pairs:  # those who waited longest first
             ea, eb = by_id[a], by_id[b]
             if not await self.bus.claim((a, b)):
                 continue  # one of them left the queue (or was paired) meanwhile
@@ -1044,10 +1070,18 @@ class ServerNode:
                 Seated(a, ea.name, ea.account, ea.node),
                 Seated(b, eb.name, eb.account, eb.node),
             )
-            await self.host_on(where, ea.pool, sides)
-            self.load.paired(time.time() - ea.since)  # dealt and told just now
-            self.load.paired(time.time() - eb.since)
+            if where == self.node_id:
+                batch.append(self._deal(ea.pool, sides))
+                waited.extend((ea.since, eb.since))
+                if len(batch) >= DEAL_BATCH:
+                    await open_batch()
+            else:
+                await self.host_on(where, ea.pool, sides)
+                self.load.paired(time.time() - ea.since)  # placed and told just now
+                self.load.paired(time.time() - eb.since)
             await slices.pause()  # let the running matches tick between new ones
+        if batch:
+            await open_batch()
         for who, level in wave.to_bots:
             entry = by_id[who]
             if not await self.bus.claim((who,)):
@@ -1115,6 +1149,20 @@ class ServerNode:
         A player is one of this node's lobby (a ``Player``) or anyone's (a
         ``Seated``, which says where their lobby is: they are told there).
         """
+        match = self._deal(mode, players, seed=seed, daily=daily, rated=rated)
+        await self._open([match])
+        return match
+
+    def _deal(
+        self,
+        mode: str,
+        players: tuple[Player | Seated | str, Player | Seated | str],
+        *,
+        seed: int | None = None,
+        daily: str | None = None,
+        rated: bool | None = None,
+    ) -> ServerMatch:
+        """A new match between two sides, dealt and its computers seated (not yet run)."""
         sides = (self._seated(players[0]), self._seated(players[1]))
         game = host_game(mode, self.settings.variants.get(mode, ()), seed)
         match_id = secrets.token_hex(5)
@@ -1154,20 +1202,25 @@ class ServerNode:
         for seat, side in enumerate(sides):
             if isinstance(side, str):
                 host.seat_bot(seat, side)
-        await self._launch(match)
-        log.info(
-            event(
-                "match_start",
-                match=match_id,
-                node=self.node_id,
-                mode=mode,
-                p1=names[0],
-                p2=names[1],
-                rated=rated,
-            )
-        )
-        await self._seat_everyone(match)
         return match
+
+    async def _open(self, matches: Sequence[ServerMatch]) -> None:
+        """Run newly dealt ``matches`` here (their first checkpoints in one write) and
+        tell their players where to connect."""
+        await self._launch_all(matches)
+        for match in matches:
+            log.info(
+                event(
+                    "match_start",
+                    match=match.id,
+                    node=self.node_id,
+                    mode=match.mode,
+                    p1=match.names[0],
+                    p2=match.names[1],
+                    rated=match.rated,
+                )
+            )
+            await self._seat_everyone(match)
 
     def _new_host(self, game: Any, names: tuple[str, str], humans: tuple[int, ...]) -> Host:
         host = Host(
@@ -1187,6 +1240,20 @@ class ServerNode:
 
     async def _launch(self, match: ServerMatch) -> None:
         """Run ``match`` here: its tick loop, its checkpoints, its seat hand-backs."""
+        await self._launch_all([match])
+
+    async def _launch_all(self, matches: Sequence[ServerMatch]) -> None:
+        """Run ``matches`` here; their first checkpoints are written (in one
+        transaction) before play (the rounds only bring them up to date, so a match
+        that ended never gets one again)."""
+        for match in matches:
+            self._attach(match)
+        await self._keep_checkpoints_of(matches)
+        for match in matches:
+            match.task = self._spawn(self._run_match(match))
+
+    def _attach(self, match: ServerMatch) -> None:
+        """Hook ``match``'s host to this node (seat hand-backs, applied ticks) and list it."""
 
         def handed_back(seat: int) -> None:
             self._end_hold(match, seat)
@@ -1203,10 +1270,6 @@ class ServerNode:
         match.host.on_applied = applied
         if self.keeps_tail:
             match.tail = match.host.tail_mark()  # the tail follows the first checkpoint
-        # the first checkpoint is written before play (the rounds only bring it up to
-        # date, so a match that ended never gets one again)
-        await self._keep_checkpoint(match)
-        match.task = self._spawn(self._run_match(match))
 
     @property
     def keeps_tail(self) -> bool:
@@ -1267,17 +1330,25 @@ class ServerNode:
 
     async def _keep_checkpoint(self, match: ServerMatch) -> bool:
         """Write ``match``'s checkpoint now; False if another node took the match over."""
-        text = self._checkpoint_text(match)
-        covered = list(match.tail_seqs)
+        return not await self._keep_checkpoints_of([match])
+
+    async def _keep_checkpoints_of(self, matches: Sequence[ServerMatch]) -> set[str]:
+        """Write these matches' checkpoints now, in one transaction; returns the ids of
+        those another node took over (none written on a store error: logged)."""
+        if not matches:
+            return set()
+        rows = [(m.id, self._checkpoint_text(m)) for m in matches]
+        covered = {m.id: list(m.tail_seqs) for m in matches}
         try:
-            kept = await self.store.keep_checkpoint(match.id, self.owner, text, _now_iso())
+            refused = set(await self.store.put_checkpoints(self.owner, rows, _now_iso()))
         except (StoreError, OSError) as exc:
-            log.error(event("checkpoint_failed", match=match.id, why=exc))
-            return True
-        self.checkpoint_writes += 1
-        if kept:
-            await self._trim_tail(match, covered)
-        return kept
+            log.error(event("checkpoint_failed", matches=len(rows), why=exc))
+            return set()
+        self.checkpoint_writes += len(rows) - len(refused)
+        for match in matches:
+            if match.id not in refused:
+                await self._trim_tail(match, covered[match.id])
+        return refused
 
     async def _trim_tail(self, match: ServerMatch, covered: list[int]) -> None:
         """A checkpoint now holds the tail entries ``covered``: drop them from the bus."""
@@ -1292,7 +1363,9 @@ class ServerNode:
 
     async def _checkpoint_writer(self) -> None:
         """Checkpoint the running matches as they go: every ``checkpoint_seconds``, each
-        match that applied a move since (``Host.on_applied``), all in one transaction."""
+        match that applied a move since (``Host.on_applied``), ``CHECKPOINT_CHUNK``
+        matches a transaction (a wave's new matches wait for the store's write lock
+        no longer than one of them)."""
         while True:
             await asyncio.sleep(self.checkpoint_seconds)
             due = [m for m in self.matches.values() if m.dirty and not m.host.match.finished]
@@ -1305,15 +1378,22 @@ class ServerNode:
                 covered[match.id] = list(match.tail_seqs)
                 rows.append((match.id, self._checkpoint_text(match)))
                 await asyncio.sleep(0)  # the matches tick between two checkpoints
-            try:
-                refused = await self.store.keep_checkpoints(self.owner, rows, _now_iso())
-            except (StoreError, OSError) as exc:
-                log.error(event("checkpoint_failed", matches=len(rows), why=exc))
-                for match in due:
-                    match.dirty = True
-                continue
-            self.checkpoint_writes += len(rows) - len(refused)
-            for match in due:
+            refused: list[str] = []
+            written: list[ServerMatch] = []
+            for start in range(0, len(rows), CHECKPOINT_CHUNK):
+                chunk = due[start : start + CHECKPOINT_CHUNK]
+                try:
+                    refused += await self.store.keep_checkpoints(
+                        self.owner, rows[start : start + CHECKPOINT_CHUNK], _now_iso()
+                    )
+                except (StoreError, OSError) as exc:
+                    log.error(event("checkpoint_failed", matches=len(chunk), why=exc))
+                    for match in chunk:
+                        match.dirty = True
+                    continue
+                written += chunk
+            self.checkpoint_writes += len(written) - len(refused)
+            for match in written:
                 if match.id not in refused:
                     await self._trim_tail(match, covered[match.id])
             for match_id in refused:

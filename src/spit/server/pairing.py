@@ -45,6 +45,7 @@ class Waiting:
 class Wave:
     """What one wave decided: pairs of players, and players given a computer opponent."""
 
+    #: in the order to deal them: the pair with the longest waiter first
     pairs: tuple[tuple[str, str], ...]
     to_bots: tuple[tuple[str, str], ...]  #: (player, computer level)
 
@@ -67,7 +68,8 @@ def run_wave(
     rules: PairingRules = PairingRules(),
     levels: Mapping[str, Mapping[str, float]] | None = None,
 ) -> Wave:
-    """Pair the queue at ``now``: closest acceptable pairs first, each player at most once.
+    """Pair the queue at ``now``: closest acceptable pairs first, each player at most once;
+    the pairs come in the order they should be dealt (the longest waiter first).
 
     ``levels`` maps a pool's mode (the part before ":") to its computer levels'
     ratings; a player whose ``bot_after`` has passed and who found no person is
@@ -93,6 +95,9 @@ def run_wave(
             continue
         taken.update((a_id, b_id))
         pairs.append((a_id, b_id))
+    # dealing a wave of a hundred matches takes a while: the longest waiters first
+    since = {entry.player: entry.since for entry in queue}
+    pairs.sort(key=lambda pair: min(since[pair[0]], since[pair[1]]))
     to_bots: list[tuple[str, str]] = []
     for entry in queue:
         if entry.player in taken or entry.bot_after is None:

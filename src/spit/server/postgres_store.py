@@ -60,6 +60,9 @@ class _PgTx:
         cursor = await self._execute(sql, params)
         return int(cursor.rowcount)
 
+    async def run_each(self, sql: str, rows: Sequence[Sequence[Any]]) -> list[int]:
+        return [await self.run(sql, params) for params in rows]
+
 
 class PostgresStore(SqlStore):
     """The server's store in a PostgreSQL database."""

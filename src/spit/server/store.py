@@ -170,6 +170,9 @@ class ServerStore(Protocol):
     async def streak(self, mode: str, account_id: int, day: str) -> int: ...
     async def ban(self, kind: str, value: str, reason: str, at: str) -> None: ...
     async def keep_checkpoint(self, match_id: str, owner: str, data: str, at: str) -> bool: ...
+    async def put_checkpoints(
+        self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
+    ) -> list[str]: ...
     async def keep_checkpoints(
         self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
     ) -> list[str]: ...
@@ -194,6 +197,9 @@ class Tx(Protocol):
 
     async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a write; how many rows it changed. A unique constraint broken: ``Duplicate``."""
+
+    async def run_each(self, sql: str, rows: Sequence[Sequence[Any]]) -> list[int]:
+        """Run one write once per row of parameters, in order; how many rows each changed."""
 
 
 class SqlStore(ABC):
@@ -478,19 +484,27 @@ class SqlStore(ABC):
 
     async def keep_checkpoint(self, match_id: str, owner: str, data: str, at: str) -> bool:
         """Write a running match's checkpoint (the first one too); False if another
-        node process owns it now.
+        node process owns it now (``put_checkpoints`` for one match)."""
+        return not await self.put_checkpoints(owner, [(match_id, data)], at)
 
-        One statement: a node that lost a match (it was resumed elsewhere while
-        this node was cut off) can never write over the new owner's checkpoint.
+    async def put_checkpoints(
+        self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
+    ) -> list[str]:
+        """Write several running matches' checkpoints (match id, data; first ones too)
+        in one transaction; returns the matches another node process owns now (not
+        written). A wave's new matches are kept this way, all at once.
+
+        One statement per match: a node that lost a match (it was resumed elsewhere
+        while this node was cut off) can never write over the new owner's checkpoint.
         """
         async with self.transaction() as tx:
-            changed = await tx.run(
+            changed = await tx.run_each(
                 "INSERT INTO checkpoints (match_id, owner, data, updated) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (match_id) DO UPDATE SET data = excluded.data,"
                 " updated = excluded.updated WHERE checkpoints.owner = excluded.owner",
-                (match_id, owner, data, at),
+                [(match_id, owner, data, at) for match_id, data in checkpoints],
             )
-        return changed == 1
+        return [m for (m, _), n in zip(checkpoints, changed, strict=True) if n != 1]
 
     async def keep_checkpoints(
         self, owner: str, checkpoints: Sequence[tuple[str, str]], at: str
@@ -503,12 +517,12 @@ class SqlStore(ABC):
         """
         refused: list[str] = []
         async with self.transaction() as tx:
-            for match_id, data in checkpoints:
-                changed = await tx.run(
-                    "UPDATE checkpoints SET data = ?, updated = ? WHERE match_id = ? AND owner = ?",
-                    (data, at, match_id, owner),
-                )
-                if changed != 1:
+            changed = await tx.run_each(
+                "UPDATE checkpoints SET data = ?, updated = ? WHERE match_id = ? AND owner = ?",
+                [(data, at, match_id, owner) for match_id, data in checkpoints],
+            )
+            for (match_id, _), n in zip(checkpoints, changed, strict=True):
+                if n != 1:
                     row = await tx.one(
                         "SELECT owner FROM checkpoints WHERE match_id = ?", (match_id,)
                     )
