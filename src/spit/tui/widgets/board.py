@@ -51,9 +51,6 @@ from spit.tui.render import (
     scale_for,
 )
 
-#: the most lines ``Board`` keeps made (then it starts again: a few screens' worth)
-MADE_LINES = 2048
-
 
 class AreaSpec(NamedTuple):
     """A region of the board: its name, its height, and the blank rows above it."""
@@ -174,11 +171,6 @@ class Board(Widget):
         self._styles_for: object = None
         self._style_filters: tuple[LineFilter, ...] = ()  # the app's, for the styles made
         self._background = Color(0, 0, 0)  # the board's background, for the filters
-        #: every line made, by its runs, for ``_made_for`` (the board's width, indent,
-        #: scale and colours): a card's row drawn again (a mark gone off, a card
-        #: back where it was) is the line made before, not a new one
-        self._made: dict[Run, Strip] = {}
-        self._made_for: object = None
         # The board's texts hold no links: without this (Textual's default is on)
         # every row would be checked for links to style on hover.
         self.auto_links = False
@@ -285,9 +277,6 @@ class Board(Widget):
         made_for = (self._cols, self._indent, self.scale, base, filters)
         if area.stale or area.made_for != made_for:
             self._check_styles(base)
-            if self._made_for != made_for:  # lines made for another width or colours
-                self._made.clear()
-                self._made_for = made_for
             runs = self._text_runs(area.text)
             # a line drawn as before (same runs, same board) is the line made before
             old = area.runs if area.made_for == made_for else ()
@@ -320,25 +309,18 @@ class Board(Widget):
         pad = [Segment(" " * left, blank)] if left else []
         width = self._cols
         reuse = len(old_runs) == len(old_lines)
-        made = self._made
         lines: list[Strip] = []
         for y, run in enumerate(runs):
             if reuse and y < len(old_runs) and old_runs[y] == run:
                 lines.append(old_lines[y])
                 continue
-            strip = made.get(run)
-            if strip is None:
-                text, pieces = run
-                segments = [*pad, *(Segment(p, on_board(style)) for p, style in pieces if p)]
-                # the full width, so that Textual need not pad the line again
-                used = left + cell_len(text)
-                if used < width:
-                    segments.append(Segment(" " * (width - used), blank))
-                strip = Strip(segments, max(used, width))
-                if len(made) >= MADE_LINES:
-                    made.clear()
-                made[run] = strip
-            lines.append(strip)
+            text, pieces = run
+            segments = [*pad, *(Segment(p, on_board(style)) for p, style in pieces if p)]
+            # the full width, so that Textual need not pad the line again
+            used = left + cell_len(text)
+            if used < width:
+                segments.append(Segment(" " * (width - used), blank))
+            lines.append(Strip(segments, max(used, width)))
         return lines
 
     def _runs(self, text: Text) -> tuple[Run, ...]:
@@ -362,7 +344,6 @@ class Board(Widget):
         made_for = (base, self.app.ansi_theme, self._app_filters())
         if self._styles_for != made_for:
             self._styles.clear()
-            self._made.clear()  # (its lines have the old styles)
             self._styles_for = made_for
             self._style_filters = made_for[2]
             self._background = self.background_colors[1]
