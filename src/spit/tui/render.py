@@ -168,20 +168,20 @@ class Drawing:
     shared (the drawing functions are cached) and never changed.
     """
 
-    __slots__ = ("_cells", "_rich", "runs")
+    __slots__ = ("_rich", "_widest", "runs")
     style = ""  #: no style of its own (as a ``Text``'s)
 
     def __init__(self, runs: tuple[Run, ...]) -> None:
         self.runs = runs
         self._rich: Text | None = None
-        self._cells: int | None = None
+        self._widest: int | None = None
 
     @property
     def cells(self) -> int:
         """The terminal columns of its widest line (worked out once: drawings are shared)."""
-        cells = self._cells
+        cells = self._widest
         if cells is None:
-            cells = self._cells = max((cell_len(line) for line, _ in self.runs), default=0)
+            cells = self._widest = max((cell_len(line) for line, _ in self.runs), default=0)
         return cells
 
     @classmethod
