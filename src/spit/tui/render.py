@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.color import Color
 from rich.style import Style
 from rich.text import Span, Text
@@ -167,12 +168,21 @@ class Drawing:
     shared (the drawing functions are cached) and never changed.
     """
 
-    __slots__ = ("_rich", "runs")
+    __slots__ = ("_rich", "_widest", "runs")
     style = ""  #: no style of its own (as a ``Text``'s)
 
     def __init__(self, runs: tuple[Run, ...]) -> None:
         self.runs = runs
         self._rich: Text | None = None
+        self._widest: int | None = None
+
+    @property
+    def cells(self) -> int:
+        """The terminal columns of its widest line (worked out once: drawings are shared)."""
+        cells = self._widest
+        if cells is None:
+            cells = self._widest = max((cell_len(line) for line, _ in self.runs), default=0)
+        return cells
 
     @classmethod
     def from_runs(cls, runs: tuple[Run, ...]) -> Drawing:

@@ -36,6 +36,7 @@ from spit.play.keys import (
 from spit.play.session import RoundSummary, Session
 from spit.play.texts import SPIT_RULES, keys_text
 from spit.tui.coachbox import HIDDEN, CoachBox
+from spit.tui.collector import AFTER_FRAME, collect_due, older_pass_near
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import Dealer
 from spit.tui.widgets.board import Board, LineKey, RegionKey, board_keys
@@ -94,6 +95,7 @@ class GameScreen(Screen[None]):
         self.controller: GameController | None = None
         self._wake_timer: Timer | None = None
         self._wake_at: float | None = None  # when ``_wake_timer`` fires
+        self._collect_timer: Timer | None = None  # the collector's pass after a frame
         #: pauses asked for before there is a controller (kept for the next game)
         self._early_pauses: set[str] = set()
         self.error: str | None = None
@@ -209,6 +211,9 @@ class GameScreen(Screen[None]):
             update = controller.tick(now)
             if update.repaint:
                 self.repaint(now)
+                if self._collect_timer is None and older_pass_near():
+                    # (the collector's older pass after the frame, not inside a key)
+                    self._collect_timer = self.set_timer(AFTER_FRAME, self._collect)
             self.schedule(now)
             if update.bell:
                 self.app.bell()
@@ -218,6 +223,11 @@ class GameScreen(Screen[None]):
                 self.call_after_refresh(self._coach_after_frame, self.session)
         except Exception as exc:
             self.fail(exc)
+
+    def _collect(self) -> None:
+        """The frame is out: the collector's older pass, if it is due now."""
+        self._collect_timer = None
+        collect_due()
 
     def _coach_after_frame(self, session: Session | None) -> None:
         """The box, for the game that ended (not if another was dealt meanwhile)."""

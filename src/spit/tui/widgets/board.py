@@ -307,7 +307,7 @@ class Board(Widget):
         """A text's lines, cut to the scale's width, as runs of one style each."""
         width = self.scale.width
         if isinstance(text, Drawing):
-            if all(cell_len(line) <= width for line, _ in text.runs):
+            if text.cells <= width:
                 return text.runs
             text = text.to_rich()
         return self._runs(fitted(text, width))
