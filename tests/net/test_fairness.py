@@ -27,6 +27,7 @@ from spit.net.stamping import (
     FLOOR_RISK,
     MARGIN,
     REACH,
+    RECENT,
     SAMPLES,
     SHIFT_SPAN,
     SLACK,
@@ -795,7 +796,7 @@ def test_the_floor_is_the_least_claim_over_the_quantile_the_least_of_as_many_pin
     None
 ):
     delays = [0.001 * i for i in range(1, 101)]  # 1..100 ms
-    stamper = stamper_of(delays)
+    stamper = stamper_of(delays[::-1])  # the latest pings the fastest
     arrival = 100.0
     for n in range(1, 12):
         stamper.judge(arrival - 0.060 + GUEST_OFFSET, arrival)  # each claims 60 ms
@@ -840,3 +841,24 @@ def test_the_floor_seldom_judges_an_honest_jittery_guest_later_and_then_by_littl
             presses += 1
             clock.now += 0.1
     assert over <= FLOOR_RISK * presses, over
+
+
+def test_a_link_that_gets_slower_is_not_taken_for_a_liar_once_its_pings_show_it() -> None:
+    """80 ± 10 ms, then 30 ms slower: the presses claim 30 ms more than the kept pings'
+    low quantile (most of them from before), but no more than the latest pings: once
+    ``RECENT`` pings have come back over the slower link, the floor judges its presses
+    no later."""
+    clock = FakeClock()
+    rng = random.Random(31)
+    stamper = jittery_match(clock, rng).seats[1].stamper
+    for i in range(200):
+        made = clock.now
+        clock.now = made + jittery_delay(rng) + 0.03
+        stamper.judge(made + GUEST_OFFSET, clock.now)
+        if i % 2:  # a ping every other press (five presses a second)
+            sent = clock.now
+            out, back = jittery_delay(rng) + 0.03, jittery_delay(rng) + 0.03
+            stamper.add_sample(sent, sent + out + GUEST_OFFSET, sent + out + back)
+        if i >= 2 * RECENT:
+            assert stamper.floor <= TOLERANCE, i
+        clock.now += 0.1

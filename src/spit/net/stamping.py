@@ -50,7 +50,10 @@ least. The least earliness the last ``n`` presses claimed (taken as above) is,
 for an honest guest, over the pings' ``1 - FLOOR_RISK ** (1 / n)`` quantile
 (the one the least of ``n`` pings reaches) only one time in 20; whatever it is
 over that by more than ``TOLERANCE``, every press is judged that much later
-(from ``FLOOR_PRESSES`` presses on). The *far-fetched* presses: a press
+(from ``FLOOR_PRESSES`` presses on; the quantile is taken as at least the
+fastest of the ``RECENT`` latest pings, so a link that gets slower, whose
+presses claim what its latest pings measure, is judged later only until 16
+pings have come back). The *far-fetched* presses: a press
 claiming more than the reach plus the spread is honest only when its own
 packet was lost (the messages that waited behind a lost one arrive in the same
 read as it, and are not counted), about as often as pings travel that slowly.
@@ -108,6 +111,9 @@ TOLERANCE = 0.001
 FLOOR_RISK = 0.05
 #: The floor counts from this many presses (one slow press says nothing of a lie).
 FLOOR_PRESSES = 4
+#: ... and its quantile is at least the fastest of this many latest pings (a link that
+#: got slower: its presses claim what its latest pings measure, not a lie).
+RECENT = 16
 #: Presses judged this much later for their shift (seconds): the guest is told.
 TOLD = 0.003
 #: The lower end of the range each earliness is taken within (a quantile of the delays).
@@ -335,7 +341,8 @@ class Stamper:
         """How much more earliness the least of the last presses claimed than the least
         of as many pings would take but once in 20 (seconds; 0 for a trusted seat and
         under ``FLOOR_PRESSES`` presses): the ``1 - FLOOR_RISK ** (1 / n)`` quantile of
-        the delays, for ``n`` presses. Every
+        the delays, for ``n`` presses, or the fastest of the ``RECENT`` latest pings
+        if that is more (a link that got slower). Every
         press of a liar who claims the same lie on each one claims it over the fastest
         trip too, where a link jitters least: the floor sees a lie of a few ms that the
         mean of the presses, as noisy as the link, does not."""
@@ -343,7 +350,8 @@ class Stamper:
         if self.trusted or measured is None or len(self._claims) < FLOOR_PRESSES:
             return 0.0
         quantile = 1.0 - FLOOR_RISK ** (1.0 / len(self._claims))
-        return min(self._claims) - _pick(self._ordered, quantile)
+        recent = min(self.delays()[-RECENT:])
+        return min(self._claims) - max(recent, _pick(self._ordered, quantile))
 
     def forget_presses(self) -> None:
         """Start the shift and the count of far-fetched presses afresh (a new game on
