@@ -801,7 +801,7 @@ def test_the_floor_is_the_least_claim_over_the_quantile_the_least_of_as_many_pin
     for n in range(1, 12):
         stamper.judge(arrival - 0.060 + GUEST_OFFSET, arrival)  # each claims 60 ms
         if n < FLOOR_PRESSES:
-            assert stamper.floor == 0.0  # one slow press says nothing of a lie
+            assert stamper.floor == 0.0  # a few slow presses say nothing of a lie
             continue
         quantile = delays[int((1 - FLOOR_RISK ** (1 / n)) * len(delays))]
         assert stamper.floor == pytest.approx(0.060 - quantile, abs=1e-6)
@@ -825,7 +825,7 @@ def test_a_steady_liar_of_a_few_ms_gains_at_most_4ms_at_the_median(lie: float) -
 def test_the_floor_seldom_judges_an_honest_jittery_guest_later_and_then_by_little() -> None:
     """80 ± 10 ms, 30 games of 200 honest presses: the least of the last presses is
     over the quantile the least of as many pings reaches by more than the tolerance on
-    few presses, never by the ``TOLD`` 3 ms."""
+    few presses (under one in 20), never by the ``TOLD`` 3 ms."""
     over = 0
     presses = 0
     for seed in range(30):
@@ -840,7 +840,7 @@ def test_the_floor_seldom_judges_an_honest_jittery_guest_later_and_then_by_littl
             over += stamper.floor > TOLERANCE
             presses += 1
             clock.now += 0.1
-    assert over <= FLOOR_RISK * presses, over
+    assert over < 0.05 * presses, over
 
 
 def test_a_link_that_gets_slower_is_not_taken_for_a_liar_once_its_pings_show_it() -> None:

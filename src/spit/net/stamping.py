@@ -48,12 +48,12 @@ presses to show in it; the *floor* sees it sooner: a liar claiming the same lie
 on every press claims it over its fastest trips too, where a link jitters
 least. The least earliness the last ``n`` presses claimed (taken as above) is,
 for an honest guest, over the pings' ``1 - FLOOR_RISK ** (1 / n)`` quantile
-(the one the least of ``n`` pings reaches) only one time in 20; whatever it is
+(the one the least of ``n`` pings reaches) only one time in 10; whatever it is
 over that by more than ``TOLERANCE``, every press is judged that much later
 (from ``FLOOR_PRESSES`` presses on; the quantile is taken as at least the
 fastest of the ``RECENT`` latest pings, so a link that gets slower, whose
-presses claim what its latest pings measure, is judged later only until 16
-pings have come back). The *far-fetched* presses: a press
+presses claim what its latest pings measure, is judged later only until that
+many pings have come back over it). The *far-fetched* presses: a press
 claiming more than the reach plus the spread is honest only when its own
 packet was lost (the messages that waited behind a lost one arrive in the same
 read as it, and are not counted), about as often as pings travel that slowly.
@@ -108,12 +108,12 @@ TOLERANCE = 0.001
 #: The *floor*: the least earliness an honest guest's last ``n`` presses claimed is over
 #: the pings' ``1 - FLOOR_RISK ** (1 / n)`` quantile (the one the least of ``n`` pings
 #: reaches) in only this share of cases.
-FLOOR_RISK = 0.05
-#: The floor counts from this many presses (one slow press says nothing of a lie).
-FLOOR_PRESSES = 4
+FLOOR_RISK = 0.1
+#: The floor counts from this many presses (a few slow presses say nothing of a lie).
+FLOOR_PRESSES = 8
 #: ... and its quantile is at least the fastest of this many latest pings (a link that
 #: got slower: its presses claim what its latest pings measure, not a lie).
-RECENT = 16
+RECENT = 32
 #: Presses judged this much later for their shift (seconds): the guest is told.
 TOLD = 0.003
 #: The lower end of the range each earliness is taken within (a quantile of the delays).
@@ -339,7 +339,7 @@ class Stamper:
     @property
     def floor(self) -> float:
         """How much more earliness the least of the last presses claimed than the least
-        of as many pings would take but once in 20 (seconds; 0 for a trusted seat and
+        of as many pings would take but once in 10 (seconds; 0 for a trusted seat and
         under ``FLOOR_PRESSES`` presses): the ``1 - FLOOR_RISK ** (1 / n)`` quantile of
         the delays, for ``n`` presses, or the fastest of the ``RECENT`` latest pings
         if that is more (a link that got slower). Every
