@@ -350,18 +350,19 @@ class Match:
 
     def _watch_clamps(self, seat: Seat, claimed: float, clamp: float, arrival: float) -> None:
         """Log a clamped press; tell a seat whose presses claim more earliness than its
-        link allows (its shift, or too many far-fetched presses: see
+        link allows (its shift, its floor, or too many far-fetched presses: see
         ``spit.net.stamping``), and warn the host."""
         stamper = seat.stamper
         if clamp > 0:
             log.info(
                 "seat %d press judged %.1f ms later than it claimed (it claimed %.1f ms "
-                "before its arrival; its link allows %.1f ms; shift %.1f ms)",
+                "before its arrival; its link allows %.1f ms; shift %.1f ms, floor %.1f ms)",
                 seat.number + 1,
                 clamp * 1000,
                 (arrival - claimed) * 1000,
                 (arrival - claimed - clamp) * 1000,
                 stamper.shift * 1000,
+                stamper.floor * 1000,
             )
         if stamper.trusted:
             return
@@ -370,12 +371,13 @@ class Match:
             seat.told = True
             log.warning(
                 "seat %d (%s) claims earlier presses than its link allows, again and again "
-                "(%.1f ms more than its pings measure, over its last presses; %d of them "
-                "claimed more than any ping but a lost one took): its presses are judged "
-                "%.1f ms later",
+                "(%.1f ms more than its pings measure, over its last presses, the least of "
+                "them %.1f ms more than as many pings take; %d of them claimed more than "
+                "any ping but a lost one took): its presses are judged %.1f ms later",
                 seat.number + 1,
                 seat.name,
                 stamper.shift * 1000,
+                stamper.floor * 1000,
                 stamper.far_fetched,
                 correction * 1000,
             )

@@ -31,7 +31,7 @@ adds over a pong's (about 2 ms at the median in
 ±15 ms the spread caps the reach, and honest presses slower than the median
 plus 10 ms are judged late.
 
-Two statistics over a guest's presses see liars that lie often. The *shift*:
+Three statistics over a guest's presses see liars that lie often. The *shift*:
 an honest guest's presses claim, on average, the earliness its pings measure;
 a liar's claim more. Over the guest's last ``SHIFT_SPAN`` presses the host
 compares the mean claimed earliness (each taken between the 5% quantile of the
@@ -42,7 +42,18 @@ a lost one, counts at most that mean). Whatever that shift exceeds ``ERRORS``
 standard errors of its mean by (the spread of the pings over the square root
 of the presses so far; at least ``TOLERANCE``), every press is judged that
 much later (never after its arrival): a liar claiming the same lie on every
-press is caught within a few presses. The *far-fetched* presses: a press
+press is caught within a few presses. The mean is as noisy as the link (a
+uniform ±10 ms jitters by 5.8 ms a press), so a lie of a few ms takes many
+presses to show in it; the *floor* sees it sooner: a liar claiming the same lie
+on every press claims it over its fastest trips too, where a link jitters
+least. The least earliness the last ``n`` presses claimed (taken as above) is,
+for an honest guest, over the pings' ``1 - FLOOR_RISK ** (1 / n)`` quantile
+(the one the least of ``n`` pings reaches) only one time in 10; whatever it is
+over that by more than ``TOLERANCE``, every press is judged that much later
+(from ``FLOOR_PRESSES`` presses on; the quantile is taken as at least the
+fastest of the ``RECENT`` latest pings, so a link that gets slower, whose
+presses claim what its latest pings measure, is judged later only until that
+many pings have come back over it). The *far-fetched* presses: a press
 claiming more than the reach plus the spread is honest only when its own
 packet was lost (the messages that waited behind a lost one arrive in the same
 read as it, and are not counted), about as often as pings travel that slowly.
@@ -50,8 +61,9 @@ A guest whose last ``FETCHED_SPAN`` presses hold more far-fetched ones than
 that (see ``Stamper.suspect``; a liar claiming a second early on one press in
 five is suspect within about 30 presses) has every press judged at least its
 reach over its median delay later, so a lie gains nothing at the median. What
-neither sees is a liar who lies rarely (only the close races), or by little
-(as much as a slow honest press claims): the reach is what bounds it.
+none of them sees is a liar who lies rarely (only the close races: its honest
+presses keep the floor down), or by little (as much as a slow honest press
+claims): the reach is what bounds it.
 
 The host's own seats (its keyboard, a computer on the host) are *trusted*:
 their stamps come from the host's own code, so they are never clamped below
@@ -93,6 +105,15 @@ SHIFT_SPAN = 32
 ERRORS = 1.5
 #: ... and never less than this many seconds (pings and presses differ a little).
 TOLERANCE = 0.001
+#: The *floor*: the least earliness an honest guest's last ``n`` presses claimed is over
+#: the pings' ``1 - FLOOR_RISK ** (1 / n)`` quantile (the one the least of ``n`` pings
+#: reaches) in only this share of cases.
+FLOOR_RISK = 0.1
+#: The floor counts from this many presses (a few slow presses say nothing of a lie).
+FLOOR_PRESSES = 8
+#: ... and its quantile is at least the fastest of this many latest pings (a link that
+#: got slower: its presses claim what its latest pings measure, not a lie).
+RECENT = 32
 #: Presses judged this much later for their shift (seconds): the guest is told.
 TOLD = 0.003
 #: The lower end of the range each earliness is taken within (a quantile of the delays).
@@ -155,6 +176,8 @@ class Stamper:
         self._offset: float | None = None
         self._delays: list[float] | None = None
         self._measure: tuple[float, float, float, float, float, float] | None = None
+        #: the measured delays in order (with ``_measure``)
+        self._ordered: list[float] = []
 
     @classmethod
     def local(cls, cap: float = DEFAULT_CAP) -> Stamper:
@@ -243,7 +266,7 @@ class Stamper:
                 return None
             # one sort for the median and the quantiles; the spread in floats (the
             # statistics module's exact sums cost ~0.5 ms a call with 128 samples)
-            ordered = sorted(delays)
+            ordered = self._ordered = sorted(delays)
             median = statistics.median(ordered)
             over = min(SPREAD, max(self.margin, _pick(ordered, REACH) - SLACK - median))
             reach = min(self.cap, median + over)
@@ -300,8 +323,9 @@ class Stamper:
     def correction(self) -> float:
         """How much later than claimed the next press is judged (seconds): for the
         shift, whatever it exceeds ``ERRORS`` standard errors of its mean by (at least
-        ``TOLERANCE``; the pings' spread taken as at least the margin), so an honest
-        guest is seldom judged later, and then by little; and while the guest is
+        ``TOLERANCE``; the pings' spread taken as at least the margin), or the floor
+        exceeds ``TOLERANCE`` by, whichever is more, so an honest guest is seldom
+        judged later, and then by little; and while the guest is
         ``suspect``, at least its reach over its median delay (a lie is then judged
         no earlier than the median delay allows)."""
         measured = self._measured()
@@ -309,8 +333,25 @@ class Stamper:
             return 0.0
         spread = max(self.margin, measured[3])  # a link that seems not to jitter at all
         tolerance = max(TOLERANCE, ERRORS * spread / math.sqrt(len(self._claims)))
-        shifted = max(0.0, self.shift - tolerance)
+        shifted = max(0.0, self.shift - tolerance, self.floor - TOLERANCE)
         return max(shifted, measured[1] - measured[4]) if self.suspect else shifted
+
+    @property
+    def floor(self) -> float:
+        """How much more earliness the least of the last presses claimed than the least
+        of as many pings would take but once in 10 (seconds; 0 for a trusted seat and
+        under ``FLOOR_PRESSES`` presses): the ``1 - FLOOR_RISK ** (1 / n)`` quantile of
+        the delays, for ``n`` presses, or the fastest of the ``RECENT`` latest pings
+        if that is more (a link that got slower). Every
+        press of a liar who claims the same lie on each one claims it over the fastest
+        trip too, where a link jitters least: the floor sees a lie of a few ms that the
+        mean of the presses, as noisy as the link, does not."""
+        measured = self._measured()
+        if self.trusted or measured is None or len(self._claims) < FLOOR_PRESSES:
+            return 0.0
+        quantile = 1.0 - FLOOR_RISK ** (1.0 / len(self._claims))
+        recent = min(self.delays()[-RECENT:])
+        return min(self._claims) - max(recent, _pick(self._ordered, quantile))
 
     def forget_presses(self) -> None:
         """Start the shift and the count of far-fetched presses afresh (a new game on
