@@ -41,6 +41,7 @@ from spit import __version__
 from spit.bots.anchors import ANCHORS
 from spit.bots.reaction import Reaction
 from spit.engine import get_mode, mode_names
+from spit.net import defaults
 from spit.net import lobbywire as wire
 from spit.net import protocol as proto
 from spit.net.codes import key_fingerprint, load_or_make_host_key
@@ -71,7 +72,7 @@ from spit.server.tuning import Slices
 log = logging.getLogger("spit.server")
 
 #: The port ``spit server`` listens on unless told otherwise.
-DEFAULT_SERVER_PORT = 7790
+DEFAULT_SERVER_PORT = defaults.DEFAULT_SERVER_PORT
 #: Room codes: easy to read aloud (no 0/O, 1/I/L).
 ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
