@@ -171,6 +171,57 @@ class Proxy:
             task.cancel()
 
 
+class ProxyProcess:
+    """A ``Proxy`` in a process of its own (``--serve-proxy``), so the host's and the
+    guests' work in this process cannot hold its chunks back: the link stays the
+    ``d`` ± ``jitter`` it is set to, however busy the host gets."""
+
+    def __init__(self, target: int, delay: float, jitter: float, loss: float, seed: int) -> None:
+        self.spec = f"{target},{delay},{jitter},{loss},{seed}"
+        self.process: asyncio.subprocess.Process | None = None
+        self.port = 0
+        self.chunks = 0
+        self.lost = 0
+
+    async def start(self) -> int:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--serve-proxy",
+            self.spec,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert self.process.stdout is not None
+        line = await asyncio.wait_for(self.process.stdout.readline(), 30)
+        self.port = int(line)
+        return self.port
+
+    async def close(self) -> None:
+        if self.process is None:
+            return
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()  # the proxy's cue to stop and count
+        try:
+            line = await asyncio.wait_for(self.process.stdout.readline(), 10)
+            self.chunks, self.lost = (int(x) for x in line.split())
+        except (TimeoutError, ValueError):
+            self.process.kill()
+        await self.process.wait()
+
+
+async def serve_proxy(spec: str) -> None:
+    """Run one proxy (``target,delay,jitter,loss,seed``) until standard input closes,
+    then print how many chunks it delayed and how many as lost."""
+    target, delay, jitter, loss, seed = spec.split(",")
+    proxy = Proxy(int(target), float(delay), float(jitter), float(loss), int(seed))
+    print(await proxy.start(), flush=True)
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.buffer.read)
+    await proxy.close()
+    print(proxy.chunks, proxy.lost, flush=True)
+
+
 # ---------------------------------------------------------------- a path
 
 
@@ -179,7 +230,7 @@ class Route:
     """One host, its two guests and the far guest's proxy, for one delay ``d``."""
 
     host: Host
-    proxy: Proxy
+    proxy: ProxyProcess
     near: Guest
     far: Guest
     view: RemoteSession
@@ -228,7 +279,7 @@ async def open_path(d: float, jitter: float, loss: float, seed: int) -> Route:
     game = new_game("spit", (), seed)
     host = Host(game, timing=STILL, port=0, remote_seats=(0, 1))
     await host.start()
-    proxy = Proxy(host.port, d, jitter, loss, seed)
+    proxy = ProxyProcess(host.port, d, jitter, loss, seed)
     await proxy.start()
     near = await Guest.connect(
         "127.0.0.1", host.port, host.codes[0], clock=lambda: time.monotonic() + NEAR_OFFSET
@@ -361,7 +412,39 @@ async def liar_gain(
     )
 
 
+async def lateness(samples: list[float]) -> None:
+    """How late the event loop the host runs on wakes from a 10 ms sleep (seconds),
+    until cancelled: on a busy machine this is delay every message of the host's
+    also waits, over what the proxy adds."""
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(0.01)
+        samples.append(time.perf_counter() - t - 0.01)
+
+
 async def one_d(d: float, args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
+    late: list[float] = []
+    watch = asyncio.create_task(lateness(late))
+    try:
+        return await measure_d(d, args, say)
+    finally:
+        watch.cancel()
+        late.sort()
+        if late:
+            say(
+                f"    the host's event loop woke late by {statistics.median(late) * 1000:.1f} ms "
+                f"(median), {_q(late, 0.95) * 1000:.1f} ms (p95), {late[-1] * 1000:.0f} ms "
+                f"(max); machine load {os.getloadavg()[0]:.1f}"
+            )
+
+
+def _q(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def measure_d(
+    d: float, args: argparse.Namespace, say: Callable[[str], None]
+) -> dict[str, Any]:
     path = await open_path(d, args.jitter / 1000, args.loss, seed=int(d * 1000) + 7)
     path.scheduled = args.stamp == "scheduled"
     try:
@@ -411,8 +494,7 @@ async def one_d(d: float, args: argparse.Namespace, say: Callable[[str], None]) 
         say(
             f"    press -> own screen (pending card): median "
             f"{statistics.median(screen) * 1000 if screen else 0:.3f} ms, p99 {p99 * 1000:.3f} ms "
-            f"({len(screen)} presses); proxy delayed {path.proxy.chunks} chunks, "
-            f"{path.proxy.lost} as lost"
+            f"({len(screen)} presses)"
         )
         return {
             "lead": lead,
@@ -424,6 +506,7 @@ async def one_d(d: float, args: argparse.Namespace, say: Callable[[str], None]) 
         }
     finally:
         await path.close()
+        say(f"    proxy delayed {path.proxy.chunks} chunks, {path.proxy.lost} as lost")
 
 
 def main() -> None:
@@ -441,8 +524,12 @@ def main() -> None:
         help="a press is stamped when it is sent (as a bot does; default) or when it was "
         "scheduled (as a terminal stamps a key event; the loop's lateness is delay)",
     )
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per delay at most")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per delay at most")
+    parser.add_argument("--serve-proxy", help=argparse.SUPPRESS)  # the proxy's own process
     args = parser.parse_args()
+    if args.serve_proxy:
+        asyncio.run(serve_proxy(args.serve_proxy))
+        return
     args.lies = [int(x) for x in args.lies.split(",") if x]
     os.environ.setdefault("SPIT_DATA_DIR", tempfile.mkdtemp(prefix="bench-fair-"))
     logging.getLogger("spit.net").setLevel(logging.ERROR)
