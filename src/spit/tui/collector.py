@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 
 #: seconds after a key's drawing at which the screen runs a pass that is near: past
-#: its frame (at most two of Textual's 120-a-second frames), before a fast next key
+#: its frame (at most two of Textual's frames, 240 a second as spit runs it), before a fast next key
 AFTER_FRAME = 0.02
 
 
