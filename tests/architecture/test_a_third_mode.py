@@ -155,6 +155,9 @@ def _check_private(messages: list[dict[str, Any]], seat: int | None, game: DuelG
                 if event[0] == "CardTurnedUp" and event[1] != seat:
                     assert event[3] is None, f"seat {seat} saw another's drawn card"
         if msg["t"] == "state":
+            # a pile's top is public: one played before this seat (a late spectator)
+            # came in shows here without the event that played it
+            played.update(c for c in msg["obs"]["pile_tops"] if c is not None)
             hand = msg["obs"]["hand"]
             if seat is None:
                 assert all(c in (None, HIDDEN) for c in hand)
