@@ -85,6 +85,11 @@ def test_a_player_signs_up_and_reads_their_account_as_json(server: Server, tmp_p
     assert listed.returncode == 0 and "No games kept" in listed.stdout
     missing = _spit("online", f"127.0.0.1:{port}", "--replays", "--fetch", "7", home=home)
     assert missing.returncode == 2 and "no game of yours" in missing.stderr
+    key.write_text("not a key\n")  # corrupt: said, with what to do, and nothing made anew
+    broken = _spit("online", f"127.0.0.1:{port}", "--json", home=home)
+    assert broken.returncode == 2 and "Traceback" not in broken.stderr
+    assert "cannot read the key" in broken.stderr and "your account" in broken.stderr
+    assert key.read_text() == "not a key\n"
 
 
 def test_status_then_sigterm_stops_cleanly(server: Server, tmp_path: Path) -> None:

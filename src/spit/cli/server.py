@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spit.cli.variants import variant_lists
+from spit.net.defaults import DEFAULT_BOT_AFTER, DEFAULT_SERVER_PORT
 
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
 
 Handler = Callable[[argparse.Namespace], int]
 
-DEFAULT_PORT = 7790  # the same as spit.server.node.DEFAULT_SERVER_PORT (kept light to import)
+DEFAULT_PORT = DEFAULT_SERVER_PORT
 
 
 def _port(text: str) -> int:
@@ -220,9 +221,10 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
     online.add_argument(
         "--bot-after",
         type=_seconds,
-        default=60.0,
+        default=DEFAULT_BOT_AFTER,
         metavar="S",
-        help="quick-pair: a computer of your strength after S seconds (default 60)",
+        help=f"quick-pair: a computer of your strength after S seconds "
+        f"(default {DEFAULT_BOT_AFTER:.0f})",
     )
     online.add_argument("--door-token", default=None, help="(used by the plain-ssh door)")
     online.add_argument("--pin", default=None, help="(used by the plain-ssh door)")
@@ -401,7 +403,7 @@ def _online_key(args: argparse.Namespace) -> Any:
             return asyncssh.read_private_key(args.key)
         except (OSError, asyncssh.KeyImportError) as exc:
             raise ValueError(f"cannot read the key {args.key}: {exc}") from None
-    return player_key(data_dir())
+    return player_key(data_dir())  # ValueError: said by the caller
 
 
 def _cmd_online(args: argparse.Namespace, tui: Handler) -> int:

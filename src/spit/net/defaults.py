@@ -8,6 +8,10 @@ app's start-up).
 
 #: the TCP port ``spit host`` listens on and ``spit join`` connects to
 DEFAULT_PORT = 7788
+#: the TCP port ``spit server`` listens on and ``spit online`` connects to
+DEFAULT_SERVER_PORT = 7790
+#: quick-pair offers a computer of the player's strength after this many seconds
+DEFAULT_BOT_AFTER = 60.0
 #: the longest the host holds verdicts to order close races fairly (W's maximum,
 #: seconds); W itself follows the players' measured delays
 DEFAULT_WINDOW = 0.2

@@ -44,7 +44,10 @@ class ServerKeyChanged(JoinError):
 
 
 def player_key(data_dir: Path, ssh_dir: Path | None = None) -> asyncssh.SSHKey:
-    """The key the player signs in with: their own unprotected SSH key, or spit's for them."""
+    """The key the player signs in with: their own unprotected SSH key, or spit's for them.
+
+    ValueError (saying what to do) if spit's own key is there but cannot be read.
+    """
     ssh_dir = ssh_dir if ssh_dir is not None else Path.home() / ".ssh"
     for name in USUAL_KEYS:
         path = ssh_dir / name
@@ -53,7 +56,14 @@ def player_key(data_dir: Path, ssh_dir: Path | None = None) -> asyncssh.SSHKey:
                 return asyncssh.read_private_key(str(path))
     path = data_dir / OWN_KEY
     if path.is_file():
-        return asyncssh.read_private_key(str(path))
+        try:
+            return asyncssh.read_private_key(str(path))
+        except (asyncssh.KeyImportError, OSError, ValueError) as exc:
+            raise ValueError(
+                f"cannot read the key {path} ({exc}). It is your account on the servers "
+                "you played on: put it back from a backup, or move it away to start a "
+                "new account with a new key"
+            ) from None
     data_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(data_dir, 0o700)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="spit online")

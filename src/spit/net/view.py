@@ -421,6 +421,8 @@ class RemoteSession(Session):
         self.seat = msg["seat"]
         self.bottom_player = self.seat if self.seat is not None else 0
         self.started = all(msg.get("seats", [False]))
+        if self.started:
+            self.link.paused = False  # a new connection (a watcher's again) to a game going on
         self.narrator.news = "Waiting for the other player..." if not self.started else ""
         self._set_clock(msg, now, running=self.started)
 
@@ -520,9 +522,10 @@ class RemoteSession(Session):
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
         self._set_flash(f"host: {msg['reason']}", None, now)
 
-    def lost(self, reason: str) -> None:
-        """The connection ended (the host quit, or the network failed)."""
-        if self.ended is None:
+    def lost(self, reason: str, *, replace: bool = False) -> None:
+        """The connection ended (the host quit, or the network failed): the first
+        reason stays unless ``replace`` (a later, truer one: it did not come back)."""
+        if self.ended is None or replace:
             self.ended = reason
         self.link.paused = True
         self._set_clock({}, self.clock(), running=False)

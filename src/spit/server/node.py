@@ -41,6 +41,7 @@ from spit import __version__
 from spit.bots.anchors import ANCHORS
 from spit.bots.reaction import Reaction
 from spit.engine import get_mode, mode_names
+from spit.net import defaults
 from spit.net import lobbywire as wire
 from spit.net import protocol as proto
 from spit.net.codes import key_fingerprint, load_or_make_host_key
@@ -71,7 +72,7 @@ from spit.server.tuning import Slices
 log = logging.getLogger("spit.server")
 
 #: The port ``spit server`` listens on unless told otherwise.
-DEFAULT_SERVER_PORT = 7790
+DEFAULT_SERVER_PORT = defaults.DEFAULT_SERVER_PORT
 #: Room codes: easy to read aloud (no 0/O, 1/I/L).
 ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
@@ -465,15 +466,17 @@ class ServerNode:
                 await self._keep_checkpoint(match)
                 match.moved = True
                 text = "This server node is restarting: your match carries on on another node."
+                why = f"{reason}: another node carries the match on"
                 log.info(event("match_handed_over", match=match.id))
             else:
                 if await self._checkpoint(match):
                     saved += 1
                 text = "The server is restarting: your match was saved."
+                why = f"{reason}; the match was saved"
             for seat, player_id in enumerate(match.seats):
                 if player_id is not None:
                     await self.tell(match.homes[seat], player_id, {"t": "info", "text": text})
-            await match.host.close(f"{reason}; the match was saved")
+            await match.host.close(why)
             if match.task is not None:
                 match.task.cancel()
         for player in list(self.players.values()):

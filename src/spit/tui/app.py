@@ -53,6 +53,7 @@ from spit.tui.messages import (
     TUTORIAL,
     HostRequested,
     JoinRequested,
+    OnlineRequested,
     PlayRequested,
     ReplayRequested,
     SettingsChanged,
@@ -430,6 +431,32 @@ class SpitApp(App[None]):
         from spit.tui.netscreens import JoinScreen
 
         self.push_screen(JoinScreen(self.dealer))
+
+    def on_online_requested(self, message: OnlineRequested) -> None:
+        """The title menu asked for a server's lobby: signed in with the player's key."""
+        import asyncssh
+
+        from spit.net.defaults import DEFAULT_BOT_AFTER
+        from spit.net.online import KNOWN_SERVERS, KnownServers, player_key
+        from spit.store.paths import data_dir
+        from spit.tui.online import LobbyScreen
+
+        try:
+            key = player_key(data_dir())
+        except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+            self.notify(f"Cannot read or make your key: {exc}", severity="error", markup=False)
+            return
+        lobby = LobbyScreen(
+            self.dealer,
+            message.host,
+            message.port,
+            key=key,
+            known=KnownServers(data_dir() / KNOWN_SERVERS),
+            name="",
+            bot_after=DEFAULT_BOT_AFTER,
+            from_menu=True,
+        )
+        self.push_screen(lobby)
 
     def on_settings_changed(self, message: SettingsChanged) -> None:
         """The settings file was saved: use it from the next game."""

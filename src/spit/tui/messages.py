@@ -60,6 +60,15 @@ class JoinRequested(Message):
     """Open the screen that joins a network game."""
 
 
+class OnlineRequested(Message):
+    """Open the lobby of the server at ``host``:``port`` (``spit online``'s)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__()
+        self.host = host
+        self.port = port
+
+
 class ReplayRequested(Message):
     """Watch ``replay`` in the replay viewer (``at``: paused at that time, ``note`` said)."""
 

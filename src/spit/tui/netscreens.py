@@ -94,9 +94,10 @@ class NetGameScreen(GameScreen):
         """True while this board is on screen (not yet left)."""
         return self.is_mounted and not self._gone
 
-    def ended(self, reason: str) -> None:
-        """The connection is over (the host quit, the network failed, the game ended)."""
-        self.remote.lost(reason)
+    def ended(self, reason: str, *, replace: bool = False) -> None:
+        """The connection is over (the host quit, the network failed, the game ended);
+        ``replace``: this reason replaces an earlier one."""
+        self.remote.lost(reason, replace=replace)
         if self.showing:
             self.run_tick()
 

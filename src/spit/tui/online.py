@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -24,8 +25,10 @@ from textual.widgets.option_list import Option
 
 from spit.engine import get_mode, mode_names
 from spit.net.client import Guest, JoinError
+from spit.net.defaults import DEFAULT_BOT_AFTER
 from spit.net.online import KnownServers, OnlineClient
 from spit.net.view import RemoteSession
+from spit.tui import MENUS_CSS_PATH
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.netscreens import NetGameScreen
 
@@ -34,9 +37,16 @@ if TYPE_CHECKING:
 
     from spit.tui.dealer import Dealer
 
+#: how long a watcher whose match's node died looks for the match on another node
+REFIND_SECONDS = 60.0
+#: how often it asks the lobby where the match is now
+REFIND_EVERY = 2.0
+
 
 class AskScreen(ModalScreen[str | None]):
     """One line of text: a name, a room code, a player to challenge."""
+
+    CSS_PATH = MENUS_CSS_PATH
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
 
@@ -67,6 +77,8 @@ class AskScreen(ModalScreen[str | None]):
 
 class ListScreen(ModalScreen[str | None]):
     """A list to read (a leaderboard, recent games) or to pick from (a match to watch)."""
+
+    CSS_PATH = MENUS_CSS_PATH
 
     BINDINGS = [Binding("escape", "cancel", "Back")]  # noqa: RUF012
 
@@ -128,8 +140,23 @@ def _menu() -> list[tuple[str, str]]:
     return items
 
 
+class ServerMatchScreen(NetGameScreen):
+    """A server match's board (the lobby opens it): the server's words for leaving."""
+
+    LEAVE_TEXT = (
+        "The server keeps your seat for a while (a computer plays it for you "
+        "meanwhile): come back to the lobby soon to carry on."
+    )
+    QUIT_TEXT = (
+        "spit: you left the server match; the server keeps your seat for a while "
+        "(a computer plays it meanwhile): sign in again soon to carry on."
+    )
+
+
 class LobbyScreen(Screen[None]):
     """The server's lobby."""
+
+    CSS_PATH = MENUS_CSS_PATH
 
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "back", "Stop waiting / leave"),
@@ -146,10 +173,13 @@ class LobbyScreen(Screen[None]):
         name: str = "",
         pin: str | None = None,
         door_token: str | None = None,
-        bot_after: float | None = 60.0,
+        bot_after: float | None = DEFAULT_BOT_AFTER,
+        from_menu: bool = False,
     ) -> None:
         super().__init__()
         self.dealer = dealer
+        #: opened from the title menu: leaving goes back there (else it ends spit)
+        self.from_menu = from_menu
         self.address = address
         self.port = port
         self.key = key
@@ -166,8 +196,15 @@ class LobbyScreen(Screen[None]):
         #: the match id the board shows, and its connection
         self._board_match: str | None = None
         self._board_guest: Guest | None = None
+        #: the board only watches (it has no seat)
+        self._board_watches = False
+        #: a watched match whose node died: (its id, look until, last asked)
+        self._refind: tuple[str, float, float] | None = None
         self._last_lobby: dict[str, Any] = {}
         self._lists: dict[str, Any] = {}
+        #: what the note says now, and what it said when the last board opened
+        self._note = ""
+        self._board_note: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -181,11 +218,35 @@ class LobbyScreen(Screen[None]):
         self.note(f"Connecting to {escape(self.address)}:{self.port}...")
         self.query_one("#lobby-menu", OptionList).focus()
         self.run_worker(self._connect(), exclusive=True)
-        self.set_interval(1.0, self._tick_waiting)
+        self.set_interval(1.0, self._each_second)
 
     def note(self, text: str) -> None:
         """Say something under the menu (markup)."""
+        self._note = text
         self.query_one("#lobby-note", Static).update(text)
+        self.call_after_refresh(self.fit_menu)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_menu()
+
+    def fit_menu(self) -> None:
+        """Cap the menu to the lines the title, the note and the hint leave (it scrolls
+        then), so what the lobby says stays in sight in a small terminal."""
+        if not self.is_mounted:
+            return
+        others = sum(
+            w.outer_size.height
+            for w in self.query_one("#lobby-box").children
+            if w.id != "lobby-menu"
+        )
+        menu = self.query_one("#lobby-menu", OptionList)
+        menu.styles.max_height = max(3, self.app.size.height - others)
+
+    def on_screen_resume(self) -> None:
+        """Back from a match's board: the note no longer says a match is on (a result
+        or anything said since stays)."""
+        if self._note == self._board_note and self.board is not None and not self.board.showing:
+            self.note("Back in the lobby. Choose what to play.")
 
     # ------------------------------------------------------------ connection
 
@@ -279,6 +340,10 @@ class LobbyScreen(Screen[None]):
     def _on_queued(self, msg: dict[str, Any]) -> None:
         self.waiting = (msg["mode"], time.monotonic())
         self._tick_waiting()
+
+    def _each_second(self) -> None:
+        self._tick_waiting()
+        self._look_for_watched_match()
 
     def _tick_waiting(self) -> None:
         if self.waiting is None or not self.is_mounted:
@@ -409,7 +474,7 @@ class LobbyScreen(Screen[None]):
             with contextlib.suppress(Exception):
                 await guest.close()
 
-        screen = NetGameScreen(session, self.dealer, leave=leave)
+        screen = ServerMatchScreen(session, self.dealer, leave=leave)
         screen.keep_replays = False  # the server keeps every match: spit online --replays
         watch = msg["seat"] is None
         try:
@@ -423,8 +488,13 @@ class LobbyScreen(Screen[None]):
         self.board = screen
         self._board_match = msg["match"]
         self._board_guest = guest
+        self._board_watches = watch
+        self._refind = None
         names = " v ".join(str(n) for n in msg["names"])
-        self.note(f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}...")
+        self._board_note = (
+            f"Playing {escape(names)}..." if not watch else f"Watching {escape(names)}..."
+        )
+        self.note(self._board_note)
         await self.app.push_screen(screen)
         self._watch_end(screen, guest)
 
@@ -434,9 +504,15 @@ class LobbyScreen(Screen[None]):
 
         async def watch_end() -> None:
             await guest.done.wait()
+            if self._board_guest is not guest:
+                return  # the board follows a newer connection already
             reason = guest.ended or "the match ended"
             if client is not None and client.nodes and not screen.remote.game.over:
-                reason += " (if another node of the server carries it on, it comes back here)"
+                reason += " (wait: another node may carry it on)"
+                if self._board_watches:
+                    # a player is told where the match went; a watcher asks
+                    now = time.monotonic()
+                    self._refind = (str(self._board_match), now + REFIND_SECONDS, now)
             screen.ended(reason)
 
         self.run_worker(watch_end(), exclusive=False)
@@ -449,9 +525,12 @@ class LobbyScreen(Screen[None]):
         try:
             guest = await client.open_matched(msg, on_message=screen.deliver)
         except JoinError as exc:
-            screen.ended(f"the match could not be picked up again: {exc}")
+            if self._refind is not None:
+                return  # a watcher asks again (the lobby may still list the dead node)
+            screen.ended(f"the match could not be picked up again: {exc}", replace=True)
             return
         self._board_guest = guest
+        self._refind = None
         screen.remote.carry_on()
         if msg["seat"] is not None:
             screen.remote.connect(guest.action)
@@ -463,6 +542,25 @@ class LobbyScreen(Screen[None]):
 
         screen.set_leave(leave)
         self._watch_end(screen, guest)
+
+    def _look_for_watched_match(self) -> None:
+        """A watcher's match lost its node: ask where it is once the lobby lists it
+        again (the answer is a "matched" notice, which the board follows)."""
+        if self._refind is None:
+            return
+        match_id, until, asked = self._refind
+        board = self.board
+        now = time.monotonic()
+        if board is None or not board.showing or board.remote.game.over:
+            self._refind = None
+        elif now > until:
+            self._refind = None
+            board.ended("the match did not come back", replace=True)
+        elif now - asked >= REFIND_EVERY and any(
+            m.get("id") == match_id for m in self._last_lobby.get("matches", [])
+        ):
+            self._refind = (match_id, until, now)
+            self.send("watch", match=match_id)
 
     # ------------------------------------------------------------ the menu
 
@@ -532,10 +630,14 @@ class LobbyScreen(Screen[None]):
         self.action_leave()
 
     def action_leave(self) -> None:
-        """Leave the server (and this screen)."""
+        """Leave the server (and this screen: back to the title menu, or out of spit
+        when ``spit online`` opened it)."""
         if self.client is not None:
             self.client.close_now()
-        self.app.exit()
+        if self.from_menu:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
 
     def on_unmount(self) -> None:
         """The app is closing (ctrl+q, a signal): say goodbye to the server."""

@@ -24,7 +24,13 @@ from spit.store.resume import has_saved_games
 from spit.tui import MENUS_CSS_PATH
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.dealer import AppSettings, SaveSettings
-from spit.tui.messages import TUTORIAL, HostRequested, JoinRequested, PlayRequested
+from spit.tui.messages import (
+    TUTORIAL,
+    HostRequested,
+    JoinRequested,
+    OnlineRequested,
+    PlayRequested,
+)
 from spit.tui.screens import (
     MIN_HEIGHT,
     MIN_WIDTH,
@@ -55,6 +61,7 @@ MENU: tuple[tuple[tuple[str, str], ...], ...] = (
         ),
     ),
     (
+        ("online", "Play online: meet other players on a server"),
         ("host", "Host a game over the network"),
         ("join", "Join a game over the network"),
     ),
@@ -124,7 +131,8 @@ class TitleScreen(Screen[None]):
     @staticmethod
     def menu_options() -> list[Option | None]:
         """The menu entries (None: a line between groups): "Resume a game" first (greyed
-        out while no unfinished game is saved), after "Start here" on the first start."""
+        out while no unfinished game is saved), or "Start here" in its place on the first
+        start (when nothing can be saved yet)."""
         from spit.store.firstrun import first_run
 
         saved = has_saved_games()
@@ -132,8 +140,9 @@ class TitleScreen(Screen[None]):
         options: list[Option | None] = []
         if not saved and first_run():
             options.append(Option(START_HERE[1], id=START_HERE[0]))
-        key, label = RESUME_ENTRY
-        options.append(Option(label if saved else RESUME_NONE, id=key, disabled=not saved))
+        else:
+            key, label = RESUME_ENTRY
+            options.append(Option(label if saved else RESUME_NONE, id=key, disabled=not saved))
         for i, group in enumerate(groups):
             if i:
                 options.append(None)
@@ -250,6 +259,39 @@ class TitleScreen(Screen[None]):
     def choose_join(self) -> None:
         """Join a game hosted elsewhere (the join screen asks for the line)."""
         self.post_message(JoinRequested())
+
+    def choose_online(self, problem: str = "") -> None:
+        """A server's lobby (``spit online``): ask which server, then open it; a bad
+        address asks again, saying what was wrong (``problem``)."""
+        from rich.markup import escape
+
+        from spit.net.defaults import DEFAULT_SERVER_PORT
+        from spit.tui.online import AskScreen
+
+        def chosen(answer: str | None) -> None:
+            if answer is None:
+                return
+            from spit.net.host import split_address
+
+            try:
+                host, port = split_address(answer, DEFAULT_SERVER_PORT)
+            except ValueError as exc:
+                self.choose_online(f"{exc}: type the server's name, or name:port.")
+                return
+            self.post_message(OnlineRequested(host, port))
+
+        note = (
+            "Your SSH key is your account there (spit makes one for you if you have "
+            "none). Anyone can run a server: spit server."
+        )
+        self.app.push_screen(
+            AskScreen(
+                "[b]Play online[/b]: which server?",
+                f"a name or address, with :port if not {DEFAULT_SERVER_PORT}",
+                f"[red]{escape(problem)}[/red]\n{note}" if problem else note,
+            ),
+            chosen,
+        )
 
     def choose_stats(self) -> None:
         """The statistics, as ``spit stats`` shows them, with a person's charts."""
