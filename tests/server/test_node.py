@@ -146,6 +146,29 @@ async def test_two_players_are_paired_play_a_rated_game_and_a_third_watches(
     await asyncio.wait_for(body(), LIMIT * 2)
 
 
+async def test_a_player_who_asks_to_watch_their_own_match_is_sent_to_their_seat(
+    node: ServerNode, tmp_path: Path
+) -> None:
+    async def body() -> None:
+        ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
+        for p in (ann, bob):
+            await p.connect(node)
+            await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+        ann.send("queue", mode="speed")
+        bob.send("queue", mode="speed")
+        matched = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
+        ann.send("watch", match=matched["match"])  # e.g. picked from the live list
+        again = await ann.lobby.wait_for(
+            lambda m: m["t"] == "matched", start=ann.lobby.messages.index(matched) + 1
+        )
+        assert again["match"] == matched["match"]
+        assert again["seat"] == matched["seat"] and again["token"] == matched["token"]
+        for p in (ann, bob):
+            await p.close()
+
+    await asyncio.wait_for(body(), LIMIT)
+
+
 def test_a_player_is_told_where_they_stand_or_what_they_lack() -> None:
     from spit.server.node import _standing_words
     from spit.server.store import PlayerRating, RatingRules

@@ -547,14 +547,17 @@ class RemoteSession(Session):
             return self._played
         return self._played + max(0.0, now - self._played_since)
 
-    def carry_on(self) -> None:
-        """A new connection carries the same match on (a server moved it): not ended now.
+    def carry_on(
+        self, why: str = "Picking the match up again on another node of the server"
+    ) -> None:
+        """A new connection carries the same match on (a server moved it, or this
+        screen takes its seat after watching): not ended now. ``why`` shows meanwhile.
 
         The game stays paused until the host says it has resumed.
         """
         self.ended = None
         self.link.pending.clear()  # the presses sent on the lost connection have no verdict
-        self.notice = "Picking the match up again on another node of the server"
+        self.notice = why
         self.version += 1
 
     # ------------------------------------------------------------ words

@@ -653,11 +653,21 @@ class ServerNode:
         """Why a match cannot be watched: it is over or unknown."""
         return "that match is over or unknown"
 
-    def watch_notice(self, match_id: str) -> dict[str, Any] | None:
-        """The "matched" message that lets a watcher in (on this node or the one hosting it)."""
+    def watch_notice(self, match_id: str, player: Player | None = None) -> dict[str, Any] | None:
+        """The "matched" message that lets a watcher in (on this node or the one hosting it).
+
+        A ``player`` who plays in that match is sent back to their own seat instead: a
+        player who watched their own match would see it as a spectator and play nothing.
+        None: no such match; an empty dict: the seat's own notice follows from the node
+        that hosts the match.
+        """
         match = self.matches.get(match_id)
         if match is not None:
-            return self.matched_notice(match, None)
+            seat = None if player is None else match.seat_of(player.id)
+            return self.matched_notice(match, seat)
+        if player is not None and player.match == match_id:
+            self._spawn(self._send_back(player))
+            return {}  # the seat's own notice comes from the node that hosts it
         for other in self.cluster:
             if other.node == self.node_id:
                 continue

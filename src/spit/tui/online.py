@@ -10,6 +10,7 @@ board comes back here.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from typing import TYPE_CHECKING, Any
@@ -198,6 +199,8 @@ class LobbyScreen(Screen[None]):
         self._board_guest: Guest | None = None
         #: the board only watches (it has no seat)
         self._board_watches = False
+        #: one "matched" notice is handled at a time (a second one sees the first's board)
+        self._matching = asyncio.Lock()
         #: a watched match whose node died: (its id, look until, last asked)
         self._refind: tuple[str, float, float] | None = None
         self._last_lobby: dict[str, Any] = {}
@@ -451,15 +454,27 @@ class LobbyScreen(Screen[None]):
 
     def _on_matched(self, msg: dict[str, Any]) -> None:
         self.waiting = None
-        board = self.board
-        if board is not None and board.showing and self._board_match == msg["match"]:
+        self.run_worker(self._matched(msg), exclusive=False)
+
+    async def _matched(self, msg: dict[str, Any]) -> None:
+        """Open the board of a "matched" notice, or carry the open board on with it."""
+        async with self._matching:
+            board = self.board
+            if board is None or not board.showing or self._board_match != msg["match"]:
+                await self._open_match(msg)
+                return
             guest = self._board_guest
+            if self._board_watches and msg["seat"] is not None:
+                # the player's own match, which the board watched: play its seat instead
+                if guest is not None:
+                    self._board_guest = None  # its end is not the board's end
+                    await guest.close()
+                await self._follow_match(board, msg)
+                return
             if guest is not None and not guest.done.is_set():
-                return  # the board plays it already (the lobby signed in again elsewhere)
+                return  # the board has it already (the lobby signed in again elsewhere)
             # the node that ran this match died and another carries it on: follow it
-            self.run_worker(self._follow_match(board, msg), exclusive=False)
-            return
-        self.run_worker(self._open_match(msg), exclusive=False)
+            await self._follow_match(board, msg)
 
     # ------------------------------------------------------------ the match
 
@@ -531,10 +546,18 @@ class LobbyScreen(Screen[None]):
             return
         self._board_guest = guest
         self._refind = None
-        screen.remote.carry_on()
+        if self._board_watches and msg["seat"] is not None:
+            screen.remote.carry_on("This is your own match: taking your seat")
+        else:
+            screen.remote.carry_on()
         if msg["seat"] is not None:
             screen.remote.connect(guest.action)
             screen.decider = guest.decide
+            if self._board_watches:
+                self._board_watches = False
+                names = " v ".join(str(n) for n in msg["names"])
+                self._board_note = f"Playing {escape(names)}..."
+                self.note(self._board_note)
 
         async def leave() -> None:
             with contextlib.suppress(Exception):
