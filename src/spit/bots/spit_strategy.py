@@ -502,12 +502,12 @@ class Search:
                         value = value_of(_PLAY, ns, 1, 0)
                         if value > best_score:
                             best, best_score = plays[ns][1], value
-        if empty and any(down):
+        # Every move has the same value (``_value`` does not read a move's stock):
+        # the first one, if any, is the best only if that value beats the plays.
+        if empty and any(down) and value_of(_MOVE, 0, 0, 0) > best_score:
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
-                    # every move has the same value: only the first can be the best
-                    if value_of(_MOVE, ns, 0, 0) > best_score:
-                        best = _MOVES[player][ns]
+                    best = _MOVES[player][ns]
                     break
         # back as it was
         self.known = known
