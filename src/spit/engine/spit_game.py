@@ -658,7 +658,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         # ``Game.apply``'s hook (``apply`` above replaces it): a checked action through
         # ``step``, whose log entry ``Game.apply`` makes itself
         events: list[Event] = []
-        self.step(action, events)
+        taken = self.step(action, events)
+        assert taken  # (``Game.apply`` checked it first)
         self.actions.pop()
         return events
 
