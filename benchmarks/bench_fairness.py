@@ -6,7 +6,9 @@ guest (seat 1) connects directly; the *far* guest (seat 2) connects through a
 delaying TCP proxy of this file's own on 127.0.0.1: every chunk is held for a
 one-way delay ``d`` plus a uniform jitter of ±``--jitter`` ms, each way, in
 order (TCP never reorders), and 1% of chunks wait a retransmission time-out
-(200 ms) more, which is how a lost segment shows on TCP. The guests' clocks
+(200 ms) more, which is how a lost segment shows on TCP. Segments read within
+1 ms of the one before are one burst and travel with it (SSH sends each
+message as two segments: see ``BURST``). The guests' clocks
 are offset from the host's (+1000 s and -500 s), so the host must estimate
 them.
 
@@ -20,7 +22,10 @@ let them land (R11), and that order is read from its race audit
 is judged first. A press is stamped when it is sent, as a bot stamps its
 press (``--stamp scheduled``: when it was scheduled, as a terminal stamps a
 key event, so the event loop's lateness counts as delay); a race whose lead
-came out more than 1 ms off what was staged is not counted.
+came out more than 1 ms off what was staged is not counted, nor one whose
+far press waited behind a lost chunk (the proxy says which: no wait the host
+can afford puts a press held up 200 ms in order; they are printed as "held up
+by a lost packet").
 
 For each ``d`` the benchmark scans leads upward and prints the smallest lead
 at which the earlier press wins at least 95% of the races in both
@@ -96,6 +101,14 @@ CAREFUL = 0.010
 
 # ---------------------------------------------------------------- the proxy
 
+#: Segments read within this many seconds of the one before are one burst: they are
+#: delivered with it (a real path's jitter is queueing, which back-to-back packets
+#: share). SSH sends every message as two segments (an empty ignore packet, then the
+#: data); drawing each its own delay would delay the second by the larger of two draws
+#: whenever the proxy happens to read them apart, and it does so more often for some
+#: messages (a pong) than for others (a press).
+BURST = 0.001
+
 
 class Proxy:
     """A TCP proxy on 127.0.0.1 that delays each direction by ``d`` ± ``jitter``."""
@@ -109,6 +122,9 @@ class Proxy:
         self.tasks: set[asyncio.Task[None]] = set()
         self.chunks = 0
         self.lost = 0
+        #: called with (when, until) for each chunk towards the target held as lost:
+        #: whatever was read from ``when`` on waits behind it until ``until``
+        self.on_hold: Callable[[float, float], None] | None = None
 
     async def start(self) -> int:
         self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
@@ -117,28 +133,37 @@ class Proxy:
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
-        for src, dst in ((reader, up_writer), (up_reader, writer)):
-            task = asyncio.create_task(self._pump(src, dst))
+        for src, dst, up in ((reader, up_writer, True), (up_reader, writer, False)):
+            task = asyncio.create_task(self._pump(src, dst, up))
             self.tasks.add(task)
 
-    def _due(self, last: float) -> float:
+    def _due(self, last: float, up: bool) -> float:
+        now = time.monotonic()
         wait = max(0.0, self.delay + self.rng.uniform(-self.jitter, self.jitter))
         self.chunks += 1
-        if self.rng.random() < self.loss:
+        lost = self.rng.random() < self.loss
+        if lost:
             wait += RTO
             self.lost += 1
-        return max(last, time.monotonic() + wait)  # in order, as TCP delivers
+        due = max(last, now + wait)  # in order, as TCP delivers
+        if lost and up and self.on_hold is not None:
+            self.on_hold(now, due)
+        return due
 
-    async def _pump(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+    async def _pump(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter, up: bool) -> None:
         queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
         sender = asyncio.create_task(self._send(queue, dst))
         last = 0.0
+        came = -1.0
         try:
             while True:
                 data = await src.read(65536)
                 if not data:
                     break
-                last = self._due(last)
+                now = time.monotonic()
+                if now - came >= BURST:  # a burst's later segments travel with its first
+                    last = self._due(last, up)
+                came = now
                 queue.put_nowait((last, data))
         except (ConnectionError, OSError):
             pass
@@ -182,6 +207,22 @@ class ProxyProcess:
         self.port = 0
         self.chunks = 0
         self.lost = 0
+        #: (when, until) of each chunk towards the host held as lost (as they happen)
+        self.holds: list[tuple[float, float]] = []
+        self._reader: asyncio.Task[None] | None = None
+
+    def held(self, sent: float) -> bool:
+        """True if a message sent at ``sent`` (monotonic) waited behind a lost chunk."""
+        return any(when - 0.001 <= sent < until for when, until in self.holds)
+
+    async def _read_holds(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        while line := await self.process.stdout.readline():
+            words = line.split()
+            if words[:1] == [b"hold"]:
+                self.holds.append((float(words[1]), float(words[2])))
+            elif len(words) == 2:  # the last line: chunks delayed, chunks lost
+                self.chunks, self.lost = (int(x) for x in words)
 
     async def start(self) -> int:
         self.process = await asyncio.create_subprocess_exec(
@@ -195,6 +236,7 @@ class ProxyProcess:
         assert self.process.stdout is not None
         line = await asyncio.wait_for(self.process.stdout.readline(), 30)
         self.port = int(line)
+        self._reader = asyncio.create_task(self._read_holds())
         return self.port
 
     async def close(self) -> None:
@@ -203,8 +245,8 @@ class ProxyProcess:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.close()  # the proxy's cue to stop and count
         try:
-            line = await asyncio.wait_for(self.process.stdout.readline(), 10)
-            self.chunks, self.lost = (int(x) for x in line.split())
+            if self._reader is not None:
+                await asyncio.wait_for(self._reader, 10)
         except (TimeoutError, ValueError):
             self.process.kill()
         await self.process.wait()
@@ -215,6 +257,7 @@ async def serve_proxy(spec: str) -> None:
     then print how many chunks it delayed and how many as lost."""
     target, delay, jitter, loss, seed = spec.split(",")
     proxy = Proxy(int(target), float(delay), float(jitter), float(loss), int(seed))
+    proxy.on_hold = lambda when, until: print(f"hold {when:.6f} {until:.6f}", flush=True)
     print(await proxy.start(), flush=True)
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.buffer.read)
@@ -335,9 +378,10 @@ async def race_batch(path: Route, lead: float, n: int) -> tuple[list[int], list[
             continue  # the event loop ran a press late: not the race that was staged
         first = 1 if b.order < a.order else 0
         # A press held up behind a lost packet (a retransmission time-out) cannot be
-        # put in order by any wait the host can afford: counted apart.
+        # put in order by any wait the host can afford: counted apart. The proxy says
+        # which presses waited behind one (sent while a lost chunk was held).
         allowance = max(a.window, b.window)
-        if any(
+        if path.proxy.held(true1) or any(
             p.arrival - (sent - start_time) > allowance + RTO / 2
             for p, sent in ((a, true0), (b, true1))
         ):
