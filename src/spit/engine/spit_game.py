@@ -22,6 +22,7 @@ from spit.engine.actions import (
 )
 from spit.engine.base import Game, Phase
 from spit.engine.cards import (
+    CARD_BITS,
     DECK_SIZE,
     adjacency_masks,
     card_name,
@@ -76,8 +77,9 @@ _DEAL_CUTS = {
 }
 #: a stock's top card (the last of its list)
 _top_of = itemgetter(-1)
-#: card ``c`` as a bit (1 << c), from a table
-_bit_of: Callable[[int], int] = tuple(1 << c for c in range(DECK_SIZE)).__getitem__
+_BITS = CARD_BITS
+#: card ``c`` as a bit, from the table
+_bit_of: Callable[[int], int] = CARD_BITS.__getitem__
 #: both spit piles' tops and fitting cards while they are empty
 _NO_PILE_TOPS: tuple[None, None] = (None, None)
 _NO_PILE_MASKS = (0, 0)
@@ -517,7 +519,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             c = self.tops[p][s]
             if c is None:
                 return f"stock {s + 1} is empty"
-            if not self._pile_masks[t] >> c & 1:  # R7, R8, V3
+            if not self._pile_masks[t] & _BITS[c]:  # R7, R8, V3
                 return (c, t)
             return None
         if kind < _K_CLOSE and p in _BOTH:  # a player's action: ``_sender_refusal``
@@ -607,7 +609,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if 0 <= s < len(tops) and (t == 0 or t == 1):
                 c = tops[s]
                 pile_masks = self._pile_masks
-                if c is not None and pile_masks[t] >> c & 1:
+                if c is not None and pile_masks[t] & _BITS[c]:
                     # R7: the stock's top card ``c`` onto spit pile ``t``; R9 turns the next one up
                     self.actions.append(action)
                     stock = self.stocks[p][s]
@@ -623,14 +625,14 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                         under = down[s] = down[s] - 1
                         if not under:
                             self._tall[p] ^= 1 << s
-                        known[p] ^= (1 << c) | (1 << top)
+                        known[p] ^= _BITS[c] | _BITS[top]
                         if events is not None:
                             events += (_PLAYED[p][s][t][c], _TURNED[p][s][top])
                     else:
                         tops[s] = None
                         if events is not None:
                             events.append(_PLAYED[p][s][t][c])
-                        known[p] ^= 1 << c
+                        known[p] ^= _BITS[c]
                         if not known[p]:  # every stock is empty (an empty one has no top)
                             self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
                             return True
@@ -717,7 +719,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self._tall[p] ^= 1 << s
         down[s] -= 1
         known = self.known
-        known[p] |= 1 << top
+        known[p] |= _BITS[top]
         self.progress_count += 1
         if events is not None:
             events += (_new(CardMoved, (p, s, slot, c)), _TURNED[p][s][top])
