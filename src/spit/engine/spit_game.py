@@ -357,14 +357,18 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         m0, m1 = self._pile_masks
         fitting = m0 | m1
         known, tops, tall = self.known, self.tops, self._tall
+        # R10: a card to uncover and an empty slot, which is a stock without a
+        # face-up top: fewer known tops than stocks (a test of one int instead of
+        # comparing every top with None)
         if players is _BOTH:
             return bool((known[0] | known[1]) & fitting) or bool(
-                (tall[0] and None in tops[0]) or (tall[1] and None in tops[1])
+                (tall[0] and known[0].bit_count() < len(tops[0]))
+                or (tall[1] and known[1].bit_count() < len(tops[1]))
             )
         for p in players:
             if known[p] & fitting:
                 return True
-            if tall[p] and None in tops[p]:  # R10: an empty slot, a card to uncover
+            if tall[p] and known[p].bit_count() < len(tops[p]):
                 return True
         return False
 
@@ -445,7 +449,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             fit1 = known & m1
             tops = self.tops[player]
             tall = self._tall[player]
-            if tall and None in tops:  # the R10 moves, after the plays
+            # the R10 moves, after the plays: a card to uncover and an empty slot
+            # (fewer known tops than stocks, as in ``_can_act``)
+            if tall and known.bit_count() < len(tops):
                 moves = _MOVES_OF[player][tall]
                 if not (fit0 or fit1):
                     return list(moves)
@@ -544,7 +550,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             tops = self.tops[p]
             if tops[s] is None:
                 return f"stock {s + 1} is empty"
-            if None not in tops:
+            if self.known[p].bit_count() == len(tops):  # a face-up top on every stock
                 return "there is no empty slot to move into"
             if not self._tall[p] >> s & 1:
                 return f"stock {s + 1} has only one card: moving it changes nothing"
