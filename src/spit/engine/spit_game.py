@@ -643,10 +643,14 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                             self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
                             return True
                     # R12: a face-up card that fits a pile settles it at once (the
-                    # commonest case, without a call); otherwise ``_can_act`` looks
-                    # for an R10 move too.
-                    if not (known[0] | known[1]) & (pile_masks[0] | pile_masks[1]) and not (
-                        self._can_act(_BOTH)
+                    # commonest case, without a call: the new pile top first);
+                    # otherwise ``_can_act`` looks for an R10 move too.
+                    fitting = pile_masks[t]
+                    if not (
+                        known[0] & fitting
+                        or known[1] & fitting
+                        or (known[0] | known[1]) & pile_masks[1 - t]
+                        or self._can_act(_BOTH)
                     ):
                         self._stalemate(events, stalled=False)
                     return True
