@@ -20,6 +20,11 @@ is printed too: it adds this process's own delays.) Then a few plain-ssh
 sessions are opened (guests with a pty) and the resident memory of each
 door's game process is read.
 
+The players run at niceness ``--client-nice`` (10; set once the server has
+started, which keeps 0): they are the load, not the system under test, and
+on a real server they run on other machines; here they would otherwise take
+turns with the server for the two cores, and its timers would wait for them.
+
 ``--profile FILE`` samples the server with cProfile and writes its stats to
 FILE (it slows the server: its figures are not the benchmark's).
 
