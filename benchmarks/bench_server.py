@@ -20,6 +20,11 @@ is printed too: it adds this process's own delays.) Then a few plain-ssh
 sessions are opened (guests with a pty) and the resident memory of each
 door's game process is read.
 
+The players run at niceness ``--client-nice`` (10; set once the server has
+started, which keeps 0): they are the load, not the system under test, and
+on a real server they run on other machines; here they would otherwise take
+turns with the server for the two cores, and its timers would wait for them.
+
 ``--profile FILE`` samples the server with cProfile and writes its stats to
 FILE (it slows the server: its figures are not the benchmark's).
 
@@ -229,6 +234,10 @@ async def run(args: argparse.Namespace) -> None:
                 break
             await asyncio.sleep(0.1)
         cpu_before = _cpu_seconds(child.pid)
+        if args.client_nice:
+            # the players are the load, not the system under test: on a real server
+            # they run elsewhere, so here they yield the cores to it when both want one
+            os.nice(args.client_nice)
         results: dict[str, list[float]] = {"pair": [], "done": [], "failed": []}
         held = 0
 
@@ -310,6 +319,12 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds to bring all in")
     parser.add_argument("--doors", type=int, default=3, help="plain-ssh sessions to measure")
     parser.add_argument("--profile", default="", help="write the server's cProfile stats here")
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=10,
+        help="the players' niceness (this process, after starting the server; 0: as the server)",
+    )
     parser.add_argument(
         "--ping-every", type=float, default=0.0, help="the matches' ping interval (0: the default)"
     )

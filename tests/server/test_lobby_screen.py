@@ -163,6 +163,35 @@ async def test_a_board_watching_its_players_own_match_takes_their_seat(tmp_path:
     await asyncio.wait_for(body(), LIMIT * 2)
 
 
+async def test_esc_in_a_lobby_opened_by_spit_online_asks_before_leaving(tmp_path: Path) -> None:
+    """``spit online`` (or the server's plain-ssh door) opened the lobby: Esc would end
+    spit, so it asks; Esc keeps the lobby, Enter leaves the server."""
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server"))
+        await node.start()
+        try:
+            app = lobby_app(node, tmp_path / "me", name="Zed")
+            async with running(app) as pilot:
+                lobby = await welcomed(pilot, app, "Zed")
+                await pilot.press("escape")
+                await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LOBBY_WAIT)
+                assert "Leave the server?" in app.export_screenshot().replace("&#160;", " ")
+                await pilot.press("escape")  # stay
+                await until(pilot, lambda: app.screen is lobby, LOBBY_WAIT)
+                assert lobby.client is not None and lobby.client.ended is None
+                assert "Zed" in [p.name for p in node.players.values()]
+                await pilot.press("escape")
+                await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LOBBY_WAIT)
+                await pilot.press("enter")  # leave
+                await until(pilot, lambda: not node.players, LOBBY_WAIT)
+                await until(pilot, lambda: not app.is_running, LOBBY_WAIT)
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT * 2)
+
+
 def test_a_challenge_names_a_player_and_maybe_a_game() -> None:
     from spit.tui.online import challenge_request
 

@@ -646,11 +646,19 @@ class LobbyScreen(Screen[None]):
             self.action_leave()
 
     def action_back(self) -> None:
-        """Esc: stop waiting if in the queue, else leave the server."""
+        """Esc: stop waiting if in the queue, else back to the title menu, or (when
+        ``spit online`` or the server's door opened the lobby) leave, after asking:
+        a stray Esc does not end the session."""
         if self.waiting is not None:
             self.send("unqueue")
             return
-        self.action_leave()
+        if self.from_menu:
+            self.action_leave()
+            return
+        self.app.push_screen(
+            ConfirmScreen("Leave the server?", "You can come back at any time.", "leave", "stay"),
+            lambda yes: self.action_leave() if yes else None,
+        )
 
     def action_leave(self) -> None:
         """Leave the server (and this screen: back to the title menu, or out of spit
