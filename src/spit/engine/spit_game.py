@@ -463,15 +463,21 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             # at most), then the plays (R7) of those stocks from a table.
             where = tops.index
             on0 = 0
-            while fit0:
-                low = fit0 & -fit0
-                on0 |= 1 << where(low.bit_length() - 1)
-                fit0 ^= low
+            if fit0.bit_count() == 1:
+                on0 = 1 << where(fit0.bit_length() - 1)
+            else:
+                while fit0:
+                    low = fit0 & -fit0
+                    on0 |= 1 << where(low.bit_length() - 1)
+                    fit0 ^= low
             on1 = 0
-            while fit1:
-                low = fit1 & -fit1
-                on1 |= 1 << where(low.bit_length() - 1)
-                fit1 ^= low
+            if fit1.bit_count() == 1:
+                on1 = 1 << where(fit1.bit_length() - 1)
+            else:
+                while fit1:
+                    low = fit1 & -fit1
+                    on1 |= 1 << where(low.bit_length() - 1)
+                    fit1 ^= low
             key = on0 | on1 << 5  # (not 0: a card fits)
             plays = _PLAYS_OF[player][key] or _plays_of(player, key)
             return [*plays, *moves] if moves else list(plays)
