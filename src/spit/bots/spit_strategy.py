@@ -457,7 +457,7 @@ class Search:
         fit1 = 0 if p1 is None else after & masks[p1]
         fits = fit0 | fit1
         plays = _PLAYS[player]
-        if not empty and not fits & (fits - 1) and not (fit0 and fit1):
+        if not empty and fits.bit_count() < 2 and not (fit0 and fit1):
             # No R10 move and at most one play: that play is the best, whatever it is worth.
             if not fits:
                 return None
@@ -487,7 +487,7 @@ class Search:
         best: Action | None = None
         best_score = float("-inf")
         value_of = self._value
-        if fits and not fits & (fits - 1):  # one card to play (on one pile or both)
+        if fits.bit_count() == 1:  # one card to play (on one pile or both)
             ns = tops.index(fits.bit_length() - 1)
             if fit0:
                 best, best_score = plays[ns][0], value_of(_PLAY, ns, 0, 0)
