@@ -143,3 +143,34 @@ def test_ping_every_is_checked(tmp_path: Path) -> None:
     done = _spit("server", "--ping-every", "0.01", "--data-dir", str(tmp_path), home=tmp_path)
     assert done.returncode == 2 and "--ping-every takes 0.1 to 5 seconds" in done.stderr
     assert not (tmp_path / "status.json").exists()  # refused before starting
+
+
+@pytest.mark.parametrize("kind", ["garbage", "another program's"])
+def test_a_damaged_or_foreign_database_is_refused_in_words_and_kept(
+    tmp_path: Path, kind: str
+) -> None:
+    import sqlite3
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    db = data / "server.db"
+    if kind == "garbage":
+        db.write_bytes(b"not a database at all" * 200)
+    else:
+        with sqlite3.connect(db) as other:
+            other.execute("CREATE TABLE accounts (something TEXT)")
+    before = db.read_bytes()
+    done = _spit(
+        "server",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(_free_port()),
+        "--data-dir",
+        str(data),
+        home=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "cannot be used" in done.stderr and "move it away" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert db.read_bytes() == before  # nothing written over it
