@@ -174,3 +174,13 @@ def test_a_damaged_or_foreign_database_is_refused_in_words_and_kept(
     assert "cannot be used" in done.stderr and "move it away" in done.stderr
     assert "Traceback" not in done.stderr
     assert db.read_bytes() == before  # nothing written over it
+
+
+@pytest.mark.parametrize("text", ["{{{", "[1]", '{"updated": "x"}', '{"nodes": 5}'])
+def test_a_damaged_status_file_is_named_not_taken_for_a_missing_one(
+    tmp_path: Path, text: str
+) -> None:
+    (tmp_path / "status.json").write_text(text)
+    done = _spit("server", "--status", "--data-dir", str(tmp_path), home=tmp_path)
+    assert done.returncode == 2 and "not a server status file" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

@@ -352,12 +352,17 @@ def _print_status(path: Path) -> int:
     import time
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except OSError:
         return _fail(f"no server status at {path}: is a server running with this --data-dir?")
-    if not isinstance(data, dict):
-        return _fail(f"{path} is not a server status file")
-    age = time.time() - float(data.get("updated", 0))
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        age = time.time() - float(data.get("updated", 0))
+        nodes = [n for n in data.get("nodes") or [] if isinstance(n, dict)]
+    except (ValueError, TypeError):
+        return _fail(f"{path} is not a server status file that can be read (damaged?)")
     state = "stopped" if data.get("stopped") else ("running" if age < 10 else "not answering")
     print(
         f"server {data.get('bind')}:{data.get('port')} (pid {data.get('pid')}): {state}, "
@@ -377,16 +382,14 @@ def _print_status(path: Path) -> int:
         print(f"  match checkpoints written {data['checkpoint_writes']}")
     if data.get("draining"):
         print("  draining: no new matches")
-    nodes = data.get("nodes") or []
     if len(nodes) > 1 or (nodes and nodes[0].get("node") != data.get("node")):
         print("  nodes sharing the lobby:")
         for other in nodes:
-            if isinstance(other, dict):
-                mark = " (draining)" if other.get("draining") else ""
-                print(
-                    f"    {other.get('node')} at {other.get('address')}: {other.get('online')} "
-                    f"online, {other.get('matches')} matches{mark}"
-                )
+            mark = " (draining)" if other.get("draining") else ""
+            print(
+                f"    {other.get('node')} at {other.get('address')}: {other.get('online')} "
+                f"online, {other.get('matches')} matches{mark}"
+            )
     return 0
 
 
