@@ -92,6 +92,29 @@ def test_a_player_signs_up_and_reads_their_account_as_json(server: Server, tmp_p
     assert key.read_text() == "not a key\n"
 
 
+def test_a_damaged_file_of_known_server_keys_is_said_and_not_trusted_over(
+    server: Server, tmp_path: Path
+) -> None:
+    """Its keys are unknown then: accepting whatever key the server shows (and writing
+    over the file) would defeat every pin in it."""
+    port, _data, _process = server
+    home = tmp_path / "ann"
+    first = _spit("online", f"127.0.0.1:{port}", "--name", "Ann", "--json", home=home)
+    assert first.returncode == 0, first.stderr
+    known = home / "data" / "known_servers.json"
+    known.write_text('{"127.0.0.1:1": "SHA256:kept", ')  # cut short
+    damaged = known.read_text()
+    done = _spit("online", f"127.0.0.1:{port}", "--json", home=home)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "known server keys" in done.stderr and "is damaged" in done.stderr, done.stderr
+    forget = _spit("online", f"127.0.0.1:{port}", "--forget-key", home=home)
+    assert forget.returncode == 2 and "is damaged" in forget.stderr
+    assert known.read_text() == damaged
+    known.unlink()  # as the message says: trusted again on first use
+    again = _spit("online", f"127.0.0.1:{port}", "--json", home=home)
+    assert again.returncode == 0, again.stderr
+
+
 def test_status_then_sigterm_stops_cleanly(server: Server, tmp_path: Path) -> None:
     port, data, process = server
     status = _spit("server", "--status", "--data-dir", str(data), home=tmp_path / "op")

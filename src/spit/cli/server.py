@@ -421,7 +421,10 @@ def _cmd_online(args: argparse.Namespace, tui: Handler) -> int:
     known = KnownServers(data_dir() / KNOWN_SERVERS)
     if args.forget_key:
         server = f"{args.host}:{args.port}"
-        forgot = known.forget(server)
+        try:
+            forgot = known.forget(server)
+        except ValueError as exc:
+            return _fail(f"{exc}: fix it, or remove it to forget every server's key")
         print(f"spit: {'forgot' if forgot else 'had no'} host key for {server}")
         return 0
     try:
