@@ -169,6 +169,53 @@ async def test_a_player_who_asks_to_watch_their_own_match_is_sent_to_their_seat(
     await asyncio.wait_for(body(), LIMIT)
 
 
+async def test_an_operators_board_thresholds_put_a_first_rated_game_on_the_board(
+    tmp_path: Path,
+) -> None:
+    """``spit server --board-rd 350 --board-games 1``: one rated game is enough."""
+    from spit.cli.server import board_rules
+
+    rules = board_rules(350, 1, 7)
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server", rating=rules))
+        await node.start()
+        try:
+            ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
+            for p in (ann, bob):
+                await p.connect(node)
+                await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+                p.send("queue", mode="speed")
+            matched = [await p.lobby.wait_for(lambda m: m["t"] == "matched") for p in (ann, bob)]
+            await asyncio.gather(
+                *(p.play_matched(m) for p, m in zip((ann, bob), matched, strict=True))
+            )
+            for p in (ann, bob):
+                await p.lobby.wait_for(lambda m: m["t"] == "result", timeout=LIMIT)
+            ann.send("board", mode="speed")
+            board = await ann.lobby.wait_for(lambda m: m["t"] == "standings")
+            assert sorted(row[0] for row in board["rows"]) == ["Ann", "Bob"]
+            assert board["me"].startswith("You are number ")
+            for p in (ann, bob):
+                await p.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT * 2)
+
+
+def test_board_thresholds_out_of_range_are_refused_in_words() -> None:
+    from spit.cli.server import board_rules
+
+    for rd, games, days, words in (
+        (10, 1, 7, "--board-rd"),
+        (75, 0, 7, "--board-games"),
+        (75, 10, 0, "--board-days"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            board_rules(rd, games, days)
+
+
 def test_a_player_is_told_where_they_stand_or_what_they_lack() -> None:
     from spit.server.node import _standing_words
     from spit.server.store import PlayerRating, RatingRules

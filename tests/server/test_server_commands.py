@@ -92,6 +92,29 @@ def test_a_player_signs_up_and_reads_their_account_as_json(server: Server, tmp_p
     assert key.read_text() == "not a key\n"
 
 
+def test_a_damaged_file_of_known_server_keys_is_said_and_not_trusted_over(
+    server: Server, tmp_path: Path
+) -> None:
+    """Its keys are unknown then: accepting whatever key the server shows (and writing
+    over the file) would defeat every pin in it."""
+    port, _data, _process = server
+    home = tmp_path / "ann"
+    first = _spit("online", f"127.0.0.1:{port}", "--name", "Ann", "--json", home=home)
+    assert first.returncode == 0, first.stderr
+    known = home / "data" / "known_servers.json"
+    known.write_text('{"127.0.0.1:1": "SHA256:kept", ')  # cut short
+    damaged = known.read_text()
+    done = _spit("online", f"127.0.0.1:{port}", "--json", home=home)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "known server keys" in done.stderr and "is damaged" in done.stderr, done.stderr
+    forget = _spit("online", f"127.0.0.1:{port}", "--forget-key", home=home)
+    assert forget.returncode == 2 and "is damaged" in forget.stderr
+    assert known.read_text() == damaged
+    known.unlink()  # as the message says: trusted again on first use
+    again = _spit("online", f"127.0.0.1:{port}", "--json", home=home)
+    assert again.returncode == 0, again.stderr
+
+
 def test_status_then_sigterm_stops_cleanly(server: Server, tmp_path: Path) -> None:
     port, data, process = server
     status = _spit("server", "--status", "--data-dir", str(data), home=tmp_path / "op")
@@ -143,3 +166,44 @@ def test_ping_every_is_checked(tmp_path: Path) -> None:
     done = _spit("server", "--ping-every", "0.01", "--data-dir", str(tmp_path), home=tmp_path)
     assert done.returncode == 2 and "--ping-every takes 0.1 to 5 seconds" in done.stderr
     assert not (tmp_path / "status.json").exists()  # refused before starting
+
+
+@pytest.mark.parametrize("kind", ["garbage", "another program's"])
+def test_a_damaged_or_foreign_database_is_refused_in_words_and_kept(
+    tmp_path: Path, kind: str
+) -> None:
+    import sqlite3
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    db = data / "server.db"
+    if kind == "garbage":
+        db.write_bytes(b"not a database at all" * 200)
+    else:
+        with sqlite3.connect(db) as other:
+            other.execute("CREATE TABLE accounts (something TEXT)")
+    before = db.read_bytes()
+    done = _spit(
+        "server",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(_free_port()),
+        "--data-dir",
+        str(data),
+        home=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "cannot be used" in done.stderr and "move it away" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert db.read_bytes() == before  # nothing written over it
+
+
+@pytest.mark.parametrize("text", ["{{{", "[1]", '{"updated": "x"}', '{"nodes": 5}'])
+def test_a_damaged_status_file_is_named_not_taken_for_a_missing_one(
+    tmp_path: Path, text: str
+) -> None:
+    (tmp_path / "status.json").write_text(text)
+    done = _spit("server", "--status", "--data-dir", str(tmp_path), home=tmp_path)
+    assert done.returncode == 2 and "not a server status file" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

@@ -66,9 +66,11 @@ async def test_a_new_database_gets_every_migration(store: SqlStore) -> None:
     assert await store.schema_version() == LATEST == MIGRATIONS[-1].version
 
 
-async def test_the_database_is_private_to_its_owner(tmp_path: Path) -> None:
+async def test_the_database_is_private_to_its_owner_and_in_wal_mode(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "server" / "spit-server.db")
     await store.open()
+    mode = await store.call(lambda db: db.execute("PRAGMA journal_mode").fetchone()[0])
+    assert mode == "wal"  # readers never wait for the writer
     await store.close()
     path = tmp_path / "server" / "spit-server.db"
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700

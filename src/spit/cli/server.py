@@ -19,6 +19,7 @@ from spit.net.defaults import DEFAULT_BOT_AFTER, DEFAULT_SERVER_PORT
 
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
+    from spit.server.store import RatingRules
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -168,6 +169,28 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         help="spectators see matches S seconds late, at most 60 (default 0: live)",
     )
     server.add_argument(
+        "--board-rd",
+        type=float,
+        default=75.0,
+        metavar="RD",
+        help="leaderboards list ratings with a deviation this low or lower, 30 to 350 "
+        "(default 75: settled)",
+    )
+    server.add_argument(
+        "--board-games",
+        type=int,
+        default=10,
+        metavar="N",
+        help="... from at least N rated games, 1 to 1000 (default 10)",
+    )
+    server.add_argument(
+        "--board-days",
+        type=int,
+        default=7,
+        metavar="D",
+        help="... with a rated game in the last D days, 1 to 365 (default 7)",
+    )
+    server.add_argument(
         "--variant",
         action="append",
         default=[],
@@ -251,6 +274,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         return _fail(f"unknown level {args.daily_level!r}; choose from {', '.join(LEVELS)}")
     try:
         variants = _server_variants(args.variant)
+        rating = board_rules(args.board_rd, args.board_games, args.board_days)
     except ValueError as exc:
         return _fail(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
@@ -274,6 +298,7 @@ def _cmd_server(args: argparse.Namespace) -> int:
         else min(max(args.checkpoint, 0.05), 60.0),
         node_id=args.node,
         public_address=args.public_address,
+        rating=rating,
     )
     if args.ping_every is not None:
         if not 0.1 <= args.ping_every <= 5.0:
@@ -348,16 +373,34 @@ def _drain(data_dir: Path, drain: bool) -> int:
     return 0
 
 
+def board_rules(rd: float, games: int, days: int) -> RatingRules:
+    """The leaderboards' thresholds an operator chose (ValueError says what is out of range)."""
+    from spit.server.store import RatingRules
+
+    if not 30 <= rd <= 350:
+        raise ValueError("--board-rd takes 30 to 350")
+    if not 1 <= games <= 1000:
+        raise ValueError("--board-games takes 1 to 1000")
+    if not 1 <= days <= 365:
+        raise ValueError("--board-days takes 1 to 365")
+    return RatingRules(board_rd=rd, board_min_games=games, board_recent_days=days)
+
+
 def _print_status(path: Path) -> int:
     import time
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except OSError:
         return _fail(f"no server status at {path}: is a server running with this --data-dir?")
-    if not isinstance(data, dict):
-        return _fail(f"{path} is not a server status file")
-    age = time.time() - float(data.get("updated", 0))
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        age = time.time() - float(data.get("updated", 0))
+        nodes = [n for n in data.get("nodes") or [] if isinstance(n, dict)]
+    except (ValueError, TypeError):
+        return _fail(f"{path} is not a server status file that can be read (damaged?)")
     state = "stopped" if data.get("stopped") else ("running" if age < 10 else "not answering")
     print(
         f"server {data.get('bind')}:{data.get('port')} (pid {data.get('pid')}): {state}, "
@@ -377,16 +420,14 @@ def _print_status(path: Path) -> int:
         print(f"  match checkpoints written {data['checkpoint_writes']}")
     if data.get("draining"):
         print("  draining: no new matches")
-    nodes = data.get("nodes") or []
     if len(nodes) > 1 or (nodes and nodes[0].get("node") != data.get("node")):
         print("  nodes sharing the lobby:")
         for other in nodes:
-            if isinstance(other, dict):
-                mark = " (draining)" if other.get("draining") else ""
-                print(
-                    f"    {other.get('node')} at {other.get('address')}: {other.get('online')} "
-                    f"online, {other.get('matches')} matches{mark}"
-                )
+            mark = " (draining)" if other.get("draining") else ""
+            print(
+                f"    {other.get('node')} at {other.get('address')}: {other.get('online')} "
+                f"online, {other.get('matches')} matches{mark}"
+            )
     return 0
 
 
@@ -418,7 +459,10 @@ def _cmd_online(args: argparse.Namespace, tui: Handler) -> int:
     known = KnownServers(data_dir() / KNOWN_SERVERS)
     if args.forget_key:
         server = f"{args.host}:{args.port}"
-        forgot = known.forget(server)
+        try:
+            forgot = known.forget(server)
+        except ValueError as exc:
+            return _fail(f"{exc}: fix it, or remove it to forget every server's key")
         print(f"spit: {'forgot' if forgot else 'had no'} host key for {server}")
         return 0
     try:

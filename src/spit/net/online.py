@@ -82,12 +82,22 @@ class KnownServers:
         self.path = path
 
     def _load(self) -> dict[str, str]:
+        """The kept keys ({} before the first); ValueError if the file is damaged (its
+        keys are then unknown: trusting whatever key a server shows would defeat them)."""
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
             return {}
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(
+                f"the file of known server keys {self.path} cannot be read: {exc}"
+            ) from None
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            raw = None
         if not isinstance(raw, dict):
-            return {}
+            raise ValueError(f"the file of known server keys {self.path} is damaged")
         return {str(k): str(v) for k, v in raw.items() if isinstance(v, str)}
 
     def get(self, server: str) -> str | None:
@@ -430,7 +440,13 @@ async def sign_in(
     remembers for it (the first one seen is remembered). JoinError says why not.
     """
     server = f"{address}:{port}"
-    expected = pin or (known.get(server) if known is not None else None)
+    try:
+        expected = pin or (known.get(server) if known is not None else None)
+    except ValueError as exc:
+        raise JoinError(
+            f"{exc}: fix it, or remove it to trust each server's key again the next time "
+            "you connect"
+        ) from None
     checker = _Checker(expected)
     if door_token is not None:
         username, password, keys = "door", door_token, None
@@ -466,7 +482,7 @@ async def sign_in(
             key_mismatch=mismatch,
         ) from None
     if known is not None and expected is None and checker.seen is not None:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             known.remember(server, checker.seen)
     return conn
 

@@ -136,13 +136,19 @@ class SqliteStore(SqlStore):
                     os.umask(old_mask)
             else:
                 db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA busy_timeout=5000")
             self._db = db
 
-        await asyncio.get_running_loop().run_in_executor(self._pool, opening)
-        await self.migrate()
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._pool, opening)
+            await self.migrate()  # first: a file that is not spit's is left as it was
+            await self.call(lambda db: db.execute("PRAGMA journal_mode=WAL"))
+        except sqlite3.DatabaseError as exc:  # not a database, damaged, or another program's
+            raise StoreError(
+                f"the database {self.path or ':memory:'} cannot be used ({exc}): it is damaged "
+                "or not spit's; move it away to start with an empty one, or put a backup back"
+            ) from None
         if self.path is not None:
             _private_file(self.path)
 
