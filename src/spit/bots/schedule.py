@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from spit.bots.bot import Bot
 from spit.bots.common import call_slap_or_choose
@@ -40,6 +41,8 @@ _INF = float("inf")
 _PLAYING = Phase.PLAY
 _OVER = Phase.GAME_OVER
 _PLAY, _MOVE = Kind.PLAY, Kind.MOVE
+#: an action's kind (its first field)
+_kind_of = itemgetter(0)
 
 
 class Stuck(RuntimeError):
@@ -212,7 +215,8 @@ class Scheduler:
     @property
     def moves(self) -> int:
         """Plays and R10 moves applied."""
-        return sum(1 for a in self.game.actions[self._before :] if a[0] is _PLAY or a[0] is _MOVE)
+        kinds = list(map(_kind_of, self.game.actions[self._before :]))
+        return kinds.count(_PLAY) + kinds.count(_MOVE)
 
     def run(self, max_steps: int = 5_000_000) -> None:
         """Play to the end, as ``Arbiter._settle`` would over the whole game.

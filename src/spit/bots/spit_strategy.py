@@ -15,7 +15,13 @@ from spit.bots.common import TIE, StyledStrategy, pick_best
 from spit.bots.style import Style
 from spit.engine.actions import Action, Kind, move, play
 from spit.engine.base import Game, Phase
-from spit.engine.cards import DECK_SIZE, NO_CARD_FITS, adjacency_masks, adjacency_rows
+from spit.engine.cards import (
+    CARD_BITS,
+    DECK_SIZE,
+    NO_CARD_FITS,
+    adjacency_masks,
+    adjacency_rows,
+)
 from spit.engine.spit_game import SpitObservation
 
 #: A stock whose top card is face down until the engine turns it up (R9).
@@ -36,6 +42,7 @@ _NO_FLOOR = float("-inf")
 
 _PLAY = Kind.PLAY
 _MOVE = Kind.MOVE
+_BITS = CARD_BITS
 #: _OPTION_VALUES[n]: the value of n own cards that fit a pile top afterwards
 _OPTION_VALUES = tuple(OPTION_VALUE * min(n, MAX_OPTIONS) for n in range(DECK_SIZE + 1))
 _NO_OPTION_VALUES = (0.0,) * (DECK_SIZE + 1)
@@ -270,7 +277,7 @@ class Search:
                 return score
             card = self.tops[s]
             assert card is not None  # (and known: only known cards are scored)
-            known = self.known ^ (1 << card)  # the card leaves the layout
+            known = self.known ^ _BITS[card]  # the card leaves the layout
             masks = self.masks
             other = self.piles[1 - t]
             m0 = masks[card]  # the pile played on, then the other one
@@ -323,7 +330,7 @@ class Search:
             piles = self.piles
             old_top = piles[t]
             piles[t] = card
-            self.known = known ^ (1 << card)
+            self.known = known ^ _BITS[card]
             under = down[s]
             if under:
                 tops[s] = UNKNOWN
@@ -436,7 +443,7 @@ class Search:
         # pile tops, its known own tops and whether it has an empty slot.
         p0, p1 = self.piles
         if kind is _PLAY:
-            after = known ^ (1 << card)
+            after = known ^ _BITS[card]
             if t == 0:
                 p0 = card
             else:
@@ -450,7 +457,7 @@ class Search:
         fit1 = 0 if p1 is None else after & masks[p1]
         fits = fit0 | fit1
         plays = _PLAYS[player]
-        if not empty and not fits & (fits - 1) and not (fit0 and fit1):
+        if not empty and fits.bit_count() < 2 and not (fit0 and fit1):
             # No R10 move and at most one play: that play is the best, whatever it is worth.
             if not fits:
                 return None
@@ -480,7 +487,7 @@ class Search:
         best: Action | None = None
         best_score = float("-inf")
         value_of = self._value
-        if fits and not fits & (fits - 1):  # one card to play (on one pile or both)
+        if fits.bit_count() == 1:  # one card to play (on one pile or both)
             ns = tops.index(fits.bit_length() - 1)
             if fit0:
                 best, best_score = plays[ns][0], value_of(_PLAY, ns, 0, 0)
@@ -502,12 +509,12 @@ class Search:
                         value = value_of(_PLAY, ns, 1, 0)
                         if value > best_score:
                             best, best_score = plays[ns][1], value
-        if empty and any(down):
+        # Every move has the same value (``_value`` does not read a move's stock):
+        # the first one, if any, is the best only if that value beats the plays.
+        if empty and any(down) and value_of(_MOVE, 0, 0, 0) > best_score:
             for ns, c in enumerate(tops):
                 if c is not None and c >= 0 and down[ns]:
-                    # every move has the same value: only the first can be the best
-                    if value_of(_MOVE, ns, 0, 0) > best_score:
-                        best = _MOVES[player][ns]
+                    best = _MOVES[player][ns]
                     break
         # back as it was
         self.known = known

@@ -190,7 +190,10 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
     def move_slot(cards: Sequence[int | None]) -> int | None:
         """Where a moved card lands among a player's columns (their face-up cards,
         None for an empty one): the leftmost empty column (R10), or None if none is."""
-        return cards.index(None) if None in cards else None
+        try:
+            return cards.index(None)  # (one scan, up to the first empty column)
+        except ValueError:
+            return None
 
     def player_kinds(self) -> tuple[Kind, ...]:
         """The kinds of action a player may try now (``check`` still decides each one)."""

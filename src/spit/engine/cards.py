@@ -20,6 +20,10 @@ RANK: tuple[int, ...] = tuple(c % 13 + 1 for c in range(DECK_SIZE))
 SUIT: tuple[int, ...] = tuple(c // 13 for c in range(DECK_SIZE))
 #: True for red cards (diamonds, hearts)
 RED: tuple[bool, ...] = tuple(SUIT[c] in (1, 2) for c in range(DECK_SIZE))
+#: every card id as a bit (``1 << c``), made once: the bit masks of cards that the
+#: engine and the bots keep read it instead of shifting (a card's bit is a
+#: two-digit int, which each shift would allocate afresh)
+CARD_BITS: tuple[int, ...] = tuple(1 << c for c in range(DECK_SIZE))
 
 
 def ranks_adjacent(a: int, b: int) -> bool:

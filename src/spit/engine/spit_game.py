@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 from operator import itemgetter
 from typing import ClassVar, NamedTuple
@@ -22,6 +22,7 @@ from spit.engine.actions import (
 )
 from spit.engine.base import Game, Phase
 from spit.engine.cards import (
+    CARD_BITS,
     DECK_SIZE,
     adjacency_masks,
     card_name,
@@ -76,6 +77,12 @@ _DEAL_CUTS = {
 }
 #: a stock's top card (the last of its list)
 _top_of = itemgetter(-1)
+_BITS = CARD_BITS
+#: card ``c`` as a bit, from the table
+_bit_of: Callable[[int], int] = CARD_BITS.__getitem__
+#: both spit piles' tops and fitting cards while they are empty
+_NO_PILE_TOPS: tuple[None, None] = (None, None)
+_NO_PILE_MASKS = (0, 0)
 
 #: _FULL_LAYOUT[n]: a full layout's stock sizes, the cards face down under each
 #: top, and the stocks with a card face down as bits
@@ -350,14 +357,18 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         m0, m1 = self._pile_masks
         fitting = m0 | m1
         known, tops, tall = self.known, self.tops, self._tall
+        # R10: a card to uncover and an empty slot, which is a stock without a
+        # face-up top: fewer known tops than stocks (a test of one int instead of
+        # comparing every top with None)
         if players is _BOTH:
             return bool((known[0] | known[1]) & fitting) or bool(
-                (tall[0] and None in tops[0]) or (tall[1] and None in tops[1])
+                (tall[0] and known[0].bit_count() < len(tops[0]))
+                or (tall[1] and known[1].bit_count() < len(tops[1]))
             )
         for p in players:
             if known[p] & fitting:
                 return True
-            if tall[p] and None in tops[p]:  # R10: an empty slot, a card to uncover
+            if tall[p] and known[p].bit_count() < len(tops[p]):
                 return True
         return False
 
@@ -438,7 +449,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             fit1 = known & m1
             tops = self.tops[player]
             tall = self._tall[player]
-            if tall and None in tops:  # the R10 moves, after the plays
+            # the R10 moves, after the plays: a card to uncover and an empty slot
+            # (fewer known tops than stocks, as in ``_can_act``)
+            if tall and known.bit_count() < len(tops):
                 moves = _MOVES_OF[player][tall]
                 if not (fit0 or fit1):
                     return list(moves)
@@ -450,15 +463,21 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             # at most), then the plays (R7) of those stocks from a table.
             where = tops.index
             on0 = 0
-            while fit0:
-                low = fit0 & -fit0
-                on0 |= 1 << where(low.bit_length() - 1)
-                fit0 ^= low
+            if fit0.bit_count() == 1:
+                on0 = 1 << where(fit0.bit_length() - 1)
+            else:
+                while fit0:
+                    low = fit0 & -fit0
+                    on0 |= 1 << where(low.bit_length() - 1)
+                    fit0 ^= low
             on1 = 0
-            while fit1:
-                low = fit1 & -fit1
-                on1 |= 1 << where(low.bit_length() - 1)
-                fit1 ^= low
+            if fit1.bit_count() == 1:
+                on1 = 1 << where(fit1.bit_length() - 1)
+            else:
+                while fit1:
+                    low = fit1 & -fit1
+                    on1 |= 1 << where(low.bit_length() - 1)
+                    fit1 ^= low
             key = on0 | on1 << 5  # (not 0: a card fits)
             plays = _PLAYS_OF[player][key] or _plays_of(player, key)
             return [*plays, *moves] if moves else list(plays)
@@ -512,7 +531,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             c = self.tops[p][s]
             if c is None:
                 return f"stock {s + 1} is empty"
-            if not self._pile_masks[t] >> c & 1:  # R7, R8, V3
+            if not self._pile_masks[t] & _BITS[c]:  # R7, R8, V3
                 return (c, t)
             return None
         if kind < _K_CLOSE and p in _BOTH:  # a player's action: ``_sender_refusal``
@@ -537,7 +556,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             tops = self.tops[p]
             if tops[s] is None:
                 return f"stock {s + 1} is empty"
-            if None not in tops:
+            if self.known[p].bit_count() == len(tops):  # a face-up top on every stock
                 return "there is no empty slot to move into"
             if not self._tall[p] >> s & 1:
                 return f"stock {s + 1} has only one card: moving it changes nothing"
@@ -593,16 +612,53 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
         A legal play, the commonest action, is recognised here at once (what
         ``_refusal`` would find: in play, a stock's top that fits a pile in use,
-        whose mask is 0 while it has no top) and goes straight to its rule.
+        whose mask is 0 while it has no top) and carried out here too (R7, the
+        one place: a call less on the commonest action).
         """
         kind, p, s, t = action
         if kind is _KIND_PLAY and self.phase is _PLAYING and (p == 0 or p == 1):
             tops = self.tops[p]
             if 0 <= s < len(tops) and (t == 0 or t == 1):
                 c = tops[s]
-                if c is not None and self._pile_masks[t] >> c & 1:
-                    self._play(p, s, t, c, tops, events)
+                pile_masks = self._pile_masks
+                if c is not None and pile_masks[t] & _BITS[c]:
+                    # R7: the stock's top card ``c`` onto spit pile ``t``; R9 turns the next one up
                     self.actions.append(action)
+                    stock = self.stocks[p][s]
+                    stock.pop()
+                    self.piles[t].append(c)
+                    self.pile_tops[t] = c
+                    pile_masks[t] = self._masks[c]
+                    self.progress_count += 1
+                    known = self.known
+                    if stock:
+                        top = tops[s] = stock[-1]  # R9
+                        down = self.down[p]
+                        under = down[s] = down[s] - 1
+                        if not under:
+                            self._tall[p] ^= 1 << s
+                        known[p] ^= _BITS[c] | _BITS[top]
+                        if events is not None:
+                            events += (_PLAYED[p][s][t][c], _TURNED[p][s][top])
+                    else:
+                        tops[s] = None
+                        if events is not None:
+                            events.append(_PLAYED[p][s][t][c])
+                        known[p] ^= _BITS[c]
+                        if not known[p]:  # every stock is empty (an empty one has no top)
+                            self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
+                            return True
+                    # R12: a face-up card that fits a pile settles it at once (the
+                    # commonest case, without a call: the new pile top first);
+                    # otherwise ``_can_act`` looks for an R10 move too.
+                    fitting = pile_masks[t]
+                    if not (
+                        known[0] & fitting
+                        or known[1] & fitting
+                        or (known[0] | known[1]) & pile_masks[1 - t]
+                        or self._can_act(_BOTH)
+                    ):
+                        self._stalemate(events, stalled=False)
                     return True
             return False  # (an illegal play: ``_refusal`` says why)
         if self._refusal(action) is not None:
@@ -616,17 +672,20 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.actions.append(action)
         return True
 
-    def _perform(self, action: Action) -> list[Event]:  # (``Game.apply``'s; not used here)
+    def _perform(self, action: Action) -> list[Event]:
+        # ``Game.apply``'s hook (``apply`` above replaces it): a checked action through
+        # ``step``, whose log entry ``Game.apply`` makes itself
         events: list[Event] = []
-        self._carry_out(action, events)
+        taken = self.step(action, events)
+        assert taken  # (``Game.apply`` checked it first)
+        self.actions.pop()
         return events
 
     def _carry_out(self, action: Action, events: list[Event] | None) -> None:
-        """Carry out a checked action; its events go to ``events`` (None: nobody listens)."""
+        """Carry out a checked action other than a play (``step`` makes those); its
+        events go to ``events`` (None: nobody listens)."""
         kind, p, s, t = action
-        if kind is _KIND_PLAY:
-            self._play(p, s, t, self.tops[p][s], self.tops[p], events)
-        elif kind is _K_MOVE:
+        if kind is _K_MOVE:
             self._move(p, s, events)
         elif kind is _K_CALL:
             self._call(p, events)
@@ -662,48 +721,6 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if (called[0] or not spit[0]) and (called[1] or not spit[1]):
             self._spit(events)
 
-    def _play(
-        self,
-        p: int,
-        s: int,
-        t: int,
-        c: int | None,
-        tops: list[int | None],
-        events: list[Event] | None,
-    ) -> None:
-        """R7: the stock's top card ``c`` onto spit pile ``t``; R9 turns the next one up.
-        (``tops`` is the player's ``self.tops[p]``.)"""
-        assert c is not None
-        stock = self.stocks[p][s]
-        stock.pop()
-        self.piles[t].append(c)
-        self.pile_tops[t] = c
-        pile_masks = self._pile_masks
-        pile_masks[t] = self._masks[c]
-        self.progress_count += 1
-        known = self.known
-        if stock:
-            top = tops[s] = stock[-1]  # R9
-            down = self.down[p]
-            under = down[s] = down[s] - 1
-            if not under:
-                self._tall[p] ^= 1 << s
-            known[p] ^= (1 << c) | (1 << top)
-            if events is not None:
-                events += (_PLAYED[p][s][t][c], _TURNED[p][s][top])
-        else:
-            tops[s] = None
-            if events is not None:
-                events.append(_PLAYED[p][s][t][c])
-            known[p] ^= 1 << c
-            if not known[p]:  # every stock is empty (an empty one has no top)
-                self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
-                return
-        # R12: a face-up card that fits a pile settles it at once (the commonest
-        # case, without a call); otherwise ``_can_act`` looks for an R10 move too.
-        if not (known[0] | known[1]) & (pile_masks[0] | pile_masks[1]) and not self._can_act(_BOTH):
-            self._stalemate(events, stalled=False)
-
     def _move(self, p: int, s: int, events: list[Event] | None) -> None:
         """R10: the stock's top card into the leftmost empty slot; R9 turns the next one up."""
         stocks, tops = self.stocks[p], self.tops[p]
@@ -718,11 +735,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self._tall[p] ^= 1 << s
         down[s] -= 1
         known = self.known
-        known[p] |= 1 << top
+        known[p] |= _BITS[top]
         self.progress_count += 1
         if events is not None:
             events += (_new(CardMoved, (p, s, slot, c)), _TURNED[p][s][top])
-        masks = self._pile_masks  # R12, as in ``_play``: a fitting card settles it
+        masks = self._pile_masks  # R12, as after a play (``step``): a fitting card settles it
         if not (known[0] | known[1]) & (masks[0] | masks[1]) and not self._can_act(_BOTH):
             self._stalemate(events, stalled=False)
 
@@ -803,8 +820,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         ]
         if events is not None:
             events += (
-                PileTaken(0, t0, 0 if t0 is None else len(piles[t0])),
-                PileTaken(1, t1, 0 if t1 is None else len(piles[t1])),
+                _new(PileTaken, (0, t0, 0 if t0 is None else len(piles[t0]))),
+                _new(PileTaken, (1, t1, 0 if t1 is None else len(piles[t1]))),
             )
         self.chooser = None
         self.slaps = []
@@ -812,7 +829,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         at_limit = self.round_no >= self.config.round_limit
         if winner is not None:
             if events is not None:
-                events.append(GameWon(winner, Result.NO_CARDS_LEFT))
+                events.append(_new(GameWon, (winner, Result.NO_CARDS_LEFT)))
             if not self.config.scoring:
                 self._gather(gathered)
                 self._finish(events, winner, Result.NO_CARDS_LEFT)
@@ -870,31 +887,37 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
     def _seen_again(self) -> None:
         """Work the visible state (``tops``, ``down``, ``known``, ``pile_tops``) out
         afresh from the cards, in place (after the cards were gathered or dealt)."""
-        known, tall, n = self.known, self._tall, self.config.n_stocks
-        sizes, full_down, full_tall = _FULL_LAYOUT[n]
+        known, tall, tops_of, down_of = self.known, self._tall, self.tops, self.down
+        stocks_of = self.stocks
+        sizes, full_down, full_tall = _FULL_LAYOUT[len(tops_of[0])]
         for p in PLAYERS:
-            stocks = self.stocks[p]
-            tops = self.tops[p]
-            down = self.down[p]
+            stocks = stocks_of[p]
+            tops = tops_of[p]
             if list(map(len, stocks)) == sizes:  # a full layout (R3), the commonest
-                cards = list(map(_top_of, stocks))
+                cards: list[int] = list(map(_top_of, stocks))
                 tops[:] = cards
-                down[:] = full_down
-                known[p] = sum([1 << c for c in cards])  # (distinct bits)
+                down_of[p][:] = full_down
+                known[p] = sum(map(_bit_of, cards))  # (distinct bits)
                 tall[p] = full_tall
                 continue
+            down = down_of[p]
             tops[:] = [stock[-1] if stock else None for stock in stocks]
             down[:] = [len(stock) - 1 if stock else 0 for stock in stocks]
             known[p] = sum([1 << c for c in tops if c is not None])
             tall[p] = sum([1 << s for s, under in enumerate(down) if under])
         masks, pile_tops, pile_masks = self._masks, self.pile_tops, self._pile_masks
-        for t, pile in enumerate(self.piles):
-            if pile:
-                c = pile_tops[t] = pile[-1]
-                pile_masks[t] = masks[c]
-            else:
-                pile_tops[t] = None
-                pile_masks[t] = 0
+        a, b = self.piles
+        if a or b:
+            for t, pile in enumerate(self.piles):
+                if pile:
+                    c = pile_tops[t] = pile[-1]
+                    pile_masks[t] = masks[c]
+                else:
+                    pile_tops[t] = None
+                    pile_masks[t] = 0
+        else:  # (just dealt: both piles empty)
+            pile_tops[:] = _NO_PILE_TOPS
+            pile_masks[:] = _NO_PILE_MASKS
 
 
 def one_pile_takes(
