@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,15 @@ from spit.tui.online import LobbyScreen
 
 #: how long the lobby may take to show what a test waits for (a real server, signing in)
 LOBBY_WAIT = 8.0
+
+
+@pytest.fixture
+async def node(tmp_path: Path) -> AsyncIterator[ServerNode]:
+    """A started server node on 127.0.0.1 (shut down after the test)."""
+    server = ServerNode(quick_settings(tmp_path / "server"))
+    await server.start()
+    yield server
+    await server.shutdown()
 
 
 def lobby_app(node: ServerNode, home: Path, name: str = "") -> SpitApp:
@@ -110,84 +120,78 @@ async def test_a_new_player_claims_a_name_is_paired_and_plays_on_the_board(
     await asyncio.wait_for(body(), LIMIT * 2)
 
 
-async def test_a_board_watching_its_players_own_match_takes_their_seat(tmp_path: Path) -> None:
+async def test_a_board_watching_its_players_own_match_takes_their_seat(
+    node: ServerNode, tmp_path: Path
+) -> None:
     """A watcher's notice for the player's own match came first (an older server, or a
     pick from the live list as the match was dealt): the seat's notice makes the board
     play the seat, and a second notice for a board's match opens no second board."""
 
     async def body() -> None:
-        node = ServerNode(quick_settings(tmp_path / "server"))
-        await node.start()
-        try:
-            app = lobby_app(node, tmp_path / "me", name="Zed")
-            async with running(app) as pilot:
-                lobby = await welcomed(pilot, app, "Zed")
-                held: list[dict[str, Any]] = []
-                handle = lobby._on_matched
-                lobby._on_matched = held.append  # type: ignore[method-assign]
-                other = Player(tmp_path / "bob", "Bob")
-                await other.connect(node)
-                await other.lobby.wait_for(lambda m: m["t"] == "welcome")
-                other.send("queue", mode="spit")
-                lobby.send("queue", mode="spit")
-                matched = await other.lobby.wait_for(lambda m: m["t"] == "matched")
-                await other.play_matched(matched)
-                await until(pilot, lambda: bool(held), LOBBY_WAIT)
-                lobby._on_matched = handle  # type: ignore[method-assign]
-                seat_notice = held[0]
-                watch_notice = node.watch_notice(matched["match"])
-                assert watch_notice is not None and watch_notice["seat"] is None
-                handle(dict(watch_notice))
-                await until(pilot, lambda: isinstance(app.screen, NetGameScreen), LOBBY_WAIT)
-                board = app.screen
-                assert isinstance(board, NetGameScreen)
-                await until(pilot, lambda: board.remote.version > 0, LOBBY_WAIT)  # welcomed
-                assert board.remote.watching and board.remote.seat is None
-                assert not board.remote.started  # the match waits for this seat
-                handle(seat_notice)
-                handle(dict(watch_notice))  # late: the board plays the match already
-                mine = 1 - matched["seat"]
-                await until(pilot, lambda: board.remote.seat == mine, LOBBY_WAIT)
-                await until(pilot, lambda: not board.remote.link.paused, LOBBY_WAIT)
-                assert not board.remote.watching and app.screen is board
-                assert "Playing" in str(lobby.query_one("#lobby-note", Static).render())
-                await pilot.press("1")  # the seat's key reaches the host now
-                await other.match.wait_for(
-                    lambda m: m["t"] == "events" and m.get("by") == mine, timeout=LIMIT
-                )
-                assert len(app.screen_stack) == 3  # the default screen, the lobby and one board
-                await other.close()
-        finally:
-            await node.shutdown()
+        app = lobby_app(node, tmp_path / "me", name="Zed")
+        async with running(app) as pilot:
+            lobby = await welcomed(pilot, app, "Zed")
+            held: list[dict[str, Any]] = []
+            handle = lobby._on_matched
+            lobby._on_matched = held.append  # type: ignore[method-assign]
+            other = Player(tmp_path / "bob", "Bob")
+            await other.connect(node)
+            await other.lobby.wait_for(lambda m: m["t"] == "welcome")
+            other.send("queue", mode="spit")
+            lobby.send("queue", mode="spit")
+            matched = await other.lobby.wait_for(lambda m: m["t"] == "matched")
+            await other.play_matched(matched)
+            await until(pilot, lambda: bool(held), LOBBY_WAIT)
+            lobby._on_matched = handle  # type: ignore[method-assign]
+            seat_notice = held[0]
+            watch_notice = node.watch_notice(matched["match"])
+            assert watch_notice is not None and watch_notice["seat"] is None
+            handle(dict(watch_notice))
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen), LOBBY_WAIT)
+            board = app.screen
+            assert isinstance(board, NetGameScreen)
+            await until(pilot, lambda: board.remote.version > 0, LOBBY_WAIT)  # welcomed
+            assert board.remote.watching and board.remote.seat is None
+            assert not board.remote.started  # the match waits for this seat
+            handle(seat_notice)
+            handle(dict(watch_notice))  # late: the board plays the match already
+            mine = 1 - matched["seat"]
+            await until(pilot, lambda: board.remote.seat == mine, LOBBY_WAIT)
+            await until(pilot, lambda: not board.remote.link.paused, LOBBY_WAIT)
+            assert not board.remote.watching and app.screen is board
+            assert "Playing" in str(lobby.query_one("#lobby-note", Static).render())
+            await pilot.press("1")  # the seat's key reaches the host now
+            await other.match.wait_for(
+                lambda m: m["t"] == "events" and m.get("by") == mine, timeout=LIMIT
+            )
+            assert len(app.screen_stack) == 3  # the default screen, the lobby and one board
+            await other.close()
 
     await asyncio.wait_for(body(), LIMIT * 2)
 
 
-async def test_esc_in_a_lobby_opened_by_spit_online_asks_before_leaving(tmp_path: Path) -> None:
+async def test_esc_in_a_lobby_opened_by_spit_online_asks_before_leaving(
+    node: ServerNode, tmp_path: Path
+) -> None:
     """``spit online`` (or the server's plain-ssh door) opened the lobby: Esc would end
     spit, so it asks; Esc keeps the lobby, Enter leaves the server."""
 
     async def body() -> None:
-        node = ServerNode(quick_settings(tmp_path / "server"))
-        await node.start()
-        try:
-            app = lobby_app(node, tmp_path / "me", name="Zed")
-            async with running(app) as pilot:
-                lobby = await welcomed(pilot, app, "Zed")
-                await pilot.press("escape")
-                await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LOBBY_WAIT)
-                assert "Leave the server?" in app.export_screenshot().replace("&#160;", " ")
-                await pilot.press("escape")  # stay
-                await until(pilot, lambda: app.screen is lobby, LOBBY_WAIT)
-                assert lobby.client is not None and lobby.client.ended is None
-                assert "Zed" in [p.name for p in node.players.values()]
-                await pilot.press("escape")
-                await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LOBBY_WAIT)
-                await pilot.press("enter")  # leave
-                await until(pilot, lambda: not node.players, LOBBY_WAIT)
-                await until(pilot, lambda: not app.is_running, LOBBY_WAIT)
-        finally:
-            await node.shutdown()
+        app = lobby_app(node, tmp_path / "me", name="Zed")
+        async with running(app) as pilot:
+            lobby = await welcomed(pilot, app, "Zed")
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LOBBY_WAIT)
+            assert "Leave the server?" in app.export_screenshot().replace("&#160;", " ")
+            await pilot.press("escape")  # stay
+            await until(pilot, lambda: app.screen is lobby, LOBBY_WAIT)
+            assert lobby.client is not None and lobby.client.ended is None
+            assert "Zed" in [p.name for p in node.players.values()]
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LOBBY_WAIT)
+            await pilot.press("enter")  # leave
+            await until(pilot, lambda: not node.players, LOBBY_WAIT)
+            await until(pilot, lambda: not app.is_running, LOBBY_WAIT)
 
     await asyncio.wait_for(body(), LIMIT * 2)
 

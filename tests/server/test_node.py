@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from tests.support.net import LIMIT
-from tests.support.server import Player, quick_settings
+from tests.support.server import Player, quick_settings, signed_in
 
 from spit.server.node import ServerNode
 
@@ -150,10 +150,7 @@ async def test_a_player_who_asks_to_watch_their_own_match_is_sent_to_their_seat(
     node: ServerNode, tmp_path: Path
 ) -> None:
     async def body() -> None:
-        ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
-        for p in (ann, bob):
-            await p.connect(node)
-            await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+        ann, bob = await signed_in(node, tmp_path, "Ann", "Bob")
         ann.send("queue", mode="speed")
         bob.send("queue", mode="speed")
         matched = await ann.lobby.wait_for(lambda m: m["t"] == "matched")
@@ -181,10 +178,8 @@ async def test_an_operators_board_thresholds_put_a_first_rated_game_on_the_board
         node = ServerNode(quick_settings(tmp_path / "server", rating=rules))
         await node.start()
         try:
-            ann, bob = Player(tmp_path / "ann", "Ann"), Player(tmp_path / "bob", "Bob")
+            ann, bob = await signed_in(node, tmp_path, "Ann", "Bob")
             for p in (ann, bob):
-                await p.connect(node)
-                await p.lobby.wait_for(lambda m: m["t"] == "welcome")
                 p.send("queue", mode="speed")
             matched = [await p.lobby.wait_for(lambda m: m["t"] == "matched") for p in (ann, bob)]
             await asyncio.gather(

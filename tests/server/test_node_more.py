@@ -12,7 +12,7 @@ from typing import Any
 import asyncssh
 import pytest
 from tests.support.net import LIMIT
-from tests.support.server import Player, quick_settings
+from tests.support.server import Player, quick_settings, signed_in
 
 from spit.server.daily import challenge_for
 from spit.server.node import ServerNode, fingerprint_of
@@ -24,14 +24,6 @@ async def node(tmp_path: Path) -> AsyncIterator[ServerNode]:
     await server.start()
     yield server
     await server.shutdown()
-
-
-async def signed_in(node: ServerNode, tmp_path: Path, *names: str) -> list[Player]:
-    players = [Player(tmp_path / n, n) for n in names]
-    for p in players:
-        await p.connect(node)
-        await p.lobby.wait_for(lambda m: m["t"] == "welcome")
-    return players
 
 
 async def test_a_dropped_seat_is_held_by_a_computer_and_handed_back(

@@ -82,3 +82,12 @@ async def start_cluster(
             break
         await asyncio.sleep(0.05)
     return nodes
+
+
+async def signed_in(node: ServerNode, home: Path, *names: str) -> list[Player]:
+    """A new player (a key of their own under ``home``) per name, each in the lobby."""
+    players = [Player(home / n, n) for n in names]
+    for p in players:
+        await p.connect(node)
+        await p.lobby.wait_for(lambda m: m["t"] == "welcome")
+    return players

@@ -460,7 +460,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             else:
                 moves = ()
             # The stocks whose top fits each pile, as bits (a card is on one stock
-            # at most), then the plays (R7) of those stocks from a table.
+            # at most), then the plays (R7) of those stocks from a table. Written
+            # out once per pile: a helper's call would cost more than its loop here.
             where = tops.index
             on0 = 0
             if fit0.bit_count() == 1:
