@@ -417,3 +417,39 @@ async def test_a_too_small_terminal_in_a_network_game_says_the_game_goes_on() ->
                 assert not board.query_one("#too-small").display
 
     await asyncio.wait_for(body(), LIMIT)
+
+
+async def test_esc_on_a_watchers_board_asks_in_a_watchers_words() -> None:
+    """A spectator's stray Esc asks before it stops watching, and says the game goes
+    on (not that the host keeps a seat it never had)."""
+
+    async def body() -> None:
+        game = new_game("spit", (), 5)
+        async with hosted(game) as host:
+            other, _ = await bot_guest(host, 1, game.mode)
+            try:
+                address = f"127.0.0.1:{host.port}"
+
+                def watch_screen(dealer: Dealer) -> JoinScreen:
+                    return JoinScreen(dealer, address, host.watch_code, watch=True, auto=True)
+
+                app = SpitApp(
+                    opening=Opening(screen=watch_screen), deps=AppDependencies(record=False)
+                )
+                async with running(app) as pilot:
+                    await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+                    board = app.screen
+                    assert isinstance(board, NetGameScreen)
+                    await until(pilot, lambda: board.live, LIMIT)
+                    assert board.remote.watching
+                    await pilot.press("escape")
+                    await pilot.pause(0.1)
+                    words = str(app.screen.query_one("#confirm-text").render())
+                    assert "watch again" in words and "keeps" not in words
+                    await pilot.press("escape")  # keep watching
+                    await pilot.pause(0.1)
+                    assert app.screen is board
+            finally:
+                await other.close()
+
+    await asyncio.wait_for(body(), LIMIT)

@@ -162,6 +162,8 @@ class NetGameScreen(GameScreen):
     )
     #: what leaving a running game means, asked before Esc leaves it
     LEAVE_TEXT = "The host keeps the game for a while: join again with the same line to carry on."
+    #: what leaving means for a spectator, asked before Esc stops watching
+    WATCH_AGAIN_TEXT = "The game goes on: watch again with the same line."
     #: said on the terminal when the app quits (ctrl+q, a signal) during a live game
     QUIT_TEXT = (
         "spit: you left the network game; the host keeps your seat for a while: "
@@ -188,10 +190,15 @@ class NetGameScreen(GameScreen):
         if not self.live:
             self.action_menu()
             return
-        self.app.push_screen(
-            ConfirmScreen("Leave this network game?", self.LEAVE_TEXT, "leave", "keep playing"),
-            lambda yes: self.action_menu() if yes else None,
-        )
+        if self.remote.watching:  # a spectator leaves nothing behind but the view
+            box = ConfirmScreen(
+                "Stop watching?", self.WATCH_AGAIN_TEXT, "stop watching", "keep watching"
+            )
+        else:
+            box = ConfirmScreen(
+                "Leave this network game?", self.LEAVE_TEXT, "leave", "keep playing"
+            )
+        self.app.push_screen(box, lambda yes: self.action_menu() if yes else None)
 
     def action_menu(self) -> None:
         """Leave the game (and close the connection or stop hosting)."""

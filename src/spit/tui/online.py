@@ -148,6 +148,7 @@ class ServerMatchScreen(NetGameScreen):
         "The server keeps your seat for a while (a computer plays it for you "
         "meanwhile): come back to the lobby soon to carry on."
     )
+    WATCH_AGAIN_TEXT = "The match goes on: watch it again from the lobby."
     QUIT_TEXT = (
         "spit: you left the server match; the server keeps your seat for a while "
         "(a computer plays it meanwhile): sign in again soon to carry on."
