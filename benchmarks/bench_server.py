@@ -195,6 +195,7 @@ async def door_memory(port: int, count: int, data_dir: Path) -> list[float]:
         conns.append(conn)
         terminals.append(await Terminal.open(conn))
     sizes: list[float] = []
+    listed = 0  # the doors the server's last status listed
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         await asyncio.sleep(2.5)
@@ -202,9 +203,16 @@ async def door_memory(port: int, count: int, data_dir: Path) -> list[float]:
             status = json.loads((data_dir / "status.json").read_text())
         except (OSError, ValueError):
             continue
-        if len(status.get("door_mb", [])) >= count:
+        listed = len(status.get("door_mb", []))
+        if listed >= count:
             sizes = list(status["door_mb"])
             break
+    if len(sizes) < count:  # say what the sessions showed instead of a bare "nan"
+        FAILURES.append(f"the server's status listed {listed} of {count} plain-ssh sessions")
+        for terminal in terminals:
+            shown = terminal.text().strip().splitlines()
+            last = shown[-1][:120] if shown else "nothing"
+            FAILURES.append(f"a plain-ssh session showed {last!r}")
     for terminal in terminals:
         await terminal.stop()
     for conn in conns:
@@ -276,8 +284,6 @@ async def run(args: argparse.Namespace) -> None:
             f"clients {args.clients}, finished {len(results['done'])}, failed "
             f"{len(results['failed'])}, unfinished {len(pending)}, in {elapsed:.0f} s"
         )
-        if FAILURES:
-            print("failures, e.g.: " + "; ".join(FAILURES))
         print(
             f"time to pair (the server's, queue request to paired): p50 {p50:.2f} s, "
             f"p95 {p95:.2f} s (wave {args.wave} s); as the players saw it: p50 {seen50:.2f} s, "
@@ -291,6 +297,8 @@ async def run(args: argparse.Namespace) -> None:
         print(f"machine load (1 min) at the end: {load:.2f}")
         per_match = cpu / matches if matches else float("nan")
         print(f"server CPU {cpu:.1f} s for {matches:.0f} matches: {per_match:.2f} s each")
+        if FAILURES:
+            print("failures, e.g.: " + "; ".join(FAILURES))
         door_mb = statistics.mean(doors) if doors else float("nan")
         print(f"plain-ssh sessions: {len(doors)} measured, {door_mb:.1f} MB each")
         print(

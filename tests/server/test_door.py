@@ -10,7 +10,11 @@ from benchmarks.sshterm import Terminal, sign_in
 from tests.support.net import LIMIT
 from tests.support.server import quick_settings, start_cluster
 
-from spit.server.door import terminal_size
+import pytest
+
+from spit.net.defaults import DOOR_TOKEN_VARIABLE
+from spit.server import node as node_module
+from spit.server.door import game_process, terminal_size
 from spit.server.node import ServerNode
 
 
@@ -55,6 +59,38 @@ async def test_plain_ssh_shows_the_lobby_follows_a_resize_and_ends_cleanly(
             await node.shutdown()
 
     await asyncio.wait_for(body(), LIMIT * 2)
+
+
+async def test_a_door_token_that_looks_like_an_option_still_signs_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One token in 64 starts with "-": on the command line it was taken for an option,
+    and that player's session ended with a usage error instead of the lobby."""
+    tokens = iter(["-" + "x" * 31, "--help" + "y" * 26])
+    monkeypatch.setattr(node_module.secrets, "token_urlsafe", lambda _n: next(tokens))
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server"))
+        port = await node.start()
+        try:
+            for _ in range(2):
+                conn = await sign_in(port)
+                term = await Terminal.open(conn)
+                await term.shows("Quick pair", LIMIT)
+                assert "error" not in term.text()
+                conn.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT * 2)
+
+
+def test_a_door_token_is_kept_off_the_command_line(tmp_path: Path) -> None:
+    """Any local user can read a process's command line; only its owner its environment."""
+    command, env = game_process(2222, "SHA256:pin", "-secret", str(tmp_path), "xterm")
+    assert not any("-secret" in part for part in command)
+    assert env[DOOR_TOKEN_VARIABLE] == "-secret"
+    assert command[-4:] == ["127.0.0.1:2222", "--door", "--pin", "SHA256:pin"]
 
 
 async def test_a_session_without_a_terminal_is_told_how_to_play(tmp_path: Path) -> None:

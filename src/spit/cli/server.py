@@ -9,13 +9,14 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spit.cli.variants import variant_lists
-from spit.net.defaults import DEFAULT_BOT_AFTER, DEFAULT_SERVER_PORT
+from spit.net.defaults import DEFAULT_BOT_AFTER, DEFAULT_SERVER_PORT, DOOR_TOKEN_VARIABLE
 
 if TYPE_CHECKING:
     from spit.cli.parsing import Subparsers
@@ -249,7 +250,11 @@ def register(sub: Subparsers, tui: dict[str, Handler]) -> None:
         help=f"quick-pair: a computer of your strength after S seconds "
         f"(default {DEFAULT_BOT_AFTER:.0f})",
     )
-    online.add_argument("--door-token", default=None, help="(used by the plain-ssh door)")
+    online.add_argument(
+        "--door",
+        action="store_true",
+        help=f"(used by the plain-ssh door: signs in with the token in {DOOR_TOKEN_VARIABLE})",
+    )
     online.add_argument("--pin", default=None, help="(used by the plain-ssh door)")
     online.set_defaults(handler=lambda args: _cmd_online(args, tui["online"]))
 
@@ -457,6 +462,10 @@ def _cmd_online(args: argparse.Namespace, tui: Handler) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     known = KnownServers(data_dir() / KNOWN_SERVERS)
+    # the door's one-time token: taken out of the environment, so nothing started later sees it
+    args.door_token = os.environ.pop(DOOR_TOKEN_VARIABLE, None) if args.door else None
+    if args.door and not args.door_token:
+        return _fail(f"--door signs in with the token in {DOOR_TOKEN_VARIABLE}, which is not set")
     if args.forget_key:
         server = f"{args.host}:{args.port}"
         try:

@@ -17,3 +17,7 @@ DEFAULT_BOT_AFTER = 60.0
 DEFAULT_WINDOW = 0.2
 #: the most any press may be judged earlier than it arrived (seconds)
 DEFAULT_CAP = 0.25
+
+#: The environment variable that hands a plain-ssh door's game process its one-time
+#: sign-in token (never its command line, which any local user can read).
+DOOR_TOKEN_VARIABLE = "SPIT_DOOR_TOKEN"

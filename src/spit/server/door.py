@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import asyncssh
 
 from spit.net.codes import key_fingerprint
+from spit.net.defaults import DOOR_TOKEN_VARIABLE
 
 log = logging.getLogger("spit.server")
 
@@ -82,6 +83,33 @@ def _take_terminal() -> None:  # runs in the child, before exec
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+def game_process(
+    port: int, pin: str, token: str, home: str, term: str
+) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment of one door's game process (``spit online``).
+
+    The one-time token goes in the environment, not on the command line: any
+    local user can read a command line (``ps``), and a token starting with ``-``
+    would be taken for an option.
+    """
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home,
+        "TERM": term,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "SPIT_CONFIG": os.path.join(home, "config.toml"),
+        "SPIT_DATA_DIR": os.path.join(home, "data"),
+        "SPIT_PURE_PYTHON": os.environ.get("SPIT_PURE_PYTHON", ""),
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+        DOOR_TOKEN_VARIABLE: token,
+    }
+    if os.environ.get("NO_COLOR"):
+        env["NO_COLOR"] = "1"
+    command = [sys.executable, "-m", "spit", "online", f"127.0.0.1:{port}", "--door", "--pin", pin]
+    return command, env
+
+
 async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess[bytes]) -> None:
     """Serve one plain-ssh player until they leave or the connection drops."""
     if node.open_doors >= node.max_doors():
@@ -95,30 +123,13 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
     cols, rows, _, _ = process.get_terminal_size()
     home = tempfile.mkdtemp(prefix="spit-door-")
     os.chmod(home, 0o700)
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": home,
-        "TERM": process.get_terminal_type() or "xterm-256color",
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "SPIT_CONFIG": os.path.join(home, "config.toml"),
-        "SPIT_DATA_DIR": os.path.join(home, "data"),
-        "SPIT_PURE_PYTHON": os.environ.get("SPIT_PURE_PYTHON", ""),
-        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
-    }
-    if os.environ.get("NO_COLOR"):
-        env["NO_COLOR"] = "1"
-    command = [
-        sys.executable,
-        "-m",
-        "spit",
-        "online",
-        f"127.0.0.1:{node.door_port()}",
-        "--door-token",
-        token,
-        "--pin",
+    command, env = game_process(
+        node.door_port(),
         key_fingerprint(node.key),
-    ]
+        token,
+        home,
+        process.get_terminal_type() or "xterm-256color",
+    )
     master, slave = os.openpty()
     _set_size(slave, cols, rows)
     node.open_doors += 1
