@@ -9,18 +9,25 @@ time (the machine is shared). It says whether the mypyc-compiled modules ran
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 from spit.bots import compiled
 from spit.bots.sim import Seat, simulate
+from spit.engine import mode_names
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    level = sys.argv[2] if len(sys.argv) > 2 else "medium"
-    mode = sys.argv[3] if len(sys.argv) > 3 else "spit"
-    seats = (Seat.parse(level), Seat.parse(level))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=1000, help="games (1000)")
+    parser.add_argument("level", nargs="?", default="medium", help="both bots' level (medium)")
+    parser.add_argument("mode", nargs="?", default="spit", choices=mode_names(), help="the game")
+    args = parser.parse_args()
+    games, level, mode = max(1, args.games), args.level, args.mode
+    try:
+        seats = (Seat.parse(level), Seat.parse(level))
+    except ValueError as exc:
+        parser.error(str(exc))
     start = time.process_time()
     summary = simulate(seats, games, seed=1, mode=mode)
     cpu = time.process_time() - start
