@@ -6,11 +6,10 @@ import asyncio
 import os
 from pathlib import Path
 
+import pytest
 from benchmarks.sshterm import Terminal, sign_in
 from tests.support.net import LIMIT
 from tests.support.server import quick_settings, start_cluster
-
-import pytest
 
 from spit.net.defaults import DOOR_TOKEN_VARIABLE
 from spit.server import node as node_module
