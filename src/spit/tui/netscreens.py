@@ -284,8 +284,10 @@ class HostScreen(NetGameScreen):
             await host.run()
             await asyncio.sleep(0.2)  # the last messages (result, replay) go out
         finally:  # also when the app closes (ctrl+q, a signal) in the middle of the game
-            reason = "the game is over" if host.game.over else "the host left the game"
-            await host.close(f"{reason}; the host has closed")
+            over = host.game.over
+            await host.close(
+                "the game is over; the host has closed" if over else "the host left the game"
+            )
 
     async def _stop(self) -> None:
         if self.host is not None:
