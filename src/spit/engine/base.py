@@ -33,8 +33,8 @@ class Phase(StrEnum):
 _OVER = Phase.GAME_OVER
 _K_CLOSE = Kind.CLOSE
 _new = tuple.__new__  # builds an event (a NamedTuple) without its Python-level __new__
-#: each phase's plain name (what ``PhaseChanged`` carries), without the enum's lookup
-_PHASE_NAMES = {phase: phase.value for phase in Phase}
+#: each phase's ``PhaseChanged`` event, made once and shared (events are immutable)
+_PHASE_CHANGES = {phase: PhaseChanged(phase.value) for phase in Phase}
 
 
 class GameConfig(Protocol):
@@ -255,7 +255,7 @@ class Game(ABC, Generic[ConfigT, ObservationT]):
         self.phase = phase
         self.phase_count += 1
         if events is not None:
-            events.append(_new(PhaseChanged, (_PHASE_NAMES[phase],)))
+            events.append(_PHASE_CHANGES[phase])
 
     def _finish(self, events: list[Event] | None, winner: int | None, reason: Result) -> None:
         """End the game (or match): ``winner`` None is a draw."""

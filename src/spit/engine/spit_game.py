@@ -442,7 +442,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         phase = self.phase
-        if phase is _PLAYING and (player == 0 or player == 1):
+        if phase is _PLAYING and player in _BOTH:
             known = self.known[player]
             m0, m1 = self._pile_masks
             fit0 = known & m0
@@ -454,7 +454,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if tall and known.bit_count() < len(tops):
                 moves = _MOVES_OF[player][tall]
                 if not (fit0 or fit1):
-                    return list(moves)
+                    return [*moves]
             elif not (fit0 or fit1):
                 return []
             else:
@@ -462,26 +462,37 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             # The stocks whose top fits each pile, as bits (a card is on one stock
             # at most), then the plays (R7) of those stocks from a table. Written
             # out once per pile: a helper's call would cost more than its loop here.
-            where = tops.index
             on0 = 0
             if fit0.bit_count() == 1:
-                on0 = 1 << where(fit0.bit_length() - 1)
+                on0 = 1 << tops.index(fit0.bit_length() - 1)
             else:
                 while fit0:
                     low = fit0 & -fit0
-                    on0 |= 1 << where(low.bit_length() - 1)
+                    on0 |= 1 << tops.index(low.bit_length() - 1)
                     fit0 ^= low
             on1 = 0
             if fit1.bit_count() == 1:
-                on1 = 1 << where(fit1.bit_length() - 1)
+                on1 = 1 << tops.index(fit1.bit_length() - 1)
             else:
                 while fit1:
                     low = fit1 & -fit1
-                    on1 |= 1 << where(low.bit_length() - 1)
+                    on1 |= 1 << tops.index(low.bit_length() - 1)
                     fit1 ^= low
             key = on0 | on1 << 5  # (not 0: a card fits)
             plays = _PLAYS_OF[player][key] or _plays_of(player, key)
-            return [*plays, *moves] if moves else list(plays)
+            return [*plays, *moves]
+        if player in _BOTH:  # (a player outside play)
+            if phase is _OPENING or phase is _STALEMATE:
+                if self.spit[player] and not self.called[player]:
+                    return [_CALLS[player]]
+                return []
+            if phase is _SLAP:
+                if not self._slapped(player):
+                    return [*_SLAPS[player]]
+                return []
+            if phase is _CHOOSE and player == self.chooser:
+                return [*_CHOOSES[player]]
+            return []
         if player is None:
             return sorted(self.legal_actions(0) + self.legal_actions(1))
         if player == SYSTEM:
@@ -490,19 +501,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             if phase is _SLAP or phase is _CHOOSE:
                 return [CLOSE]
             return []
-        if player != 0 and player != 1:
-            raise ValueError(f"no player {player!r}: use 0, 1, SYSTEM or None")
-        if phase is _OPENING or phase is _STALEMATE:
-            if self.spit[player] and not self.called[player]:
-                return [_CALLS[player]]
-            return []
-        if phase is _SLAP:
-            if not self._slapped(player):
-                return list(_SLAPS[player])
-            return []
-        if phase is _CHOOSE and player == self.chooser:
-            return list(_CHOOSES[player])
-        return []
+        raise ValueError(f"no player {player!r}: use 0, 1, SYSTEM or None")
 
     def _slapped(self, player: int) -> bool:
         """True if ``player`` has slapped this round (R16: a slap cannot be changed)."""
@@ -611,16 +610,21 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         its events go to ``events`` (None, the simulator's path: nobody listens,
         none is made). ``apply`` calls it with a list.
 
-        A legal play, the commonest action, is recognised here at once (what
-        ``_refusal`` would find: in play, a stock's top that fits a pile in use,
-        whose mask is 0 while it has no top) and carried out here too (R7, the
-        one place: a call less on the commonest action).
+        The three commonest actions are recognised here at once, exactly as
+        ``_refusal`` would find them legal (the tests hold the two to the same
+        verdict on every action): a play (in play, a stock's top that fits a
+        pile in use, whose mask is 0 while it has no top), carried out here too
+        (R7, the one place: a call less on the commonest action); a move (R10)
+        and a spit call (R5, R13), which go straight to their rules.
         """
         kind, p, s, t = action
-        if kind is _KIND_PLAY and self.phase is _PLAYING and (p == 0 or p == 1):
-            tops = self.tops[p]
-            if 0 <= s < len(tops) and (t == 0 or t == 1):
-                c = tops[s]
+        if kind is _KIND_PLAY and self.phase is _PLAYING and p in _BOTH:
+            if s >= 0 and t in _BOTH:
+                tops = self.tops[p]
+                try:
+                    c = tops[s]
+                except IndexError:  # no such stock (the index tells: no ``len`` call)
+                    return False
                 pile_masks = self._pile_masks
                 if c is not None and pile_masks[t] & _BITS[c]:
                     # R7: the stock's top card ``c`` onto spit pile ``t``; R9 turns the next one up
@@ -662,14 +666,34 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                         self._stalemate(events, stalled=False)
                     return True
             return False  # (an illegal play: ``_refusal`` says why)
+        if kind is _K_MOVE:  # the next commonest, recognised here too (R10)
+            if self.phase is _PLAYING and p in _BOTH:
+                tops = self.tops[p]
+                if (
+                    0 <= s < len(tops)
+                    and tops[s] is not None
+                    and self._tall[p] >> s & 1  # a card under the top
+                    and self.known[p].bit_count() < len(tops)  # an empty slot
+                ):
+                    self._move(p, s, events)
+                    self.actions.append(action)
+                    return True
+            return False
+        if kind is _K_CALL:  # R5, R13: a player holding spit cards who has not called
+            phase = self.phase
+            if (
+                (phase is _OPENING or phase is _STALEMATE)
+                and p in _BOTH
+                and self.spit[p]
+                and not self.called[p]
+            ):
+                self._call(p, events)
+                self.actions.append(action)
+                return True
+            return False
         if self._refusal(action) is not None:
             return False
-        if kind is _K_MOVE:  # the next commonest, straight to their rules too
-            self._move(p, s, events)
-        elif kind is _K_CALL:
-            self._call(p, events)
-        else:
-            self._carry_out(action, events)
+        self._carry_out(action, events)
         self.actions.append(action)
         return True
 
@@ -683,14 +707,11 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         return events
 
     def _carry_out(self, action: Action, events: list[Event] | None) -> None:
-        """Carry out a checked action other than a play (``step`` makes those); its
-        events go to ``events`` (None: nobody listens)."""
-        kind, p, s, t = action
-        if kind is _K_MOVE:
-            self._move(p, s, events)
-        elif kind is _K_CALL:
-            self._call(p, events)
-        elif kind is _K_SLAP:
+        """Carry out a checked slap, choice, close or stall (``step`` makes the
+        plays, moves and calls itself); its events go to ``events`` (None: nobody
+        listens)."""
+        kind, p, _, t = action
+        if kind is _K_SLAP:
             self.slaps.append((p, t))
             if events is not None:
                 events.append(_new(Slapped, (p, t)))
@@ -724,17 +745,18 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def _move(self, p: int, s: int, events: list[Event] | None) -> None:
         """R10: the stock's top card into the leftmost empty slot; R9 turns the next one up."""
-        stocks, tops = self.stocks[p], self.tops[p]
-        slot = self.move_slot(tops)
-        assert slot is not None  # ``check`` refuses a move without an empty slot
-        c = stocks[s].pop()
+        stocks = self.stocks[p]
+        tops = self.tops[p]
+        slot = tops.index(None)  # (``move_slot``'s one scan; ``step`` checked there is one)
+        stock = stocks[s]
+        c = stock.pop()
         stocks[slot].append(c)
         tops[slot] = c
-        top = tops[s] = stocks[s][-1]  # R9
+        top = tops[s] = stock[-1]  # R9
         down = self.down[p]
-        if down[s] == 1:
+        under = down[s] = down[s] - 1
+        if not under:
             self._tall[p] ^= 1 << s
-        down[s] -= 1
         known = self.known
         known[p] |= _BITS[top]
         self.progress_count += 1
@@ -753,19 +775,30 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self._pile_masks,
             self._masks,
         )
-        for p in PLAYERS:
-            cards = spit[p]
-            if cards:
-                c = cards.pop()
-                piles[p].append(c)
-                pile_tops[p] = c
-                pile_masks[p] = masks[c]
-                self.progress_count += 1
-                if events is not None:
-                    events.append(_SPAT[p][c])
+        # (the two players written out: a loop over them costs more than its body)
+        cards = spit[0]
+        if cards:
+            c = cards.pop()
+            piles[0].append(c)
+            pile_tops[0] = c
+            pile_masks[0] = masks[c]
+            self.progress_count += 1
+            if events is not None:
+                events.append(_SPAT[0][c])
+        cards = spit[1]
+        if cards:
+            c = cards.pop()
+            piles[1].append(c)
+            pile_tops[1] = c
+            pile_masks[1] = masks[c]
+            self.progress_count += 1
+            if events is not None:
+                events.append(_SPAT[1][c])
         self.called = [False, False]
         self._set_phase(events, _PLAYING)
-        if not self._can_act(_BOTH):
+        # R12 at once, as after a play: a face-up card that fits a pile settles it
+        known = self.known
+        if not (known[0] | known[1]) & (pile_masks[0] | pile_masks[1]) and not self._can_act(_BOTH):
             self._stalemate(events, stalled=False)
 
     def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
