@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from spit import cli
@@ -164,3 +167,17 @@ def test_a_setting_games_share_is_checked_by_the_game_it_is_for(
     spit = launched[1].settings.game
     assert spit.rules_of("spit")["target"] == 25 and spit.variants("spit") == ("V1", "V4")
     assert len(launched) == 2
+
+
+def test_the_game_runs_textual_at_240_frames_a_second() -> None:
+    """The frame rate is set once, by the command line before Textual is imported
+    (set later, Textual would never read it)."""
+    code = (
+        "import os, sys; os.environ.pop('TEXTUAL_FPS', None); import spit.cli as cli; "
+        "assert 'textual' not in sys.modules; cli._tui(); "
+        "import textual.constants as c; print(c.MAX_FPS)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "240"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 from collections.abc import Mapping
 
@@ -104,12 +103,8 @@ def run(app: SpitApp) -> int:
     if problem is not None:
         print(f"spit: {problem}", file=sys.stderr)
         return EXIT_NO_TERMINAL
-    # Textual repaints at most TEXTUAL_FPS times a second (default 60); a card game
-    # wants the key's effect on screen sooner. Idle costs nothing either way. After
-    # any frame, Textual's next one waits for its frame timer (one to two periods): at
-    # 240 a key pressed just after a wake-up's frame (the clock, an effect's end)
-    # waits at most 8 ms for its own, not 17 ms as at 120.
-    os.environ.setdefault("TEXTUAL_FPS", "240")
+    # (Textual's frame rate is set by ``spit.cli`` before Textual is imported: by
+    # the time this module is loaded, Textual has read it.)
     # Everything loaded so far (modules, the app) lives as long as the program: the
     # cyclic collector need not go over it again on every full collection, which
     # otherwise stops the game for tens of milliseconds now and then. What the app
