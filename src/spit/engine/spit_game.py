@@ -747,7 +747,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """R10: the stock's top card into the leftmost empty slot; R9 turns the next one up."""
         stocks = self.stocks[p]
         tops = self.tops[p]
-        slot = tops.index(None)  # (``move_slot``'s one scan; ``step`` checked there is one)
+        slot = self.move_slot(tops)
+        assert slot is not None  # ``step`` makes a move only with an empty slot
         stock = stocks[s]
         c = stock.pop()
         stocks[slot].append(c)
@@ -775,30 +776,19 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self._pile_masks,
             self._masks,
         )
-        # (the two players written out: a loop over them costs more than its body)
-        cards = spit[0]
-        if cards:
-            c = cards.pop()
-            piles[0].append(c)
-            pile_tops[0] = c
-            pile_masks[0] = masks[c]
-            self.progress_count += 1
-            if events is not None:
-                events.append(_SPAT[0][c])
-        cards = spit[1]
-        if cards:
-            c = cards.pop()
-            piles[1].append(c)
-            pile_tops[1] = c
-            pile_masks[1] = masks[c]
-            self.progress_count += 1
-            if events is not None:
-                events.append(_SPAT[1][c])
+        for p in PLAYERS:
+            cards = spit[p]
+            if cards:
+                c = cards.pop()
+                piles[p].append(c)
+                pile_tops[p] = c
+                pile_masks[p] = masks[c]
+                self.progress_count += 1
+                if events is not None:
+                    events.append(_SPAT[p][c])
         self.called = [False, False]
         self._set_phase(events, _PLAYING)
-        # R12 at once, as after a play: a face-up card that fits a pile settles it
-        known = self.known
-        if not (known[0] | known[1]) & (pile_masks[0] | pile_masks[1]) and not self._can_act(_BOTH):
+        if not self._can_act(_BOTH):
             self._stalemate(events, stalled=False)
 
     def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
