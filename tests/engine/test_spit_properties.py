@@ -208,7 +208,7 @@ class SpitMachine(RuleBasedStateMachine):
 
 
 def check_visible_state(game: SpitGame) -> None:
-    """``tops``, ``down``, ``known`` and ``pile_tops`` are what the cards show now."""
+    """``tops``, ``down``, ``known``, ``_movable`` and ``pile_tops`` are what the cards show now."""
     masks = adjacency_masks(game.config.alternating_colours)
     for p in (0, 1):
         stocks = game.stocks[p]
@@ -216,6 +216,9 @@ def check_visible_state(game: SpitGame) -> None:
         assert game.down[p] == [max(0, len(s) - 1) for s in stocks]
         assert game.known[p] == sum(1 << s[-1] for s in stocks if s)
         assert game._tall[p] == sum(1 << i for i, s in enumerate(stocks) if len(s) > 1)
+        # R10: a stock with a card under its top may move while a slot is empty
+        movable = game._tall[p] if not all(stocks) else 0
+        assert game._movable[p] == movable
     assert game.pile_tops == [pile[-1] if pile else None for pile in game.piles]
     assert game._pile_masks == [masks[pile[-1]] if pile else 0 for pile in game.piles]
 

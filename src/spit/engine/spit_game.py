@@ -291,6 +291,8 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         self.known = [0, 0]
         #: per player, the stocks with a card face down under their top, as bits
         self._tall = [0, 0]
+        #: per player, the stocks whose top may move (R10), as bits: ``_reckon_movable``
+        self._movable = [0, 0]
         self.pile_tops: list[int | None] = [None, None]
         #: per spit pile, the cards that may be played onto its top as bits (0: none)
         self._pile_masks = [0, 0]
@@ -356,21 +358,31 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         it is in use."""
         m0, m1 = self._pile_masks
         fitting = m0 | m1
-        known, tops, tall = self.known, self.tops, self._tall
-        # R10: a card to uncover and an empty slot, which is a stock without a
-        # face-up top: fewer known tops than stocks (a test of one int instead of
-        # comparing every top with None)
+        known, movable = self.known, self._movable
         if players is _BOTH:
-            return bool((known[0] | known[1]) & fitting) or bool(
-                (tall[0] and known[0].bit_count() < len(tops[0]))
-                or (tall[1] and known[1].bit_count() < len(tops[1]))
-            )
-        for p in players:
-            if known[p] & fitting:
-                return True
-            if tall[p] and known[p].bit_count() < len(tops[p]):
-                return True
-        return False
+            return bool((known[0] | known[1]) & fitting or movable[0] or movable[1])
+        p = players[0]
+        return bool(known[p] & fitting or movable[p])
+
+    def _reckon_movable(self, p: int) -> None:
+        """R10, the one statement of when a move is legal: sets ``_movable[p]``,
+        the stocks of player ``p`` whose top may move into an empty slot, as bits
+        (bit s: stock s). A stock may move if it has a card face down under its
+        top, and there is an empty slot: a stock without a face-up top, so fewer
+        known tops than stocks (a test of one int instead of comparing every top
+        with None). Called when a layout is dealt, a move fills a slot or a stock
+        is emptied; a play that leaves a stock's top alone on it only clears
+        that stock's bit."""
+        tall = self._tall[p]
+        self._movable[p] = tall if self.known[p].bit_count() < len(self.tops[p]) else 0
+
+    def _may_call(self, p: int) -> bool:
+        """R5, R13, the one statement of when a call is legal: at the opening or
+        in a stalemate, a player who holds spit cards and has not called yet."""
+        phase = self.phase
+        return (
+            (phase is _OPENING or phase is _STALEMATE) and bool(self.spit[p]) and not self.called[p]
+        )
 
     def observation(self, player: int) -> SpitObservation:
         """What ``player`` may see (also fine for a spectator: Spit hides nothing more)."""
@@ -448,11 +460,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             fit0 = known & m0
             fit1 = known & m1
             tops = self.tops[player]
-            tall = self._tall[player]
-            # the R10 moves, after the plays: a card to uncover and an empty slot
-            # (fewer known tops than stocks, as in ``_can_act``)
-            if tall and known.bit_count() < len(tops):
-                moves = _MOVES_OF[player][tall]
+            movable = self._movable[player]
+            if movable:  # the R10 moves, after the plays
+                moves = _MOVES_OF[player][movable]
                 if not (fit0 or fit1):
                     return [*moves]
             elif not (fit0 or fit1):
@@ -483,9 +493,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             return [*plays, *moves]
         if player in _BOTH:  # (a player outside play)
             if phase is _OPENING or phase is _STALEMATE:
-                if self.spit[player] and not self.called[player]:
-                    return [_CALLS[player]]
-                return []
+                return [_CALLS[player]] if self._may_call(player) else []
             if phase is _SLAP:
                 if not self._slapped(player):
                     return [*_SLAPS[player]]
@@ -553,20 +561,24 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 return _WAIT_REASON[phase]
             if not 0 <= s < len(self.tops[p]):
                 return f"there is no stock {s + 1}"
+            if self._movable[p] >> s & 1:
+                return None
+            # why not (``_reckon_movable`` decided it)
             tops = self.tops[p]
             if tops[s] is None:
                 return f"stock {s + 1} is empty"
             if self.known[p].bit_count() == len(tops):  # a face-up top on every stock
                 return "there is no empty slot to move into"
-            if not self._tall[p] >> s & 1:
-                return f"stock {s + 1} has only one card: moving it changes nothing"
+            return f"stock {s + 1} has only one card: moving it changes nothing"
         elif kind is _K_CALL:
+            if self._may_call(p):
+                return None
+            # why not (``_may_call`` decided it)
             if phase not in (_OPENING, _STALEMATE):
                 return "no spit is due: it is not a stalemate"
             if not self.spit[p]:
                 return "you have no spit cards to spit"
-            if self.called[p]:
-                return "you have already called spit!"
+            return "you have already called spit!"
         elif kind is _K_SLAP:
             if phase is not _SLAP:
                 return "there is nothing to slap now"
@@ -640,8 +652,10 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                         top = tops[s] = stock[-1]  # R9
                         down = self.down[p]
                         under = down[s] = down[s] - 1
-                        if not under:
-                            self._tall[p] ^= 1 << s
+                        if not under:  # its top alone on it now: it cannot move (R10)
+                            tall = self._tall
+                            tall[p] ^= 1 << s
+                            self._movable[p] &= tall[p]
                         known[p] ^= _BITS[c] | _BITS[top]
                         if events is not None:
                             events += (_PLAYED[p][s][t][c], _TURNED[p][s][top])
@@ -653,6 +667,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                         if not known[p]:  # every stock is empty (an empty one has no top)
                             self._end_round(events, RoundEnd.LAYOUT_EMPTIED, p)  # R15(a)
                             return True
+                        self._reckon_movable(p)  # an empty slot now
                     # R12: a face-up card that fits a pile settles it at once (the
                     # commonest case, without a call: the new pile top first);
                     # otherwise ``_can_act`` looks for an R10 move too.
@@ -667,26 +682,13 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                     return True
             return False  # (an illegal play: ``_refusal`` says why)
         if kind is _K_MOVE:  # the next commonest, recognised here too (R10)
-            if self.phase is _PLAYING and p in _BOTH:
-                tops = self.tops[p]
-                if (
-                    0 <= s < len(tops)
-                    and tops[s] is not None
-                    and self._tall[p] >> s & 1  # a card under the top
-                    and self.known[p].bit_count() < len(tops)  # an empty slot
-                ):
-                    self._move(p, s, events)
-                    self.actions.append(action)
-                    return True
+            if self.phase is _PLAYING and p in _BOTH and s >= 0 and self._movable[p] >> s & 1:
+                self._move(p, s, events)
+                self.actions.append(action)
+                return True
             return False
         if kind is _K_CALL:  # R5, R13: a player holding spit cards who has not called
-            phase = self.phase
-            if (
-                (phase is _OPENING or phase is _STALEMATE)
-                and p in _BOTH
-                and self.spit[p]
-                and not self.called[p]
-            ):
+            if p in _BOTH and self._may_call(p):
                 self._call(p, events)
                 self.actions.append(action)
                 return True
@@ -760,6 +762,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
             self._tall[p] ^= 1 << s
         known = self.known
         known[p] |= _BITS[top]
+        self._reckon_movable(p)
         self.progress_count += 1
         if events is not None:
             events += (_new(CardMoved, (p, s, slot, c)), _TURNED[p][s][top])
@@ -923,12 +926,14 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 down_of[p][:] = full_down
                 known[p] = sum(map(_bit_of, cards))  # (distinct bits)
                 tall[p] = full_tall
+                self._movable[p] = 0  # (no empty slot)
                 continue
             down = down_of[p]
             tops[:] = [stock[-1] if stock else None for stock in stocks]
             down[:] = [len(stock) - 1 if stock else 0 for stock in stocks]
             known[p] = sum([1 << c for c in tops if c is not None])
             tall[p] = sum([1 << s for s, under in enumerate(down) if under])
+            self._reckon_movable(p)
         masks, pile_tops, pile_masks = self._masks, self.pile_tops, self._pile_masks
         a, b = self.piles
         if a or b:
