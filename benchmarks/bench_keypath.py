@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "src"))
 SCRATCH = Path(tempfile.mkdtemp(prefix="spit-bench-keypath-"))
 os.environ["SPIT_DATA_DIR"] = str(SCRATCH / "data")
 os.environ["SPIT_CONFIG"] = str(SCRATCH / "config.toml")
-os.environ.setdefault("TEXTUAL_FPS", "240")
+os.environ.setdefault("TEXTUAL_FPS", "1000")
 
 from textual import events  # noqa: E402
 from textual.keys import _character_to_key  # noqa: E402

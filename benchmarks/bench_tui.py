@@ -102,7 +102,7 @@ class App:
                 SPIT_DATA_DIR=str(SCRATCH / "data"),
                 SPIT_CONFIG=str(SCRATCH / "config.toml"),
             )
-            env.setdefault("TEXTUAL_FPS", "240")  # what spit's launcher sets for itself
+            env.setdefault("TEXTUAL_FPS", "1000")  # what spit's launcher sets for itself
             os.execvpe(argv[0], argv, env)
         self.pid = pid
         self.fd = fd
