@@ -136,7 +136,6 @@ _SLAP, _CHOOSE, _OVER = Phase.SLAP, Phase.CHOOSE, Phase.GAME_OVER
 _K_MOVE, _K_CALL, _K_SLAP, _K_CHOOSE = Kind.MOVE, Kind.CALL, Kind.SLAP, Kind.CHOOSE
 _K_CLOSE, _K_STALL, _K_FLIP = Kind.CLOSE, Kind.STALL, Kind.FLIP
 _BOTH = PLAYERS
-_ONE = ((0,), (1,))
 _KIND_PLAY = Kind.PLAY
 
 _WAIT_REASON = {
@@ -349,20 +348,19 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
 
     def can_anyone_move(self) -> bool:
         """False exactly in a stalemate (R12): no play onto a pile and no R10 move."""
-        return self._can_act(_BOTH)
+        return self._can_act()
 
-    def _can_act(self, players: tuple[int, ...]) -> bool:
-        """True if one of ``players`` can play a card onto a spit pile in use (R7, V3)
-        or make an R10 move: the one scan for a stalemate (R12) and for a player
-        who has nothing to do. Read in play, where a pile has a top exactly when
-        it is in use."""
+    def _can_act(self, player: int | None = None) -> bool:
+        """True if ``player`` (None: either player) can play a card onto a spit pile
+        in use (R7, V3) or make an R10 move: the one scan for a stalemate (R12)
+        and for a player who has nothing to do. Read in play, where a pile has a
+        top exactly when it is in use."""
         m0, m1 = self._pile_masks
         fitting = m0 | m1
         known, movable = self.known, self._movable
-        if players is _BOTH:
+        if player is None:
             return bool((known[0] | known[1]) & fitting or movable[0] or movable[1])
-        p = players[0]
-        return bool(known[p] & fitting or movable[p])
+        return bool(known[player] & fitting or movable[player])
 
     def _reckon_movable(self, p: int) -> None:
         """R10, the one statement of when a move is legal: sets ``_movable[p]``,
@@ -450,7 +448,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         """True if ``player`` has any legal action now (in play: without listing them)."""
         if self.phase is not _PLAYING:
             return bool(self.legal_actions(player))
-        return self._can_act(_ONE[player])
+        return self._can_act(player)
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         phase = self.phase
@@ -676,7 +674,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                         known[0] & fitting
                         or known[1] & fitting
                         or (known[0] | known[1]) & pile_masks[1 - t]
-                        or self._can_act(_BOTH)
+                        or self._can_act()
                     ):
                         self._stalemate(events, stalled=False)
                     return True
@@ -767,7 +765,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         if events is not None:
             events += (_new(CardMoved, (p, s, slot, c)), _TURNED[p][s][top])
         masks = self._pile_masks  # R12, as after a play (``step``): a fitting card settles it
-        if not (known[0] | known[1]) & (masks[0] | masks[1]) and not self._can_act(_BOTH):
+        if not (known[0] | known[1]) & (masks[0] | masks[1]) and not self._can_act():
             self._stalemate(events, stalled=False)
 
     def _spit(self, events: list[Event] | None) -> None:
@@ -791,7 +789,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                     events.append(_SPAT[p][c])
         self.called = [False, False]
         self._set_phase(events, _PLAYING)
-        if not self._can_act(_BOTH):
+        if not self._can_act():
             self._stalemate(events, stalled=False)
 
     def _stalemate(self, events: list[Event] | None, stalled: bool) -> None:
