@@ -56,7 +56,7 @@ class GameController:
         self.sound = sound
         #: why the game clock is stopped (help, pause, size, round, leave, error…)
         self.pauses: set[str] = set()
-        self.painted = -1  #: the session version last drawn
+        self._painted = -1  #: the session version last drawn
         self.coached = False  #: the coaching was shown for this game
         self._bell = False
         self._now = session.clock()
@@ -93,6 +93,11 @@ class GameController:
 
     # ------------------------------------------------------------------- time
 
+    def drawn(self) -> None:
+        """The screen has just drawn the session as it is now: the next ``tick``
+        asks for a repaint only once the session changes again."""
+        self._painted = self.session.version
+
     def tick(self, now: float) -> Update:
         """Run the game up to ``now``; what the screen should do about it."""
         session = self.session
@@ -106,8 +111,8 @@ class GameController:
         coach = session.game.over and not self.coached
         if coach:
             self.coached = True
-        repaint = session.version != self.painted
-        self.painted = session.version
+        repaint = session.version != self._painted
+        self._painted = session.version
         bell, self._bell = self._bell, False
         return Update(repaint, summary, coach, bell)
 

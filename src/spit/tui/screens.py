@@ -299,7 +299,7 @@ class GameScreen(Screen[None]):
         if session is None or controller is None:
             return
         now = self.now() if now is None else now
-        controller.painted = session.version
+        controller.drawn()
         settings = self.dealer.settings
         keys: dict[str, RegionKey] = board_keys(session, now, settings.palette, controller.effects)
         flash = self.flash_note(session)
