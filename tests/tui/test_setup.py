@@ -180,6 +180,33 @@ async def test_the_setup_starts_the_game_chosen_and_remembers_it(clock: FakeCloc
         )
 
 
+async def test_player_2s_name_is_asked_only_of_a_person(clock: FakeClock) -> None:
+    """Against a computer the second name is not shown (the computer has its own),
+    and a bad one typed before the switch cannot stop the game."""
+    app = _app(clock)
+    async with running(app) as pilot:
+        setup = await _open_setup(pilot, "spit")
+        row = setup.query_one("#setup-player2")
+        assert row.display  # a person at this keyboard: both names
+        setup.query_one("#setup-name2", Input).value = ""  # not a name
+        setup.query_one("#setup-opponent", Select).value = "easy"
+        await pilot.pause()
+        assert not row.display
+        assert setup.read().names == ("Player 1", "Player 2")  # kept as it was
+        setup.query_one("#setup-opponent", Select).value = PERSON
+        await pilot.pause()
+        assert row.display
+        with pytest.raises(SetupError, match="Player 2: give a name"):
+            setup.read()
+        setup.query_one("#setup-opponent", Select).value = "easy"
+        await pilot.pause()
+        setup.query_one("#setup-start").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        game = screen_of(app)
+        assert game.opponents == {1: "easy"}
+
+
 async def test_the_setup_refuses_what_cannot_be_played_and_loses_nothing(
     clock: FakeClock,
 ) -> None:

@@ -253,7 +253,7 @@ class SetupScreen(Screen[None]):
                 yield Input(str(choice.target), id="setup-target", compact=True)
                 yield Label("", id="setup-target-hint", classes="setup-hint")
             for p in (0, 1):
-                with Horizontal(classes="setup-row"):
+                with Horizontal(classes="setup-row", id=f"setup-player{p + 1}"):
                     yield Label(f"Player {p + 1}'s name", classes="setup-label")
                     yield Input(choice.names[p], id=f"setup-name{p + 1}", compact=True)
                     yield Label(("left-hand keys", "right-hand keys")[p], classes="setup-hint")
@@ -264,7 +264,13 @@ class SetupScreen(Screen[None]):
 
     async def on_mount(self) -> None:
         await self.show_rules(self.choice)
+        self.show_second_name()
         self.query_one("#setup-start", Button).focus()
+
+    def show_second_name(self) -> None:
+        """Player 2's name only for a person at this keyboard: a computer opponent
+        goes by its own name on the board."""
+        self.query_one("#setup-player2").display = self.read_opponent() == PERSON
 
     async def show_rules(self, choice: GameChoice) -> None:
         """The rules of ``choice.mode`` as its schema declares them: a box to tick for
@@ -305,6 +311,7 @@ class SetupScreen(Screen[None]):
             opponent.value = self.choice.opponent
             self.query_one("#setup-target", Input).value = str(self.choice.target)
             await self.show_rules(self.choice)
+        self.show_second_name()
 
     def rules_shown(self, mode: str) -> tuple[tuple[str, SettingValue], ...]:
         """The rules as the screen shows them, by key; SetupError for a bad field."""
@@ -333,12 +340,17 @@ class SetupScreen(Screen[None]):
         mode = self.query_one("#setup-mode", Select).value
         assert isinstance(mode, str)
         rules = self.rules_shown(mode)
-        names = (
-            check_name(self.query_one("#setup-name1", Input).value, "Player 1"),
-            check_name(self.query_one("#setup-name2", Input).value, "Player 2"),
-        )
+        opponent = self.read_opponent()
+        first = check_name(self.query_one("#setup-name1", Input).value, "Player 1")
+        typed = self.query_one("#setup-name2", Input).value
+        try:
+            second = check_name(typed, "Player 2")
+        except SetupError:
+            if opponent == PERSON:
+                raise
+            second = self.choice.names[1]  # (not shown against a computer: kept as it was)
         target = check_target(self.query_one("#setup-target", Input).value)
-        return GameChoice(mode, self.read_opponent(), rules, target, names)
+        return GameChoice(mode, opponent, rules, target, (first, second))
 
     def say(self, text: str, error: bool = False) -> None:
         self.query_one("#setup-message", Static).update(
