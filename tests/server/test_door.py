@@ -60,6 +60,33 @@ async def test_plain_ssh_shows_the_lobby_follows_a_resize_and_ends_cleanly(
     await asyncio.wait_for(body(), LIMIT * 2)
 
 
+async def test_a_server_shutting_down_gives_the_door_its_terminal_back(tmp_path: Path) -> None:
+    """The game process ends first and says why, over the connection still open: the
+    player's terminal leaves the app's screen, mouse reporting ends, the cursor comes
+    back (before, the connection was closed first and the terminal kept all three)."""
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server"))
+        port = await node.start()
+        try:
+            conn = await sign_in(port)
+            term = await Terminal.open(conn)
+            await term.shows("Welcome, guest1", LIMIT)
+            assert b"\x1b[?1049h" in term.seen  # (the app took the alternate screen)
+        finally:
+            await node.shutdown()
+        await asyncio.wait_for(term.closed.wait(), LIMIT)
+        ending = bytes(term.seen[term.seen.rindex(b"Welcome, guest1") :])
+        assert b"\x1b[?1049l" in ending, "the terminal left the app's screen"
+        assert b"\x1b[?1000l" in ending, "mouse reporting ended"
+        assert b"\x1b[?25h" in ending, "the cursor came back"
+        assert "the server is shutting down" in term.text()
+        assert term.process.exit_status == 0
+        conn.close()
+
+    await asyncio.wait_for(body(), LIMIT * 2)
+
+
 async def test_a_door_token_that_looks_like_an_option_still_signs_in(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -147,7 +147,9 @@ class OnlineClient:
         self.conn: asyncssh.SSHClientConnection | None = None
         self.process: asyncssh.SSHClientProcess[bytes] | None = None
         self.on_message: Callable[[dict[str, Any]], None] = lambda msg: None
+        #: why the lobby ended (None while it lasts); ``left``: the player ended it
         self.ended: str | None = None
+        self.left = False
         self.done = asyncio.Event()
         self.server = ""
         self._reader: asyncio.Task[None] | None = None
@@ -401,6 +403,7 @@ class OnlineClient:
 
     def close_now(self) -> None:
         """Say goodbye and start closing, without waiting (the app is quitting)."""
+        self.left = True
         self.send("bye", reason="left")
         if self._reader is not None:
             self._reader.cancel()

@@ -35,6 +35,9 @@ log = logging.getLogger("spit.server")
 
 #: Seconds the game process has to end after a hang-up before it is killed.
 HANGUP_GRACE = 3.0
+#: Seconds the doors' game processes have, when the server shuts down, to end by
+#: themselves (told so by the lobby), then as many again after a hang-up.
+SHUTDOWN_GRACE = 3.0
 
 
 class DoorHost(Protocol):
@@ -205,6 +208,25 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
                 os.killpg(child.pid, signal.SIGKILL)
         shutil.rmtree(home, ignore_errors=True)
         log.info(node.event_line("door_closed", peer=identity.peer))
+
+
+async def let_doors_end(node: DoorHost) -> None:
+    """Before the server closes its connections: let each door's game process end,
+    so that it gives its player's terminal back as it was (the app's screen left,
+    mouse reporting off, the cursor shown) and says why, over a connection still
+    open. Told by the lobby that the server is going, a process ends by itself; one
+    still running after ``SHUTDOWN_GRACE`` is hung up on, as if its player had."""
+    loop = asyncio.get_running_loop()
+    for hang_up in (False, True):
+        if hang_up:
+            for pid in list(node.doors):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGHUP)
+        deadline = loop.time() + SHUTDOWN_GRACE
+        while node.doors and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        if not node.doors:
+            return
 
 
 async def _pump_input(process: asyncssh.SSHServerProcess[bytes], master: int, idle: float) -> None:

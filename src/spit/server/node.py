@@ -52,7 +52,7 @@ from spit.realtime.arbiter import Timing
 from spit.server.backends import open_store
 from spit.server.bus import Bus, NodeSnapshot, QueueEntry, open_bus
 from spit.server.daily import DEFAULT_DAILY_LEVEL, challenge_for
-from spit.server.door import resident_mb, run_door
+from spit.server.door import let_doors_end, resident_mb, run_door
 from spit.server.loadstats import LoadStats, StatusFile
 from spit.server.lobby import LINK_MINUTES, LobbySession, Player
 from spit.server.pairing import WAVE_SECONDS, PairingRules, Waiting, nearest_level, run_wave
@@ -497,6 +497,7 @@ class ServerNode:
             # with other nodes up, a client signs in again on one of them by itself
             player.send(wire.encode("bye", reason=reason, again=bool(others)))
             player.close(reason)
+        await let_doors_end(self)
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):

@@ -30,6 +30,7 @@ from spit.net.defaults import DEFAULT_BOT_AFTER
 from spit.net.online import KnownServers, OnlineClient
 from spit.net.view import RemoteSession
 from spit.tui import MENUS_CSS_PATH
+from spit.tui.app import exit_message
 from spit.tui.confirm import ConfirmScreen
 from spit.tui.netscreens import NetGameScreen
 
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
 REFIND_SECONDS = 60.0
 #: how often it asks the lobby where the match is now
 REFIND_EVERY = 2.0
+#: the door's last words repeat the server's news of the last this many seconds
+#: (a shutdown says "your match was saved" just before it closes the lobby)
+INFO_WITH_END = 5.0
 
 
 class AskScreen(ModalScreen[str | None]):
@@ -198,6 +202,8 @@ class LobbyScreen(Screen[None]):
         #: the match id the board shows, and its connection
         self._board_match: str | None = None
         self._board_guest: Guest | None = None
+        #: the server's last word of news, and when it came (``time.monotonic``)
+        self._last_info: tuple[float, str] | None = None
         #: the board only watches (it has no seat)
         self._board_watches = False
         #: one "matched" notice is handled at a time (a second one sees the first's board)
@@ -271,8 +277,18 @@ class LobbyScreen(Screen[None]):
             return
         client = self.client
         await client.done.wait()
+        why = client.ended or "disconnected"
+        if self.door_token is not None and not client.left:
+            # the plain-ssh door: nothing is left to do here (its process cannot sign in
+            # again), so end at once and say why, while the player's connection is
+            # still open to give their terminal back as it was
+            lines = [f"spit: the server closed the connection: {why}."]
+            if self._last_info and time.monotonic() - self._last_info[0] < INFO_WITH_END:
+                lines.append(f"spit: {self._last_info[1]}")  # such as: your match was saved
+            self.app.exit(message=exit_message(lines))
+            return
         if self.is_mounted:
-            self.note(f"[b red]{escape(client.ended or 'disconnected')}[/]  Esc: leave")
+            self.note(f"[b red]{escape(why)}[/]  Esc: leave")
 
     def send(self, kind: str, **fields: Any) -> None:
         """One lobby request."""
@@ -371,6 +387,7 @@ class LobbyScreen(Screen[None]):
         self.note(f"[b red]{escape(msg['reason'])}[/]")
 
     def _on_info(self, msg: dict[str, Any]) -> None:
+        self._last_info = (time.monotonic(), str(msg["text"]))
         self.note(escape(msg["text"]))
 
     def _on_bye(self, msg: dict[str, Any]) -> None:
