@@ -87,6 +87,30 @@ async def test_a_server_shutting_down_gives_the_door_its_terminal_back(tmp_path:
     await asyncio.wait_for(body(), LIMIT * 2)
 
 
+async def test_a_door_closed_for_no_key_gives_the_terminal_back(tmp_path: Path) -> None:
+    """The idle limit ends the session from the server's side: the game process is
+    hung up on, and what it writes as it ends still reaches the player."""
+
+    async def body() -> None:
+        node = ServerNode(quick_settings(tmp_path / "server", idle_timeout=2.0))
+        port = await node.start()
+        try:
+            conn = await sign_in(port)
+            term = await Terminal.open(conn)
+            await term.shows("Welcome, guest1", LIMIT)
+            await asyncio.wait_for(term.closed.wait(), LIMIT)
+            ending = bytes(term.seen[term.seen.rindex(b"Welcome, guest1") :])
+            assert "Closed after a long time without a key" in term.text()
+            assert b"\x1b[?1049l" in ending, "the terminal left the app's screen"
+            assert b"\x1b[?1000l" in ending, "mouse reporting ended"
+            assert b"\x1b[?25h" in ending, "the cursor came back"
+            conn.close()
+        finally:
+            await node.shutdown()
+
+    await asyncio.wait_for(body(), LIMIT * 2)
+
+
 async def test_a_door_token_that_looks_like_an_option_still_signs_in(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -184,9 +184,10 @@ async def run_door(node: DoorHost, gate: Any, process: asyncssh.SSHServerProcess
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(child.pid, signal.SIGKILL)
                 await waiter
-        else:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(output_done.wait(), 1.0)
+        # what the game wrote as it ended (the terminal given back, its last
+        # words) reaches the player before the session ends, if they are there
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(output_done.wait(), 1.0)
         pump.cancel()
         code = child.returncode or 0
         with contextlib.suppress(Exception):
