@@ -57,6 +57,7 @@ from spit.tui.messages import (
     PlayRequested,
     ReplayRequested,
     SettingsChanged,
+    exit_message,
 )
 from spit.tui.screens import GameScreen
 
@@ -84,11 +85,6 @@ log = logging.getLogger("spit.tui")
 
 #: seconds the app waits at exit for results still being written
 EXIT_WRITE_WAIT = 5.0
-
-
-def exit_message(lines: list[str]) -> Text | None:
-    """What the terminal shows after the app closed (plain text, never markup)."""
-    return Text("\n".join(lines)) if lines else None
 
 
 class ErrorConsole(Console):

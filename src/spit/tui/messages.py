@@ -11,11 +11,18 @@ import argparse
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual.message import Message
 
 if TYPE_CHECKING:
     from spit.store.replays import Replay
     from spit.store.settings import Settings as UserSettings
+
+
+def exit_message(lines: list[str]) -> Text | None:
+    """What the terminal shows after the app closed (plain text, never markup): the
+    ``message`` of ``App.exit``, for the app and for a screen that ends it."""
+    return Text("\n".join(lines)) if lines else None
 
 
 #: What ``PlayRequested`` and ``Opening`` name instead of a game mode to open the tutorial.

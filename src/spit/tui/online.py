@@ -30,8 +30,8 @@ from spit.net.defaults import DEFAULT_BOT_AFTER
 from spit.net.online import KnownServers, OnlineClient
 from spit.net.view import RemoteSession
 from spit.tui import MENUS_CSS_PATH
-from spit.tui.app import exit_message
 from spit.tui.confirm import ConfirmScreen
+from spit.tui.messages import exit_message
 from spit.tui.netscreens import NetGameScreen
 
 if TYPE_CHECKING:
