@@ -369,8 +369,9 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
         top, and there is an empty slot: a stock without a face-up top, so fewer
         known tops than stocks (a test of one int instead of comparing every top
         with None). Called when a layout is dealt, a move fills a slot or a stock
-        is emptied; a play that leaves a stock's top alone on it only clears
-        that stock's bit."""
+        is emptied; a play that turns up a stock's last face-down card only
+        clears that stock's bit (the same result, without the call: on the hot
+        path)."""
         tall = self._tall[p]
         self._movable[p] = tall if self.known[p].bit_count() < len(self.tops[p]) else 0
 
@@ -653,7 +654,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                         if not under:  # its top alone on it now: it cannot move (R10)
                             tall = self._tall
                             tall[p] ^= 1 << s
-                            self._movable[p] &= tall[p]
+                            self._movable[p] &= tall[p]  # (``_reckon_movable``, in short)
                         known[p] ^= _BITS[c] | _BITS[top]
                         if events is not None:
                             events += (_PLAYED[p][s][t][c], _TURNED[p][s][top])
@@ -924,7 +925,7 @@ class SpitGame(Game[SpitConfig, SpitObservation]):
                 down_of[p][:] = full_down
                 known[p] = sum(map(_bit_of, cards))  # (distinct bits)
                 tall[p] = full_tall
-                self._movable[p] = 0  # (no empty slot)
+                self._reckon_movable(p)
                 continue
             down = down_of[p]
             tops[:] = [stock[-1] if stock else None for stock in stocks]
