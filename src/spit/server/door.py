@@ -217,17 +217,21 @@ async def let_doors_end(node: DoorHost) -> None:
     mouse reporting off, the cursor shown) and says why, over a connection still
     open. Told by the lobby that the server is going, a process ends by itself; one
     still running after ``SHUTDOWN_GRACE`` is hung up on, as if its player had."""
+    if await _doors_gone(node, SHUTDOWN_GRACE):
+        return
+    for pid in list(node.doors):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGHUP)
+    await _doors_gone(node, SHUTDOWN_GRACE)
+
+
+async def _doors_gone(node: DoorHost, seconds: float) -> bool:
+    """Wait up to ``seconds`` for every door's session to end; True if they all did."""
     loop = asyncio.get_running_loop()
-    for hang_up in (False, True):
-        if hang_up:
-            for pid in list(node.doors):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(pid, signal.SIGHUP)
-        deadline = loop.time() + SHUTDOWN_GRACE
-        while node.doors and loop.time() < deadline:
-            await asyncio.sleep(0.05)
-        if not node.doors:
-            return
+    deadline = loop.time() + seconds
+    while node.doors and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    return not node.doors
 
 
 async def _pump_input(process: asyncssh.SSHServerProcess[bytes], master: int, idle: float) -> None:
